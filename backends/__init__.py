@@ -1,0 +1,21 @@
+"""Execution backends behind one small interface (see base.py).
+
+Importing this package never fails because a runtime is missing: each backend's probe() returns
+no devices instead, and the device inventory shrinks.
+"""
+
+from .base import Backend, Compiled, Device  # noqa: F401
+
+
+def all_backends() -> list[type]:
+    from .onnxruntime import OnnxRuntimeBackend
+    from .reference import ReferenceBackend
+
+    return [OnnxRuntimeBackend, ReferenceBackend]
+
+
+def backend_for(device: "Device") -> "Backend":
+    for cls in all_backends():
+        if cls.name == device.backend:
+            return cls.instance()
+    raise KeyError(device.backend)

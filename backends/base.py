@@ -1,0 +1,87 @@
+"""The backend interface: probe / capabilities / compile / run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Mapping
+
+import numpy as np
+
+from ops.core import OperandDesc
+from ops.graph import GraphIR
+from ops.registry import Limits, load_all
+
+
+@dataclass(frozen=True)
+class Device:
+    """One place a graph can run. ``name``/``details`` are for the operator's CLI, never for pages."""
+
+    id: str  # stable key, e.g. "onnxruntime:CPUExecutionProvider"
+    kind: str  # "cpu" | "gpu" | "npu"
+    backend: str  # backend class name attribute
+    name: str = ""
+    details: Mapping[str, str] = field(default_factory=dict)
+    # providers to try in order (ONNX Runtime EPs); the last one is the in-device fallback
+    providers: tuple[str, ...] = ()
+
+
+@dataclass
+class Capabilities:
+    """What a device executes: per op, per operand, the data types and ranks (a narrowing of the
+    registry's spec limits). Drives opSupportLimits() and policy feasibility checks."""
+
+    ops: dict[str, dict[str, Limits]]
+    max_rank: int = 8
+    max_tensor_byte_length: int = 2**31 - 1
+    preferred_input_layout: str = "nchw"
+
+    def supports(self, op: str) -> bool:
+        return op in self.ops
+
+
+class Compiled:
+    """A compiled graph: run() maps input arrays to output arrays (by WebNN names)."""
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:  # pragma: no cover
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class Backend:
+    name: ClassVar[str]
+    _instance: ClassVar["Backend | None"] = None
+
+    @classmethod
+    def instance(cls) -> "Backend":
+        if cls.__dict__.get("_instance") is None:
+            cls._instance = cls()
+        return cls._instance
+
+    @classmethod
+    def probe(cls) -> list[Device]:
+        """Devices this backend can use on this machine; [] when its runtime is missing."""
+        raise NotImplementedError
+
+    def capabilities(self, device: Device) -> Capabilities:
+        return Capabilities(ops={name: dict(op.limits) for name, op in load_all().items() if self.implements(name)})
+
+    def implements(self, op: str) -> bool:
+        return True
+
+    def compile(self, graph: GraphIR, device: Device) -> Compiled:
+        raise NotImplementedError
+
+
+def check_inputs(graph: GraphIR, inputs: Mapping[str, np.ndarray]) -> None:
+    for name, desc in graph.input_descs().items():
+        a = inputs[name]
+        if a.dtype != desc.numpy_dtype or tuple(a.shape) != desc.shape:
+            raise ValueError(f"input {name}: got {a.dtype}{list(a.shape)}, expected {desc}")
+
+
+def desc_of(a: np.ndarray) -> OperandDesc:
+    from ops.core import data_type_of
+
+    return OperandDesc(data_type_of(a), tuple(a.shape))

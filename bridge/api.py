@@ -1,0 +1,521 @@
+"""The WebNN object model in Python: ML, MLContext, MLGraphBuilder, MLOperand, MLGraph, MLTensor.
+
+Names follow the spec (camelCase) so that Python code reads like a page's JavaScript, and every
+call goes through the same WebIDL conversion (ops/idl.py) and op registry as calls from pages.
+The host's sessions drive these objects; tests and Python users can use them directly:
+
+    ml = ML()
+    ctx = ml.createContext({"powerPreference": "low-power"})
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [2]})
+    g = b.build({"y": b.relu(x)})
+    print(ctx.compute(g, {"x": np.array([-1, 2], np.float32)}))
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from backends import backend_for
+from backends.base import Capabilities, Compiled, Device
+from ops import idl
+from ops.core import (
+    DATA_TYPES,
+    InvalidStateError,
+    NotSupportedError,
+    OperandDesc,
+    WebNNTypeError,
+    cast_number,
+    check_dimensions,
+    desc_from_dict,
+)
+from ops.graph import GraphIR, Node, Ref
+from ops.registry import Call, OpDef, OperandList, load_all
+
+# --------------------------------------------------------------------------- operands
+
+
+class OperandLike:
+    """Anything that stands for an MLOperand during validation: has a ``desc``."""
+
+    desc: OperandDesc
+
+    @property
+    def dataType(self) -> str:  # noqa: N802 (spec name)
+        return self.desc.data_type
+
+    @property
+    def shape(self) -> list[int]:
+        return list(self.desc.shape)
+
+
+class OperandStub(OperandLike):
+    """An operand known only by its descriptor (stateless validation of a page's builder call)."""
+
+    def __init__(self, desc: OperandDesc, ref: Any = None):
+        self.desc = desc
+        self.ref = ref
+
+
+class MLOperand(OperandLike):
+    _ids = itertools.count(1)
+
+    def __init__(self, builder: "MLGraphBuilder", desc: OperandDesc, kind: str, name: str | None = None):
+        self.builder = builder
+        self.desc = desc
+        self.kind = kind  # "input" | "constant" | "output"
+        self.name = name
+        self.id = next(MLOperand._ids)
+        self.node: Node | None = None
+        self.constant_tensor: "MLTensor | None" = None
+
+    def __repr__(self) -> str:
+        return f"MLOperand({self.kind} {self.desc})"
+
+
+def _is_operand(v: Any) -> bool:
+    return isinstance(v, OperandLike)
+
+
+idl.register_interface("MLOperand", _is_operand)
+
+
+def _sequence_of_operands(t: dict) -> bool:
+    return t["t"] in ("sequence", "frozen") and t["of"] == {"t": "iface", "name": "MLOperand"}
+
+
+def prepare_call(op: str, raw_args: list) -> tuple[OpDef, Call]:
+    """WebIDL-convert a builder call and find its operator. Shared by the Python builder and the
+    host's validation of page calls."""
+    overload, conv = idl.convert_args("MLGraphBuilder", op, raw_args)
+    opdef = load_all().get(op)
+    if opdef is None:
+        raise NotSupportedError(f"MLGraphBuilder.{op}() is not supported by webnn-bridge yet.")
+    args: dict[str, Any] = {}
+    options: dict[str, Any] = {}
+    for spec in overload["args"]:
+        v = conv.get(spec["name"])
+        if spec["type"]["t"] == "dict" and spec["name"] == "options":
+            options = v or {}
+        elif _sequence_of_operands(spec["type"]):
+            args[spec["name"]] = OperandList(v)
+        else:
+            args[spec["name"]] = v
+    return opdef, Call(op, args, options)
+
+
+def infer_call(opdef: OpDef, call: Call, caps: Capabilities | None = None) -> list[OperandDesc]:
+    """Validate a call whose operands are OperandLike; returns the output descriptors."""
+    desc_call = call.map_operands(lambda o: o.desc, _is_operand)
+    try:
+        outs = opdef.validate(desc_call)
+        if caps is not None:
+            _check_capabilities(opdef, desc_call, outs, caps)
+    except WebNNTypeError as e:
+        msg = str(e) if str(e).startswith(call.op) else f"{call.op}: {e}"
+        raise WebNNTypeError(f"{msg} [label: {call.label}]" if call.label else msg) from None
+    return outs
+
+
+def _check_capabilities(opdef: OpDef, call: Call, outs: list[OperandDesc], caps: Capabilities) -> None:
+    limits = caps.ops.get(opdef.name)
+    if limits is None:
+        raise WebNNTypeError(f"{opdef.name} is not supported by this context.")
+    named = list(call.operands(lambda v: isinstance(v, OperandDesc)))
+    named += [(opdef.outputs[min(i, len(opdef.outputs) - 1)], d) for i, d in enumerate(outs)]
+    for name, d in named:
+        lim = limits.get(name)
+        if lim is None or lim.same is not None:
+            continue
+        if d.data_type not in lim.types:
+            raise WebNNTypeError(f"operand '{name}' data type {d.data_type} is not supported by this context.")
+        lo, hi = lim.ranks
+        if d.rank < lo or d.rank > (caps.max_rank if hi is None else hi):
+            raise WebNNTypeError(f"operand '{name}' rank {d.rank} is not supported by this context.")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def buffer_bytes(data: Any, desc: OperandDesc, what: str) -> bytes:
+    """Check an AllowSharedBufferSource against a descriptor and copy its bytes (spec: copied
+    synchronously at the call)."""
+    if isinstance(data, np.ndarray):
+        if data.dtype != desc.numpy_dtype and data.dtype != np.uint8:
+            raise WebNNTypeError(f"{what}: a {data.dtype} array cannot hold {desc.data_type} data.")
+        raw = np.ascontiguousarray(data).tobytes()
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(data)
+    else:
+        raise WebNNTypeError(f"{what}: expected an ArrayBuffer or ArrayBufferView.")
+    if len(raw) != desc.byte_length:
+        raise WebNNTypeError(f"{what}: byte length {len(raw)} does not match {desc} ({desc.byte_length} bytes).")
+    return raw
+
+
+def array_from_bytes(raw: bytes, desc: OperandDesc) -> np.ndarray:
+    return np.frombuffer(raw, dtype=desc.numpy_dtype).reshape(desc.shape).copy()
+
+
+# --------------------------------------------------------------------------- ML
+
+
+class ML:
+    """navigator.ml. ``inventory`` is the device list (default: probed from installed runtimes)."""
+
+    def __init__(self, inventory: Iterable[Device] | None = None, rules=None, simulated: bool = False):
+        from policy.inventory import probe_inventory
+
+        self.inventory = list(inventory) if inventory is not None else probe_inventory()
+        self.rules = rules
+        self.simulated = simulated
+
+    def createContext(self, options: Mapping | None = None) -> "MLContext":  # noqa: N802
+        from policy import engine
+
+        _, conv = idl.convert_args("ML", "createContext", [dict(options or {})])
+        opts = conv["options"]
+        decision = engine.decide_context(opts, self.inventory, self.rules)
+        if decision.device is None:
+            raise NotSupportedError("No device can satisfy these context options: " + "; ".join(decision.reasons))
+        return MLContext(self, opts, decision)
+
+
+class MLContext:
+    def __init__(self, ml: ML, options: dict, decision):
+        self.ml = ml
+        self.options = options
+        self.decision = decision
+        self.device: Device = decision.device
+        # the execution device: in a simulated inventory everything really runs on the CPU backend
+        self.exec_device: Device = decision.exec_device or decision.device
+        self.backend = backend_for(self.exec_device)
+        self.capabilities: Capabilities = self.backend.capabilities(self.exec_device)
+        self.accelerated: bool = bool(options.get("accelerated", True))
+        self._lost_event = threading.Event()
+        self.lost_info: dict | None = None
+        self.graphs: list[MLGraph] = []
+        self.tensors: list[MLTensor] = []
+
+    # -- state
+    @property
+    def is_lost(self) -> bool:
+        return self._lost_event.is_set()
+
+    def destroy(self, message: str = "destroy() was called.") -> None:
+        if self.is_lost:
+            return
+        self.lost_info = {"message": message}
+        self._lost_event.set()
+        for g in list(self.graphs):
+            g.destroy()
+        for t in list(self.tensors):
+            t.destroy()
+
+    # -- limits
+    def opSupportLimits(self) -> dict:  # noqa: N802
+        from policy.privacy import support_limits
+
+        return support_limits(self.capabilities)
+
+    # -- tensors
+    def createTensor(self, descriptor: Mapping) -> "MLTensor":  # noqa: N802
+        _, conv = idl.convert_args("MLContext", "createTensor", [dict(descriptor)])
+        if self.is_lost:
+            raise InvalidStateError("The context is lost.")
+        d = conv["descriptor"]
+        desc = check_dimensions(desc_from_dict(d), "tensor")
+        self._check_byte_length(desc)
+        t = MLTensor(self, desc, readable=d["readable"], writable=d["writable"], constant=False)
+        t.data = np.zeros(desc.shape, desc.numpy_dtype)
+        self.tensors.append(t)
+        return t
+
+    def createConstantTensor(self, descriptor: Mapping, inputData: Any) -> "MLTensor":  # noqa: N802,N803
+        _, conv = idl.convert_args("MLContext", "createConstantTensor", [dict(descriptor), inputData])
+        if self.is_lost:
+            raise InvalidStateError("The context is lost.")
+        desc = check_dimensions(desc_from_dict(conv["descriptor"]), "tensor")
+        self._check_byte_length(desc)
+        raw = buffer_bytes(conv["inputData"], desc, "createConstantTensor")
+        t = MLTensor(self, desc, readable=False, writable=False, constant=True)
+        t.data = array_from_bytes(raw, desc)
+        self.tensors.append(t)
+        return t
+
+    def _check_byte_length(self, desc: OperandDesc) -> None:
+        if desc.byte_length > self.capabilities.max_tensor_byte_length:
+            raise WebNNTypeError(f"Tensor {desc} exceeds maxTensorByteLength.")
+
+    def _check_tensor(self, tensor: Any, what: str) -> "MLTensor":
+        if not isinstance(tensor, MLTensor):
+            raise WebNNTypeError(f"{what} is not an MLTensor.")
+        if tensor.context is not self:
+            raise WebNNTypeError(f"{what} belongs to another context.")
+        if tensor.destroyed:
+            raise WebNNTypeError(f"{what} has been destroyed.")
+        return tensor
+
+    def writeTensor(self, tensor: "MLTensor", inputData: Any) -> None:  # noqa: N802,N803
+        t = self._check_tensor(tensor, "writeTensor: tensor")
+        if not t.writable:
+            raise WebNNTypeError("writeTensor: the tensor is not writable.")
+        raw = buffer_bytes(inputData, t.desc, "writeTensor")
+        t.data = array_from_bytes(raw, t.desc)
+
+    def readTensor(self, tensor: "MLTensor", outputData: Any = None) -> np.ndarray | None:  # noqa: N802,N803
+        t = self._check_tensor(tensor, "readTensor: tensor")
+        if not t.readable:
+            raise WebNNTypeError("readTensor: the tensor is not readable.")
+        if self.is_lost:
+            raise InvalidStateError("The context is lost.")
+        if outputData is None:
+            return t.data.copy()
+        if isinstance(outputData, np.ndarray):
+            if outputData.nbytes != t.desc.byte_length:
+                raise WebNNTypeError("readTensor: output buffer byte length does not match the tensor.")
+            outputData.reshape(-1).view(np.uint8)[:] = t.data.reshape(-1).view(np.uint8)
+            return None
+        if isinstance(outputData, (bytearray, memoryview)):
+            mv = memoryview(outputData).cast("B")
+            if len(mv) != t.desc.byte_length:
+                raise WebNNTypeError("readTensor: output buffer byte length does not match the tensor.")
+            mv[:] = t.data.tobytes()
+            return None
+        raise WebNNTypeError("readTensor: outputData is not a writable buffer.")
+
+    # -- execution
+    def dispatch(self, graph: "MLGraph", inputs: Mapping, outputs: Mapping) -> None:
+        _, conv = idl.convert_args("MLContext", "dispatch", [graph, dict(inputs), dict(outputs)])
+        graph, inputs, outputs = conv["graph"], conv["inputs"], conv["outputs"]
+        if graph.context is not self:
+            raise WebNNTypeError("dispatch: the graph belongs to another context.")
+        if graph.destroyed:
+            raise InvalidStateError("dispatch: the graph has been destroyed.")
+        seen: set[int] = set()
+        for kind, named, expected in (("input", inputs, graph.ir.input_descs()), ("output", outputs, graph.ir.output_descs())):
+            if set(named) != set(expected):
+                raise WebNNTypeError(
+                    f"dispatch: {kind} names {sorted(named)} do not match the graph's {sorted(expected)}."
+                )
+            for name, t in named.items():
+                t = self._check_tensor(t, f"dispatch: {kind} '{name}'")
+                if t.constant:
+                    raise WebNNTypeError(f"dispatch: {kind} '{name}' is a constant tensor.")
+                if id(t) in seen:
+                    raise WebNNTypeError(f"dispatch: tensor '{name}' is used more than once.")
+                seen.add(id(t))
+                if t.desc != expected[name]:
+                    raise WebNNTypeError(f"dispatch: {kind} '{name}' is {t.desc}, the graph expects {expected[name]}.")
+        results = graph.compiled.run({n: t.data for n, t in inputs.items()})
+        for name, t in outputs.items():
+            t.data = np.ascontiguousarray(results[name], dtype=t.desc.numpy_dtype).reshape(t.desc.shape)
+
+    def compute(self, graph: "MLGraph", inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        """Convenience for Python callers (not in the spec): run with arrays, get arrays."""
+        ins = {}
+        for name, desc in graph.ir.input_descs().items():
+            t = self.createTensor({"dataType": desc.data_type, "shape": list(desc.shape), "writable": True})
+            self.writeTensor(t, np.asarray(inputs[name], dtype=desc.numpy_dtype))
+            ins[name] = t
+        outs = {
+            name: self.createTensor({"dataType": d.data_type, "shape": list(d.shape), "readable": True})
+            for name, d in graph.ir.output_descs().items()
+        }
+        self.dispatch(graph, ins, outs)
+        result = {name: self.readTensor(t) for name, t in outs.items()}
+        for t in (*ins.values(), *outs.values()):
+            t.destroy()
+        return result
+
+
+idl.register_interface("MLContext", lambda v: isinstance(v, MLContext))
+
+
+class MLTensor:
+    def __init__(self, context: MLContext, desc: OperandDesc, readable: bool, writable: bool, constant: bool):
+        self.context = context
+        self.desc = desc
+        self.readable = readable
+        self.writable = writable
+        self.constant = constant
+        self.destroyed = False
+        self.data: np.ndarray | None = None
+
+    @property
+    def dataType(self) -> str:  # noqa: N802
+        return self.desc.data_type
+
+    @property
+    def shape(self) -> list[int]:
+        return list(self.desc.shape)
+
+    def destroy(self) -> None:
+        if self.destroyed:
+            return
+        self.destroyed = True
+        self.data = None
+        if self in self.context.tensors:
+            self.context.tensors.remove(self)
+
+
+idl.register_interface("MLTensor", lambda v: isinstance(v, MLTensor))
+
+
+class MLGraph:
+    def __init__(self, context: MLContext, ir: GraphIR, compiled: Compiled, placement=None):
+        self.context = context
+        self.ir = ir
+        self.compiled = compiled
+        self.placement = placement
+        self.destroyed = False
+
+    def destroy(self) -> None:
+        if self.destroyed:
+            return
+        self.destroyed = True
+        self.compiled.close()
+        if self in self.context.graphs:
+            self.context.graphs.remove(self)
+
+
+idl.register_interface("MLGraph", lambda v: isinstance(v, MLGraph))
+
+
+# --------------------------------------------------------------------------- builder
+
+
+class MLGraphBuilder:
+    def __init__(self, context: MLContext):
+        if not isinstance(context, MLContext):
+            raise WebNNTypeError("MLGraphBuilder: argument 'context' is not of type MLContext.")
+        if context.is_lost:
+            raise InvalidStateError("MLGraphBuilder: the context is lost.")
+        self.context = context
+        self.has_built = False
+        self.input_names: set[str] = set()
+        self.nodes: list[Node] = []
+
+    def _check_can_build(self) -> None:
+        if self.has_built:
+            raise InvalidStateError("The builder has already built a graph.")
+        if self.context.is_lost:
+            raise InvalidStateError("The context is lost.")
+
+    def _check_owned(self, operands: Iterable[Any]) -> None:
+        for o in operands:
+            if not isinstance(o, MLOperand) or o.builder is not self:
+                raise WebNNTypeError("An operand was created by another MLGraphBuilder.")
+
+    # -- graph inputs and constants
+    def input(self, name: str, descriptor: Mapping) -> MLOperand:
+        _, conv = idl.convert_args("MLGraphBuilder", "input", [name, dict(descriptor)])
+        self._check_can_build()
+        name = conv["name"]
+        if not name:
+            raise WebNNTypeError("input(): the name must not be empty.")
+        if name in self.input_names:
+            raise WebNNTypeError(f"input(): duplicate input name '{name}'.")
+        desc = check_dimensions(desc_from_dict(conv["descriptor"]), "input")
+        self.input_names.add(name)
+        return MLOperand(self, desc, "input", name)
+
+    def constant(self, *args: Any) -> MLOperand:
+        overload, conv = idl.convert_args("MLGraphBuilder", "constant", list(args))
+        if "tensor" in conv:
+            t = conv["tensor"]
+            if t.context is not self.context or t.destroyed or not t.constant:
+                raise WebNNTypeError("constant(tensor): the tensor must be a live constant tensor of this context.")
+            self._check_can_build()
+            op = MLOperand(self, t.desc, "constant")
+            op.constant_tensor = t
+            op.value = t.data
+            return op
+        self._check_can_build()
+        if "value" in conv:
+            dt = conv["dataType"]
+            desc = OperandDesc(dt, ())
+            value = np.array(cast_number(conv["value"], dt), dtype=DATA_TYPES[dt].numpy)
+        else:
+            desc = check_dimensions(desc_from_dict(conv["descriptor"]), "constant")
+            value = array_from_bytes(buffer_bytes(conv["buffer"], desc, "constant()"), desc)
+        op = MLOperand(self, desc, "constant")
+        op.value = value
+        return op
+
+    # -- operators (every IDL operator method; implemented ones come from the registry)
+    def _op(self, op: str, args: tuple) -> MLOperand | list[MLOperand]:
+        opdef, call = prepare_call(op, list(args))
+        self._check_can_build()
+        self._check_owned(o for _, o in call.operands(_is_operand))
+        descs = infer_call(opdef, call, self.context.capabilities)
+        outs = [MLOperand(self, d, "output") for d in descs]
+        node = Node(op, call.map_operands(lambda o: Ref(o.id), _is_operand), [o.id for o in outs])
+        node.operands = {o.id: o for _, o in call.operands(_is_operand)}  # type: ignore[attr-defined]
+        for o in outs:
+            o.node = node
+        self.nodes.append(node)
+        returns = idl.operations("MLGraphBuilder")[op][0]["returns"]
+        return outs if returns["t"] == "sequence" else outs[0]
+
+    def __getattr__(self, name: str):
+        if name.startswith("_") or name not in idl.operations("MLGraphBuilder"):
+            raise AttributeError(name)
+        return lambda *args: self._op(name, args)
+
+    # -- build
+    def build(self, outputs: Mapping[str, MLOperand]) -> MLGraph:
+        _, conv = idl.convert_args("MLGraphBuilder", "build", [dict(outputs)])
+        self._check_can_build()
+        self.has_built = True
+        outputs = conv["outputs"]
+        if not outputs:
+            raise WebNNTypeError("build(): at least one output is required.")
+        for name, o in outputs.items():
+            if not name:
+                raise WebNNTypeError("build(): output names must not be empty.")
+            self._check_owned([o])
+            if o.kind != "output":
+                raise WebNNTypeError(f"build(): output '{name}' is an input or constant operand.")
+        ir = self._collect(outputs)
+        from policy import engine
+
+        placement = engine.decide_build(self.context.decision, ir, self.context.ml.inventory, self.context.ml.rules)
+        compiled = self.context.backend.compile(ir, self.context.exec_device)
+        if self.context.is_lost:
+            raise InvalidStateError("The context was lost while building.")
+        graph = MLGraph(self.context, ir, compiled, placement)
+        self.context.graphs.append(graph)
+        return graph
+
+    def _collect(self, outputs: Mapping[str, MLOperand]) -> GraphIR:
+        ir = GraphIR()
+        needed: dict[int, MLOperand] = {}
+        stack = list(outputs.values())
+        nodes: dict[int, Node] = {}
+        while stack:
+            o = stack.pop()
+            if o.id in needed:
+                continue
+            needed[o.id] = o
+            if o.node is not None:
+                nodes[id(o.node)] = o.node
+                stack.extend(o.node.operands.values())  # type: ignore[attr-defined]
+        for o in sorted(needed.values(), key=lambda o: o.id):
+            ir.operands[o.id] = o.desc
+            if o.kind == "input":
+                ir.inputs[o.name] = o.id
+            elif o.kind == "constant":
+                if o.constant_tensor is not None and o.constant_tensor.destroyed and o.constant_tensor.data is None:
+                    raise WebNNTypeError("build(): a constant's tensor has been destroyed.")
+                ir.constants[o.id] = o.value
+        ir.nodes = [n for n in self.nodes if id(n) in nodes]
+        ir.outputs = {name: o.id for name, o in outputs.items()}
+        return ir
+
+
+idl.register_interface("MLGraphBuilder", lambda v: isinstance(v, MLGraphBuilder))

@@ -1,0 +1,40 @@
+"""Assembling the served shim script and injecting its tag into app pages."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+
+from js_shim import GENERATED, RUNTIME
+
+
+@functools.lru_cache(maxsize=1)
+def _parts() -> tuple[str, str]:
+    return GENERATED.read_text(), RUNTIME.read_text()
+
+
+def shim_source(host_origin: str) -> str:
+    """One classic script (works with <script src> and importScripts) bound to this host."""
+    generated, runtime = _parts()
+    return (
+        "// webnn-bridge shim: installs navigator.ml and the WebNN interfaces.\n"
+        "(function () {\n'use strict';\n"
+        f"const HOST_ORIGIN = {json.dumps(host_origin)};\n"
+        f"{generated}\n{runtime}\n"
+        "})();\n"
+    )
+
+
+_HEAD = re.compile(r"<head(\s[^>]*)?>", re.IGNORECASE)
+_HTML = re.compile(r"<html(\s[^>]*)?>", re.IGNORECASE)
+
+
+def inject(html: str, src: str) -> str:
+    """Put the shim tag first in <head> so it runs before any page script."""
+    tag = f'<script src="{src}"></script>'
+    for pattern in (_HEAD, _HTML):
+        m = pattern.search(html)
+        if m:
+            return html[: m.end()] + tag + html[m.end() :]
+    return tag + html

@@ -1,0 +1,728 @@
+// webnn-bridge shim runtime (hand-written). Concatenated after generated/webnn_idl.js inside one
+// function scope by bridge/shim.py, with HOST_ORIGIN, IDL, DATA_TYPES and defineInterfaces in scope.
+//
+// Layers:
+//  1. WebIDL binding: brand checks, overload resolution and argument conversion, driven by IDL.
+//  2. Host link: one websocket (binary frames for tensor data) + synchronous validation requests.
+//  3. Behaviour of ML, MLContext, MLGraphBuilder, MLOperand, MLGraph, MLTensor.
+// Operator rules (validation, shape inference) are NOT here: every builder op call is checked by
+// the host's op registry through a synchronous request, so op semantics exist once.
+
+const GLOBAL = typeof globalThis !== 'undefined' ? globalThis : self;
+
+// ---------------------------------------------------------------------------------- errors
+function makeError(name, message) {
+  if (name === 'TypeError') return new TypeError(message);
+  if (name === 'RangeError') return new RangeError(message);
+  return new DOMException(message, name || 'UnknownError');
+}
+
+// ---------------------------------------------------------------------------------- slots
+const SLOTS = new WeakMap();
+function slotOf(obj, iface) {
+  const s = (obj !== null && typeof obj === 'object') ? SLOTS.get(obj) : undefined;
+  return s && s.iface === iface ? s : undefined;
+}
+function brand(obj, iface) {
+  const s = slotOf(obj, iface);
+  if (!s) throw new TypeError(`Illegal invocation: not an ${iface}.`);
+  return s;
+}
+let CLASSES = null;
+function wrap(iface, slots) {
+  const obj = Object.create(CLASSES[iface].prototype);
+  slots.iface = iface;
+  slots.wrapper = obj;
+  SLOTS.set(obj, slots);
+  return obj;
+}
+
+// ---------------------------------------------------------------------------------- WebIDL conversion
+const INT_RANGES = {
+  'byte': [-128, 127], 'octet': [0, 255], 'short': [-32768, 32767], 'unsigned short': [0, 65535],
+  'long': [-2147483648, 2147483647], 'unsigned long': [0, 4294967295],
+  'long long': [-(2 ** 53) + 1, 2 ** 53 - 1], 'unsigned long long': [0, 2 ** 53 - 1],
+};
+
+function toNumber(v, what) {
+  if (typeof v === 'bigint') throw new TypeError(`${what}: cannot convert a BigInt to a number.`);
+  if (typeof v === 'symbol') throw new TypeError(`${what}: cannot convert a Symbol to a number.`);
+  return Number(v);
+}
+
+function isBuffer(v) {
+  return v instanceof ArrayBuffer ||
+    (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer) ||
+    ArrayBuffer.isView(v);
+}
+
+function isPlatformObject(v) { return v !== null && typeof v === 'object' && SLOTS.has(v); }
+
+function dictionaryMembers(name) {
+  const d = IDL.dictionaries[name];
+  return (d.inherits ? dictionaryMembers(d.inherits) : []).concat(d.members);
+}
+
+function convert(t, v, what) {
+  if (t.nullable && (v === null || v === undefined)) return null;
+  const k = t.t;
+  if (k in INT_RANGES) {
+    const [lo, hi] = INT_RANGES[k];
+    let x = toNumber(v, what);
+    if (t.enforceRange) {
+      if (!Number.isFinite(x)) throw new TypeError(`${what} must be a finite number.`);
+      x = Math.trunc(x);
+      if (x < lo || x > hi) throw new TypeError(`${what} (${x}) is outside the range ${lo}..${hi}.`);
+      return x + 0;
+    }
+    if (!Number.isFinite(x)) return 0;
+    x = Math.trunc(x);
+    if (t.clamp) return Math.min(Math.max(x, lo), hi);
+    const span = hi - lo + 1;
+    x = ((x - lo) % span + span) % span + lo;
+    return x + 0;
+  }
+  switch (k) {
+    case 'boolean': return Boolean(v);
+    case 'double': case 'float': {
+      let x = toNumber(v, what);
+      if (!Number.isFinite(x)) throw new TypeError(`${what} must be a finite number.`);
+      if (k === 'float') { x = Math.fround(x); if (!Number.isFinite(x)) throw new TypeError(`${what} is out of range.`); }
+      return x;
+    }
+    case 'unrestricted double': return toNumber(v, what);
+    case 'unrestricted float': return Math.fround(toNumber(v, what));
+    case 'bigint':
+      if (typeof v === 'bigint') return v;
+      if (typeof v === 'number') throw new TypeError(`${what} must be a BigInt.`);
+      return BigInt(v);
+    case 'DOMString': case 'ByteString':
+      if (typeof v === 'symbol') throw new TypeError(`${what}: cannot convert a Symbol to a string.`);
+      return String(v);
+    case 'USVString': {
+      if (typeof v === 'symbol') throw new TypeError(`${what}: cannot convert a Symbol to a string.`);
+      const s = String(v);
+      return typeof s.toWellFormed === 'function' ? s.toWellFormed() : s;
+    }
+    case 'enum': {
+      if (typeof v === 'symbol') throw new TypeError(`${what}: cannot convert a Symbol to a string.`);
+      const s = String(v);
+      if (!IDL.enums[t.name].includes(s)) {
+        throw new TypeError(`${what}: '${s}' is not a valid value for enumeration ${t.name}.`);
+      }
+      return s;
+    }
+    case 'dict': {
+      if (v !== undefined && v !== null && typeof v !== 'object' && typeof v !== 'function') {
+        throw new TypeError(`${what} is not an object (${t.name}).`);
+      }
+      const out = {};
+      for (const m of dictionaryMembers(t.name)) {
+        const x = (v === undefined || v === null) ? undefined : v[m.name];
+        if (x !== undefined) out[m.name] = convert(m.type, x, `${what}.${m.name}`);
+        else if (m.required) throw new TypeError(`${what}: required member '${m.name}' is missing (${t.name}).`);
+        else if (m.default !== null) out[m.name] = Array.isArray(m.default) ? [] : (typeof m.default === 'object' ? {} : m.default);
+      }
+      return out;
+    }
+    case 'sequence': case 'frozen': {
+      if (v === null || (typeof v !== 'object' && typeof v !== 'function') || typeof v[Symbol.iterator] !== 'function') {
+        throw new TypeError(`${what} is not iterable (sequence expected).`);
+      }
+      const out = [];
+      let i = 0;
+      for (const x of v) out.push(convert(t.of, x, `${what}[${i++}]`));
+      return k === 'frozen' ? Object.freeze(out) : out;
+    }
+    case 'record': {
+      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) throw new TypeError(`${what} is not an object.`);
+      const out = {};
+      for (const key of Reflect.ownKeys(v)) {
+        if (typeof key !== 'string') continue;
+        const desc = Reflect.getOwnPropertyDescriptor(v, key);
+        if (desc && desc.enumerable) out[key] = convert(t.of, v[key], `${what}['${key}']`);
+      }
+      return out;
+    }
+    case 'union': {
+      // (bigint or unrestricted double) is the only union at HEAD (MLNumber); (unsigned long or
+      // sequence<unsigned long>) appears in split().
+      const kinds = t.of.map((m) => m.t);
+      if (kinds.includes('bigint') && typeof v === 'bigint') return v;
+      const seq = t.of.find((m) => m.t === 'sequence');
+      if (seq && v !== null && typeof v === 'object') return convert(seq, v, what);
+      const num = t.of.find((m) => m.t !== 'sequence' && m.t !== 'bigint');
+      if (num) return convert(num, v, what);
+      return convert(t.of[0], v, what);
+    }
+    case 'iface': {
+      if (t.name === 'GPUDevice') {
+        if (typeof GLOBAL.GPUDevice === 'function' && v instanceof GLOBAL.GPUDevice) return v;
+        throw new TypeError(`${what} is not a GPUDevice.`);
+      }
+      if (!slotOf(v, t.name)) throw new TypeError(`${what} is not of type ${t.name}.`);
+      return v;
+    }
+    case 'buffer':
+      if (!isBuffer(v)) throw new TypeError(`${what} is not an ArrayBuffer or ArrayBufferView.`);
+      return v;
+    case 'any': return v;
+    default: throw new TypeError(`${what}: unsupported IDL type ${k}.`);
+  }
+}
+
+function plausible(t, v) {
+  switch (t.t) {
+    case 'iface': return t.name === 'GPUDevice' ? (typeof GLOBAL.GPUDevice === 'function' && v instanceof GLOBAL.GPUDevice) : !!slotOf(v, t.name);
+    case 'buffer': return isBuffer(v);
+    case 'dict': return v === undefined || v === null || (typeof v === 'object' && !isPlatformObject(v) && !isBuffer(v));
+    case 'enum': return typeof v === 'string';
+    default: return true;
+  }
+}
+
+function resolveOverload(overloads, args, what) {
+  let n = args.length;
+  const maxArgs = Math.max(...overloads.map((o) => o.args.length));
+  n = Math.min(n, maxArgs);
+  let candidates = overloads.filter((o) => {
+    const req = o.args.filter((a) => !a.optional && !a.variadic).length;
+    return req <= n && n <= o.args.length;
+  });
+  // trailing undefined arguments of optional parameters do not count
+  while (candidates.length === 0 && n > 0 && args[n - 1] === undefined) {
+    n -= 1;
+    candidates = overloads.filter((o) => o.args.filter((a) => !a.optional).length <= n && n <= o.args.length);
+  }
+  if (candidates.length === 0) {
+    const need = Math.min(...overloads.map((o) => o.args.filter((a) => !a.optional).length));
+    throw new TypeError(`${what}: ${need} argument(s) required, but only ${args.length} present.`);
+  }
+  for (let i = 0; i < n && candidates.length > 1; i++) {
+    const m = candidates.filter((o) => i < o.args.length && plausible(o.args[i].type, args[i]));
+    if (m.length) candidates = m;
+  }
+  return candidates[0];
+}
+
+function convertArgs(overload, args, what) {
+  const out = {};
+  overload.args.forEach((spec, i) => {
+    const v = args[i];
+    const w = `${what}: argument '${spec.name}'`;
+    if (v === undefined && spec.type.t !== 'dict') {
+      if (!spec.optional) throw new TypeError(`${w} is required.`);
+      out[spec.name] = spec.default === null ? undefined : spec.default;
+    } else {
+      out[spec.name] = convert(spec.type, v, w);
+    }
+  });
+  return out;
+}
+
+// The binding object handed to the generated classes.
+const $b = {
+  illegalConstructor(name) { throw new TypeError(`Illegal constructor: ${name} cannot be constructed.`); },
+  construct(self, iface, args, newTarget) {
+    if (!newTarget) throw new TypeError(`Failed to construct '${iface}': use the 'new' operator.`);
+    const ov = resolveOverload(IDL.interfaces[iface].constructor, args, `${iface} constructor`);
+    const conv = convertArgs(ov, args, `${iface} constructor`);
+    const slots = IMPL[iface].construct(conv);
+    slots.iface = iface;
+    slots.wrapper = self;
+    SLOTS.set(self, slots);
+  },
+  getAttribute(self, iface, name) {
+    return IMPL[iface].get[name](brand(self, iface));
+  },
+  invoke(self, iface, op, args) {
+    const overloads = IDL.interfaces[iface].operations[op];
+    const returnsPromise = overloads[0].returns && overloads[0].returns.t === 'promise';
+    try {
+      const s = brand(self, iface);
+      const what = `${iface}.${op}`;
+      const ov = resolveOverload(overloads, Array.from(args), what);
+      const conv = convertArgs(ov, Array.from(args), what);
+      const impl = IMPL[iface].ops[op] || (iface === 'MLGraphBuilder' ? builderOp : null);
+      if (!impl) throw makeError('NotSupportedError', `${what} is not supported by webnn-bridge.`);
+      const result = impl(s, conv, op, ov);
+      return returnsPromise ? Promise.resolve(result) : result;
+    } catch (e) {
+      if (returnsPromise) return Promise.reject(e);
+      throw e;
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------- host link
+const WS_URL = HOST_ORIGIN.replace(/^http/, 'ws') + '/webnn';
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+
+function tagValue(v, operand) {
+  if (typeof v === 'bigint') return { $bigint: v.toString() };
+  if (typeof v === 'number') {
+    if (Number.isNaN(v)) return { $number: 'NaN' };
+    if (v === Infinity) return { $number: 'Infinity' };
+    if (v === -Infinity) return { $number: '-Infinity' };
+    return v;
+  }
+  if (v === undefined) return null;
+  if (v === null || typeof v !== 'object') return v;
+  const s = SLOTS.get(v);
+  if (s && s.iface === 'MLOperand') return operand(s);
+  if (Array.isArray(v)) return v.map((x) => tagValue(x, operand));
+  const out = {};
+  for (const key of Object.keys(v)) out[key] = tagValue(v[key], operand);
+  return out;
+}
+
+class HostLink {
+  constructor() {
+    this.nextId = 1;
+    this.pending = new Map();
+    this.token = null;
+    this.closed = false;
+    this.contexts = new Set();
+    this.ready = this.open();
+  }
+  open() {
+    return new Promise((resolve, reject) => {
+      let ws;
+      try { ws = new WebSocket(WS_URL); } catch (e) { reject(e); return; }
+      ws.binaryType = 'arraybuffer';
+      this.ws = ws;
+      ws.onopen = () => {
+        this.request({ t: 'hello' }).then((r) => { this.token = r.session; resolve(this); }, reject);
+      };
+      ws.onerror = () => reject(makeError('NotSupportedError', `Cannot reach the webnn-bridge host at ${WS_URL}.`));
+      ws.onclose = () => this.onClose();
+      ws.onmessage = (ev) => this.onMessage(ev.data);
+    });
+  }
+  onClose() {
+    this.closed = true;
+    for (const { reject } of this.pending.values()) reject(makeError('InvalidStateError', 'The connection to the webnn-bridge host was closed.'));
+    this.pending.clear();
+    for (const ctx of Array.from(this.contexts)) loseContext(ctx, 'The connection to the webnn-bridge host was closed.');
+    if (LINK === this) LINK = null;
+  }
+  onMessage(data) {
+    let header; let payload = null;
+    if (typeof data === 'string') {
+      header = JSON.parse(data);
+    } else {
+      const n = new DataView(data).getUint32(0, true);
+      header = JSON.parse(textDecoder.decode(new Uint8Array(data, 4, n)));
+      payload = data.slice(4 + n);
+    }
+    if (header.t === 'reply') {
+      const p = this.pending.get(header.re);
+      if (!p) return;
+      this.pending.delete(header.re);
+      if (header.error) p.reject(makeError(header.error.name, header.error.message));
+      else p.resolve(payload ? Object.assign({ $payload: payload }, header.ok) : header.ok);
+    } else if (header.t === 'warning') {
+      console.warn(`webnn-bridge: ${header.op} failed on the host: ${header.error.name}: ${header.error.message}`);
+    } else if (header.t === 'error') {
+      console.error(`webnn-bridge: host error: ${header.error.message}`);
+    }
+  }
+  frame(header, parts) {
+    if (!parts) return JSON.stringify(header);
+    let total = 0;
+    const offsets = parts.map((p) => { const o = [total, p.byteLength]; total += p.byteLength; return o; });
+    const head = textEncoder.encode(JSON.stringify(Object.assign({}, header, { parts: offsets })));
+    const buf = new Uint8Array(4 + head.byteLength + total);
+    new DataView(buf.buffer).setUint32(0, head.byteLength, true);
+    buf.set(head, 4);
+    let pos = 4 + head.byteLength;
+    for (const p of parts) { buf.set(p, pos); pos += p.byteLength; }
+    return buf.buffer;
+  }
+  send(header, parts) {
+    if (this.closed) return;
+    this.ws.send(this.frame(header, parts));
+  }
+  request(header, parts) {
+    if (this.closed) return Promise.reject(makeError('InvalidStateError', 'The connection to the webnn-bridge host is closed.'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(this.frame(Object.assign({ id }, header), parts));
+    });
+  }
+  // Synchronous question to the host's op registry (builder methods must throw synchronously).
+  validate(ctx, op, args) {
+    const q = JSON.stringify({ s: this.token, c: ctx.id, op, args });
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', `${HOST_ORIGIN}/webnn/validate?q=${encodeURIComponent(q)}`, false);
+    try { xhr.send(); } catch (e) { throw makeError('InvalidStateError', 'The webnn-bridge host is unreachable.'); }
+    if (xhr.status !== 200) throw makeError(xhr.status === 403 ? 'SecurityError' : 'UnknownError', `webnn-bridge validation failed (HTTP ${xhr.status}).`);
+    const r = JSON.parse(xhr.responseText);
+    if (r.error) throw makeError(r.error.name, r.error.message);
+    return r.outputs;
+  }
+}
+let LINK = null;
+let nextObjectId = 1;
+function link() {
+  if (!LINK || LINK.closed) LINK = new HostLink();
+  return LINK.ready;
+}
+
+// ---------------------------------------------------------------------------------- buffers
+function bytesOf(data, desc, what) {
+  // AllowSharedBufferSource: the whole buffer or view, copied now (the caller may reuse it).
+  let view;
+  if (ArrayBuffer.isView(data)) {
+    const expected = DATA_TYPES[desc.dataType].array;
+    const ctor = data.constructor && data.constructor.name;
+    const ok = ctor === 'Uint8Array' || ctor === expected || (desc.dataType === 'float16' && ctor === 'Uint16Array');
+    if (!ok) throw new TypeError(`${what}: a ${ctor} cannot hold ${desc.dataType} data.`);
+    view = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  } else {
+    view = new Uint8Array(data);
+  }
+  const size = desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bytes;
+  if (view.byteLength !== size) {
+    throw new TypeError(`${what}: byte length ${view.byteLength} does not match the descriptor (${size} bytes).`);
+  }
+  return view.slice();
+}
+
+function sameDesc(a, b) {
+  return a.dataType === b.dataType && a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]);
+}
+
+// ---------------------------------------------------------------------------------- behaviour
+function loseContext(ctx, message) {
+  if (ctx.isLost) return;
+  ctx.isLost = true;
+  ctx.resolveLost({ message });
+  for (const g of ctx.graphs) g.destroyed = true;
+  for (const t of ctx.tensors) destroyTensor(t);
+  if (LINK) LINK.contexts.delete(ctx);
+}
+
+function destroyTensor(t) {
+  if (t.destroyed) return;
+  t.destroyed = true;
+  for (const reject of t.pendingReads) reject(makeError('InvalidStateError', 'The tensor was destroyed.'));
+  t.pendingReads.clear();
+  t.context.tensors.delete(t);
+  if (!t.context.isLost) t.context.link.send({ t: 'destroyTensor', tensor: t.id });
+}
+
+function canBuild(b) {
+  if (b.hasBuilt) throw makeError('InvalidStateError', 'The MLGraphBuilder has already built a graph.');
+  if (b.context.isLost) throw makeError('InvalidStateError', 'The MLContext is lost.');
+}
+
+function newOperand(b, desc, kind, extra) {
+  const s = Object.assign({ builder: b, id: nextObjectId++, desc: { dataType: desc.dataType, shape: Object.freeze(desc.shape.slice()) }, kind }, extra || {});
+  return wrap('MLOperand', s);
+}
+
+function ownOperands(b, conv) {
+  // every MLOperand argument (also inside option dictionaries and sequences) must be this builder's
+  const visit = (v) => {
+    if (v === null || typeof v !== 'object') return;
+    const s = SLOTS.get(v);
+    if (s) {
+      if (s.iface === 'MLOperand' && s.builder !== b) throw new TypeError('An MLOperand from another MLGraphBuilder was passed.');
+      return;
+    }
+    if (Array.isArray(v)) v.forEach(visit); else if (!isBuffer(v)) Object.values(v).forEach(visit);
+  };
+  visit(conv);
+}
+
+// Every operator method: WebIDL conversion happened in $b.invoke; the host's op registry does
+// the op's validation and shape inference; the call is recorded for build().
+function builderOp(b, conv, op, overload) {
+  canBuild(b);
+  ownOperands(b, conv);
+  const args = overload.args.map((a) => conv[a.name]);
+  const outs = b.context.link.validate(b.context, op, tagValue(args, (s) => ({ $desc: { dataType: s.desc.dataType, shape: s.desc.shape } })));
+  const node = { op, args, outputs: [] };
+  const operands = outs.map((d) => newOperand(b, d, 'output', { node }));
+  node.outputs = operands.map((o) => SLOTS.get(o));
+  b.nodes.push(node);
+  return overload.returns.t === 'sequence' ? operands : operands[0];
+}
+
+function collectGraph(b, outputs) {
+  // the sub-graph reachable from the outputs, in creation order
+  const seen = new Set();
+  const stack = Object.values(outputs).map((o) => SLOTS.get(o));
+  const nodes = new Set();
+  while (stack.length) {
+    const s = stack.pop();
+    if (seen.has(s)) continue;
+    seen.add(s);
+    if (s.node && !nodes.has(s.node)) {
+      nodes.add(s.node);
+      tagValue(s.node.args, (x) => { stack.push(x); return null; });
+    }
+  }
+  const inputs = []; const constants = []; const parts = [];
+  for (const s of Array.from(seen).sort((x, y) => x.id - y.id)) {
+    if (s.kind === 'input') inputs.push({ operand: s.id, name: s.name, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) } });
+    if (s.kind === 'constant') {
+      if (s.bytes) { constants.push({ operand: s.id, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) }, part: parts.length }); parts.push(s.bytes); }
+      else if (s.scalar) constants.push({ operand: s.id, scalar: s.scalar });
+      else constants.push({ operand: s.id, tensor: s.tensor.id });
+    }
+  }
+  const nodeList = b.nodes.filter((n) => nodes.has(n)).map((n) => ({
+    op: n.op,
+    args: tagValue(n.args, (s) => ({ $operand: s.id })),
+    outputs: n.outputs.map((s) => s.id),
+  }));
+  const outs = {};
+  for (const [name, o] of Object.entries(outputs)) outs[name] = SLOTS.get(o).id;
+  const graphInputs = {};
+  for (const i of inputs) graphInputs[i.name] = i.desc;
+  const graphOutputs = {};
+  for (const [name, o] of Object.entries(outputs)) {
+    const s = SLOTS.get(o);
+    graphOutputs[name] = { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) };
+  }
+  return { message: { inputs, constants, nodes: nodeList, outputs: outs }, parts, graphInputs, graphOutputs };
+}
+
+function checkTensor(ctx, tensorObj, what) {
+  const t = SLOTS.get(tensorObj);
+  if (t.context !== ctx) throw new TypeError(`${what}: the MLTensor belongs to another MLContext.`);
+  if (t.destroyed) throw new TypeError(`${what}: the MLTensor has been destroyed.`);
+  return t;
+}
+
+function legacyUsage(desc) {
+  // MLTensorUsage flags of older drafts (still sent by some samples): map to readable/writable
+  if (desc.usage !== undefined) {
+    if (desc.usage & MLTensorUsage.READ) desc.readable = true;
+    if (desc.usage & MLTensorUsage.WRITE) desc.writable = true;
+    delete desc.usage;
+  }
+  return desc;
+}
+
+const MLTensorUsage = Object.freeze({ WEBGPU_INTEROP: 1, READ: 2, WRITE: 4 });
+
+const IMPL = {
+  ML: {
+    get: {},
+    ops: {
+      async createContext(ml, conv) {
+        if (conv.gpuDevice) throw makeError('NotSupportedError', 'Creating an MLContext from a GPUDevice is not supported by webnn-bridge.');
+        let hostLink;
+        try { hostLink = await link(); } catch (e) {
+          throw makeError('NotSupportedError', e && e.message ? e.message : 'The webnn-bridge host is unreachable.');
+        }
+        const id = nextObjectId++;
+        const reply = await hostLink.request({ t: 'createContext', ctx: id, options: tagValue(conv.options, () => null) });
+        let resolveLost;
+        const lost = new Promise((r) => { resolveLost = r; });
+        const ctx = {
+          id, link: hostLink, accelerated: reply.accelerated, limits: reply.limits,
+          lost, resolveLost, isLost: false, graphs: new Set(), tensors: new Set(),
+        };
+        hostLink.contexts.add(ctx);
+        return wrap('MLContext', ctx);
+      },
+    },
+  },
+  MLContext: {
+    get: {
+      accelerated: (c) => c.accelerated,
+      lost: (c) => c.lost,
+    },
+    ops: {
+      opSupportLimits(c) { return JSON.parse(JSON.stringify(c.limits)); },
+      destroy(c) {
+        if (c.isLost) return;
+        loseContext(c, 'destroy() was called on the MLContext.');
+        c.link.send({ t: 'destroyContext', ctx: c.id });
+      },
+      async createTensor(c, conv) {
+        if (c.isLost) throw makeError('InvalidStateError', 'The MLContext is lost.');
+        const desc = legacyUsage(conv.descriptor);
+        const id = nextObjectId++;
+        await c.link.request({ t: 'createTensor', ctx: c.id, tensor: id, desc });
+        if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost.');
+        const t = { id, context: c, desc: { dataType: desc.dataType, shape: Object.freeze(desc.shape.slice()) }, readable: desc.readable, writable: desc.writable, constant: false, destroyed: false, pendingReads: new Set() };
+        c.tensors.add(t);
+        return wrap('MLTensor', t);
+      },
+      async createConstantTensor(c, conv) {
+        if (c.isLost) throw makeError('InvalidStateError', 'The MLContext is lost.');
+        const desc = conv.descriptor;
+        const bytes = bytesOf(conv.inputData, desc, 'createConstantTensor');
+        const id = nextObjectId++;
+        await c.link.request({ t: 'createConstantTensor', ctx: c.id, tensor: id, desc }, [bytes]);
+        if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost.');
+        const t = { id, context: c, desc: { dataType: desc.dataType, shape: Object.freeze(desc.shape.slice()) }, readable: false, writable: false, constant: true, destroyed: false, pendingReads: new Set() };
+        c.tensors.add(t);
+        return wrap('MLTensor', t);
+      },
+      writeTensor(c, conv) {
+        const t = checkTensor(c, conv.tensor, 'writeTensor');
+        if (!t.writable) throw new TypeError('writeTensor: the MLTensor is not writable.');
+        const bytes = bytesOf(conv.inputData, t.desc, 'writeTensor');
+        c.link.send({ t: 'writeTensor', tensor: t.id }, [bytes]);
+      },
+      readTensor(c, conv) {
+        const t = checkTensor(c, conv.tensor, 'readTensor');
+        if (!t.readable) throw new TypeError('readTensor: the MLTensor is not readable.');
+        const out = conv.outputData;
+        if (out !== undefined) bytesOf(out, t.desc, 'readTensor'); // type and length check only
+        return new Promise((resolve, reject) => {
+          t.pendingReads.add(reject);
+          c.link.request({ t: 'readTensor', tensor: t.id }).then((r) => {
+            if (!t.pendingReads.has(reject)) return;
+            t.pendingReads.delete(reject);
+            if (out === undefined) { resolve(r.$payload); return; }
+            const target = ArrayBuffer.isView(out) ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength) : new Uint8Array(out);
+            if (target.byteLength !== r.$payload.byteLength) { reject(new TypeError('readTensor: the output buffer was detached.')); return; }
+            target.set(new Uint8Array(r.$payload));
+            resolve(undefined);
+          }, (e) => { t.pendingReads.delete(reject); reject(e); });
+        });
+      },
+      dispatch(c, conv) {
+        const g = SLOTS.get(conv.graph);
+        if (g.context !== c) throw new TypeError('dispatch: the MLGraph belongs to another MLContext.');
+        if (g.destroyed || c.isLost) throw makeError('InvalidStateError', 'dispatch: the MLGraph has been destroyed.');
+        const used = new Set();
+        const ids = {};
+        for (const [kind, named, expected] of [['input', conv.inputs, g.inputs], ['output', conv.outputs, g.outputs]]) {
+          const names = Object.keys(named);
+          const want = Object.keys(expected);
+          if (names.length !== want.length || !names.every((n) => n in expected)) {
+            throw new TypeError(`dispatch: ${kind} names [${names}] do not match the graph's [${want}].`);
+          }
+          ids[kind] = {};
+          for (const name of names) {
+            const t = checkTensor(c, named[name], `dispatch: ${kind} '${name}'`);
+            if (t.constant) throw new TypeError(`dispatch: ${kind} '${name}' is a constant MLTensor.`);
+            if (used.has(t)) throw new TypeError(`dispatch: the MLTensor for '${name}' is used more than once.`);
+            used.add(t);
+            if (!sameDesc(t.desc, expected[name])) throw new TypeError(`dispatch: ${kind} '${name}' does not match the graph's descriptor.`);
+            ids[kind][name] = t.id;
+          }
+        }
+        c.link.send({ t: 'dispatch', ctx: c.id, graph: g.id, inputs: ids.input, outputs: ids.output });
+      },
+    },
+  },
+  MLGraph: {
+    get: {},
+    ops: {
+      destroy(g) {
+        if (g.destroyed) return;
+        g.destroyed = true;
+        g.context.graphs.delete(g);
+        if (!g.context.isLost) g.context.link.send({ t: 'destroyGraph', graph: g.id });
+      },
+    },
+  },
+  MLTensor: {
+    get: {
+      dataType: (t) => t.desc.dataType,
+      shape: (t) => t.desc.shape,
+      readable: (t) => t.readable,
+      writable: (t) => t.writable,
+      constant: (t) => t.constant,
+    },
+    ops: { destroy(t) { destroyTensor(t); } },
+  },
+  MLOperand: {
+    get: {
+      dataType: (o) => o.desc.dataType,
+      shape: (o) => o.desc.shape,
+    },
+    ops: {},
+  },
+  MLGraphBuilder: {
+    construct(conv) {
+      const c = SLOTS.get(conv.context);
+      if (c.isLost) throw makeError('InvalidStateError', 'The MLContext is lost.');
+      return { context: c, hasBuilt: false, inputNames: new Set(), nodes: [] };
+    },
+    get: {},
+    ops: {
+      input(b, conv) {
+        canBuild(b);
+        if (conv.name === '') throw new TypeError('input(): the name must not be empty.');
+        if (b.inputNames.has(conv.name)) throw new TypeError(`input(): duplicate input name '${conv.name}'.`);
+        const [desc] = b.context.link.validate(b.context, 'input', [conv.name, conv.descriptor]);
+        b.inputNames.add(conv.name);
+        return newOperand(b, desc, 'input', { name: conv.name });
+      },
+      constant(b, conv) {
+        if (conv.tensor !== undefined) {
+          const t = SLOTS.get(conv.tensor);
+          if (t.context !== b.context || t.destroyed || !t.constant) {
+            throw new TypeError('constant(): the MLTensor must be a live constant tensor of this context.');
+          }
+          canBuild(b);
+          return newOperand(b, t.desc, 'constant', { tensor: t });
+        }
+        canBuild(b);
+        if (conv.dataType !== undefined) {
+          return newOperand(b, { dataType: conv.dataType, shape: [] }, 'constant', { scalar: { dataType: conv.dataType, value: tagValue(conv.value) } });
+        }
+        const [desc] = b.context.link.validate(b.context, 'constant', [conv.descriptor]);
+        const bytes = bytesOf(conv.buffer, desc, 'constant()');
+        return newOperand(b, desc, 'constant', { bytes });
+      },
+      async build(b, conv) {
+        canBuild(b);
+        b.hasBuilt = true;
+        const outputs = conv.outputs;
+        ownOperands(b, outputs);
+        const g = collectGraph(b, outputs);
+        for (const [, o] of Object.entries(outputs)) {
+          const s = SLOTS.get(o);
+          if (s.tensor && s.tensor.destroyed) throw new TypeError('build(): a constant MLTensor has been destroyed.');
+        }
+        for (const node of b.nodes) for (const s of node.outputs) if (s.tensor && s.tensor.destroyed) throw new TypeError('build(): a constant MLTensor has been destroyed.');
+        const c = b.context;
+        const id = nextObjectId++;
+        const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), g.parts.length ? g.parts : null);
+        if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost while building.');
+        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null };
+        c.graphs.add(graph);
+        return wrap('MLGraph', graph);
+      },
+    },
+  },
+};
+
+// ---------------------------------------------------------------------------------- install
+CLASSES = defineInterfaces($b);
+for (const [name, cls] of Object.entries(CLASSES)) {
+  // WebIDL: members are enumerable; the class has a toStringTag
+  for (const key of Object.getOwnPropertyNames(cls.prototype)) {
+    if (key === 'constructor') continue;
+    const d = Object.getOwnPropertyDescriptor(cls.prototype, key);
+    d.enumerable = true;
+    Object.defineProperty(cls.prototype, key, d);
+  }
+  Object.defineProperty(cls.prototype, Symbol.toStringTag, { value: name, configurable: true });
+  Object.defineProperty(GLOBAL, name, { value: cls, writable: true, configurable: true, enumerable: false });
+}
+Object.defineProperty(GLOBAL, 'MLTensorUsage', { value: MLTensorUsage, writable: true, configurable: true, enumerable: false });
+
+const ML_INSTANCE = wrap('ML', {});
+for (const nav of [GLOBAL.Navigator, GLOBAL.WorkerNavigator]) {
+  if (typeof nav === 'function') {
+    Object.defineProperty(nav.prototype, 'ml', { get() { return ML_INSTANCE; }, configurable: true, enumerable: true });
+  }
+}
+if (GLOBAL.navigator && Object.prototype.hasOwnProperty.call(GLOBAL.navigator, 'ml')) {
+  Object.defineProperty(GLOBAL.navigator, 'ml', { value: ML_INSTANCE, configurable: true });
+}
+GLOBAL.__webnnBridge = { host: HOST_ORIGIN, version: 1 };

@@ -1,0 +1,1 @@
+"""One module per operator (or per family of operators that differ only in a table row)."""

@@ -1,0 +1,77 @@
+"""Element-wise binary arithmetic: add, sub, mul, div, max, min, pow.
+
+Spec: a and b any data type (the same), ranks 0..N, bidirectional broadcasting; output has a's
+data type and the broadcast shape.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import FLOAT_TYPES, broadcast_shapes
+from ..registry import Call, Limits, OpDef, register, same_as
+from ._common import in_float32
+
+
+def _int_div(a, b):
+    if a.dtype.kind == "f":
+        return a / b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = np.floor_divide(a, b)
+        r = a - q * b
+        # ONNX/C semantics: truncate towards zero
+        fix = (r != 0) & ((a < 0) != (b < 0))
+        return (q + fix.astype(q.dtype)).astype(a.dtype)
+
+
+def _pow(a, b):
+    if a.dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            return np.power(a, b)
+    return np.power(a, b.astype(a.dtype))
+
+
+_TABLE = {
+    # name: (numpy function, ONNX op)
+    "add": (np.add, "Add"),
+    "sub": (np.subtract, "Sub"),
+    "mul": (np.multiply, "Mul"),
+    "div": (_int_div, "Div"),
+    "max": (np.maximum, "Max"),
+    "min": (np.minimum, "Min"),
+    "pow": (_pow, "Pow"),
+}
+
+LIMITS = {
+    "a": Limits(required_types=FLOAT_TYPES + ("int32",), required_ranks=(0, 5)),
+    "b": same_as("a", same_rank=False),
+    "output": same_as("a", same_rank=False),
+}
+
+
+def infer(call: Call):
+    a, b = call["a"], call["b"]
+    return [a.with_shape(broadcast_shapes(a.shape, b.shape))]
+
+
+def _make(name: str, fn, onnx_op: str) -> OpDef:
+    def reference(call: Call):
+        a, b = call["a"], call["b"]
+        with np.errstate(all="ignore"):
+            return [in_float32(fn)(a, b)]
+
+    def lower(lb, call: Call):
+        return [lb.node(onnx_op, [call["a"], call["b"]])]
+
+    return OpDef(
+        name=name,
+        limits=LIMITS,
+        infer=infer,
+        reference=reference,
+        lower=lower,
+        tolerance=("ulp", 1 if name in ("div", "pow") else 0),
+        doc=f"Element-wise {name} with bidirectional broadcasting.",
+    )
+
+
+register(*(_make(n, fn, op) for n, (fn, op) in _TABLE.items()))

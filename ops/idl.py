@@ -1,0 +1,230 @@
+"""Generic WebIDL conversion in Python, driven by the generated IDL model (ops/_idl.py).
+
+The host runs every call it receives from a page through this (never trust the page), and the
+Python object model uses it for its own callers, so both see the same TypeErrors.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from ._idl import IDL
+from .core import WebNNTypeError
+
+UNDEFINED = object()  # an absent optional argument / dictionary member
+
+INT_RANGES = {
+    "byte": (-(2**7), 2**7 - 1),
+    "octet": (0, 2**8 - 1),
+    "short": (-(2**15), 2**15 - 1),
+    "unsigned short": (0, 2**16 - 1),
+    "long": (-(2**31), 2**31 - 1),
+    "unsigned long": (0, 2**32 - 1),
+    "long long": (-(2**53) + 1, 2**53 - 1),
+    "unsigned long long": (0, 2**53 - 1),
+}
+
+# interface name -> predicate telling whether a Python value implements it
+_interfaces: dict[str, Callable[[Any], bool]] = {}
+
+
+def register_interface(name: str, predicate: Callable[[Any], bool]) -> None:
+    _interfaces[name] = predicate
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+def convert(t: dict, v: Any, what: str) -> Any:
+    kind = t["t"]
+    if v is None and t.get("nullable"):
+        return None
+    if kind == "union":
+        return _convert_union(t, v, what)
+    if kind in INT_RANGES:
+        return _convert_int(t, v, what)
+    if kind in ("double", "float", "unrestricted double", "unrestricted float"):
+        if isinstance(v, bool) or not _is_number(v):
+            raise WebNNTypeError(f"{what} must be a number.")
+        f = float(v)
+        if not kind.startswith("unrestricted") and not math.isfinite(f):
+            raise WebNNTypeError(f"{what} must be a finite number.")
+        if kind.endswith("float") and math.isfinite(f):
+            f = float(np.float32(f))
+            if not kind.startswith("unrestricted") and not math.isfinite(f):
+                raise WebNNTypeError(f"{what} is out of range for float.")
+        return f
+    if kind == "bigint":
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise WebNNTypeError(f"{what} must be a BigInt.")
+        return int(v)
+    if kind == "boolean":
+        return bool(v)
+    if kind in ("DOMString", "USVString", "ByteString"):
+        if not isinstance(v, str):
+            raise WebNNTypeError(f"{what} must be a string.")
+        return v
+    if kind == "enum":
+        values = IDL["enums"][t["name"]]
+        if v not in values:
+            raise WebNNTypeError(f"{what}: '{v}' is not a valid value for enumeration {t['name']}.")
+        return v
+    if kind == "dict":
+        return convert_dictionary(t["name"], v, what)
+    if kind in ("sequence", "frozen"):
+        if isinstance(v, (str, bytes, dict)) or not hasattr(v, "__iter__"):
+            raise WebNNTypeError(f"{what} must be a sequence.")
+        return [convert(t["of"], x, f"{what}[{i}]") for i, x in enumerate(v)]
+    if kind == "record":
+        if not isinstance(v, dict):
+            raise WebNNTypeError(f"{what} must be an object.")
+        return {str(k): convert(t["of"], x, f"{what}['{k}']") for k, x in v.items()}
+    if kind == "iface":
+        pred = _interfaces.get(t["name"])
+        if pred is None or not pred(v):
+            raise WebNNTypeError(f"{what} is not of type {t['name']}.")
+        return v
+    if kind == "buffer":
+        if isinstance(v, (bytes, bytearray, memoryview, np.ndarray)):
+            return v
+        raise WebNNTypeError(f"{what} is not an ArrayBuffer or ArrayBufferView.")
+    if kind == "any":
+        return v
+    raise WebNNTypeError(f"{what}: unsupported IDL type {kind}.")
+
+
+def _convert_int(t: dict, v: Any, what: str) -> int:
+    lo, hi = INT_RANGES[t["t"]]
+    if isinstance(v, bool):
+        v = int(v)
+    if not _is_number(v):
+        raise WebNNTypeError(f"{what} must be a number.")
+    f = float(v) if not isinstance(v, (int, np.integer)) else None
+    if t.get("enforceRange"):
+        if f is not None:
+            if not math.isfinite(f):
+                raise WebNNTypeError(f"{what} must be a finite number.")
+            v = math.trunc(f)
+        v = int(v)
+        if v < lo or v > hi:
+            raise WebNNTypeError(f"{what} ({v}) is outside the range {lo}..{hi}.")
+        return v
+    if f is not None:
+        if not math.isfinite(f):
+            return 0
+        v = math.trunc(f)
+    v = int(v)
+    if t.get("clamp"):
+        return min(max(v, lo), hi)
+    span = hi - lo + 1
+    v = (v - lo) % span + lo if lo < 0 else v % span
+    return v
+
+
+def _convert_union(t: dict, v: Any, what: str) -> Any:
+    kinds = [m["t"] for m in t["of"]]
+    # MLNumber = (bigint or unrestricted double): ints from a BigInt stay exact
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and "bigint" in kinds:
+        return int(v)
+    for m in t["of"]:
+        try:
+            return convert(m, v, what)
+        except WebNNTypeError:
+            continue
+    raise WebNNTypeError(f"{what} does not match any of the union's types.")
+
+
+def dictionary_members(name: str) -> list[dict]:
+    d = IDL["dictionaries"][name]
+    inherited = dictionary_members(d["inherits"]) if d["inherits"] else []
+    return inherited + d["members"]
+
+
+def convert_dictionary(name: str, v: Any, what: str) -> dict:
+    if v is None or v is UNDEFINED:
+        v = {}
+    if not isinstance(v, dict):
+        raise WebNNTypeError(f"{what} must be a dictionary ({name}).")
+    out: dict[str, Any] = {}
+    for m in dictionary_members(name):
+        key = m["name"]
+        if key in v and v[key] is not None and v[key] is not UNDEFINED:
+            out[key] = convert(m["type"], v[key], f"{what}.{key}")
+        elif m["required"]:
+            raise WebNNTypeError(f"{what}: required member '{key}' is missing from {name}.")
+        elif m["default"] is not None:
+            out[key] = m["default"] if not isinstance(m["default"], (dict, list)) else type(m["default"])()
+    return out
+
+
+# --------------------------------------------------------------------------- calls
+
+
+def operations(interface: str) -> dict[str, list[dict]]:
+    return IDL["interfaces"][interface]["operations"]
+
+
+def resolve_overload(interface: str, op: str, args: list) -> dict:
+    """A small version of WebIDL overload resolution: by argument count, then by the first
+    argument whose type distinguishes the candidates."""
+    overloads = operations(interface).get(op)
+    if overloads is None:
+        raise WebNNTypeError(f"{interface}.{op} is not a function.")
+    n = len(args)
+    while n > 0 and args[n - 1] is UNDEFINED:
+        n -= 1
+    candidates = [o for o in overloads if _accepts_count(o, n)]
+    if not candidates:
+        need = min(sum(1 for a in o["args"] if not a["optional"]) for o in overloads)
+        raise WebNNTypeError(f"{interface}.{op}: {need} argument(s) required, but only {n} present.")
+    if len(candidates) == 1:
+        return candidates[0]
+    for i in range(n):
+        matching = [o for o in candidates if i < len(o["args"]) and _plausible(o["args"][i]["type"], args[i])]
+        if len(matching) == 1:
+            return matching[0]
+        if matching:
+            candidates = matching
+    return candidates[0]
+
+
+def _accepts_count(o: dict, n: int) -> bool:
+    required = sum(1 for a in o["args"] if not a["optional"] and not a["variadic"])
+    return required <= n <= len(o["args"]) or any(a["variadic"] for a in o["args"])
+
+
+def _plausible(t: dict, v: Any) -> bool:
+    k = t["t"]
+    if k == "union":
+        return any(_plausible(m, v) for m in t["of"])
+    if k == "iface":
+        pred = _interfaces.get(t["name"])
+        return bool(pred and pred(v))
+    if k == "buffer":
+        return isinstance(v, (bytes, bytearray, memoryview, np.ndarray))
+    if k == "dict":
+        return v is None or v is UNDEFINED or isinstance(v, dict)
+    if k == "enum":
+        return isinstance(v, str)
+    return True
+
+
+def convert_args(interface: str, op: str, args: list) -> tuple[dict, dict[str, Any]]:
+    """Convert a call's positional arguments; returns (overload, {arg name: converted value})."""
+    args = list(args)
+    overload = resolve_overload(interface, op, args)
+    out: dict[str, Any] = {}
+    for i, spec in enumerate(overload["args"]):
+        what = f"{interface}.{op}: argument '{spec['name']}'"
+        v = args[i] if i < len(args) else UNDEFINED
+        if v is UNDEFINED and spec["type"]["t"] != "dict":
+            if not spec["optional"]:
+                raise WebNNTypeError(f"{what} is required.")
+            out[spec["name"]] = spec["default"]
+            continue
+        out[spec["name"]] = convert(spec["type"], v, what)
+    return overload, out
