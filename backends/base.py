@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Mapping
+from typing import ClassVar
 
 import numpy as np
 
@@ -51,10 +52,10 @@ class Compiled:
 
 class Backend:
     name: ClassVar[str]
-    _instance: ClassVar["Backend | None"] = None
+    _instance: ClassVar[Backend | None] = None
 
     @classmethod
-    def instance(cls) -> "Backend":
+    def instance(cls) -> Backend:
         if cls.__dict__.get("_instance") is None:
             cls._instance = cls()
         return cls._instance

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -99,7 +99,7 @@ class OnnxLowering:
         from onnx import numpy_helper
 
         name = self.fresh(hint)
-        array = np.ascontiguousarray(array)
+        array = np.ascontiguousarray(array).reshape(np.shape(array))  # ascontiguousarray makes 0-D arrays 1-D
         self.initializers.append(numpy_helper.from_array(array, name))
         for dname, d in DATA_TYPES.items():
             if d.numpy == array.dtype:

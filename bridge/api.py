@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import itertools
 import threading
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -64,14 +65,14 @@ class OperandStub(OperandLike):
 class MLOperand(OperandLike):
     _ids = itertools.count(1)
 
-    def __init__(self, builder: "MLGraphBuilder", desc: OperandDesc, kind: str, name: str | None = None):
+    def __init__(self, builder: MLGraphBuilder, desc: OperandDesc, kind: str, name: str | None = None):
         self.builder = builder
         self.desc = desc
         self.kind = kind  # "input" | "constant" | "output"
         self.name = name
         self.id = next(MLOperand._ids)
         self.node: Node | None = None
-        self.constant_tensor: "MLTensor | None" = None
+        self.constant_tensor: MLTensor | None = None
 
     def __repr__(self) -> str:
         return f"MLOperand({self.kind} {self.desc})"
@@ -174,7 +175,7 @@ class ML:
         self.rules = rules
         self.simulated = simulated
 
-    def createContext(self, options: Mapping | None = None) -> "MLContext":  # noqa: N802
+    def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
         from policy import engine
 
         _, conv = idl.convert_args("ML", "createContext", [dict(options or {})])
@@ -223,7 +224,7 @@ class MLContext:
         return support_limits(self.capabilities)
 
     # -- tensors
-    def createTensor(self, descriptor: Mapping) -> "MLTensor":  # noqa: N802
+    def createTensor(self, descriptor: Mapping) -> MLTensor:  # noqa: N802
         _, conv = idl.convert_args("MLContext", "createTensor", [dict(descriptor)])
         if self.is_lost:
             raise InvalidStateError("The context is lost.")
@@ -235,7 +236,7 @@ class MLContext:
         self.tensors.append(t)
         return t
 
-    def createConstantTensor(self, descriptor: Mapping, inputData: Any) -> "MLTensor":  # noqa: N802,N803
+    def createConstantTensor(self, descriptor: Mapping, inputData: Any) -> MLTensor:  # noqa: N802,N803
         _, conv = idl.convert_args("MLContext", "createConstantTensor", [dict(descriptor), inputData])
         if self.is_lost:
             raise InvalidStateError("The context is lost.")
@@ -251,7 +252,7 @@ class MLContext:
         if desc.byte_length > self.capabilities.max_tensor_byte_length:
             raise WebNNTypeError(f"Tensor {desc} exceeds maxTensorByteLength.")
 
-    def _check_tensor(self, tensor: Any, what: str) -> "MLTensor":
+    def _check_tensor(self, tensor: Any, what: str) -> MLTensor:
         if not isinstance(tensor, MLTensor):
             raise WebNNTypeError(f"{what} is not an MLTensor.")
         if tensor.context is not self:
@@ -260,14 +261,14 @@ class MLContext:
             raise WebNNTypeError(f"{what} has been destroyed.")
         return tensor
 
-    def writeTensor(self, tensor: "MLTensor", inputData: Any) -> None:  # noqa: N802,N803
+    def writeTensor(self, tensor: MLTensor, inputData: Any) -> None:  # noqa: N802,N803
         t = self._check_tensor(tensor, "writeTensor: tensor")
         if not t.writable:
             raise WebNNTypeError("writeTensor: the tensor is not writable.")
         raw = buffer_bytes(inputData, t.desc, "writeTensor")
         t.data = array_from_bytes(raw, t.desc)
 
-    def readTensor(self, tensor: "MLTensor", outputData: Any = None) -> np.ndarray | None:  # noqa: N802,N803
+    def readTensor(self, tensor: MLTensor, outputData: Any = None) -> np.ndarray | None:  # noqa: N802,N803
         t = self._check_tensor(tensor, "readTensor: tensor")
         if not t.readable:
             raise WebNNTypeError("readTensor: the tensor is not readable.")
@@ -289,7 +290,7 @@ class MLContext:
         raise WebNNTypeError("readTensor: outputData is not a writable buffer.")
 
     # -- execution
-    def dispatch(self, graph: "MLGraph", inputs: Mapping, outputs: Mapping) -> None:
+    def dispatch(self, graph: MLGraph, inputs: Mapping, outputs: Mapping) -> None:
         _, conv = idl.convert_args("MLContext", "dispatch", [graph, dict(inputs), dict(outputs)])
         graph, inputs, outputs = conv["graph"], conv["inputs"], conv["outputs"]
         if graph.context is not self:
@@ -315,7 +316,7 @@ class MLContext:
         for name, t in outputs.items():
             t.data = np.ascontiguousarray(results[name], dtype=t.desc.numpy_dtype).reshape(t.desc.shape)
 
-    def compute(self, graph: "MLGraph", inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    def compute(self, graph: MLGraph, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Convenience for Python callers (not in the spec): run with arrays, get arrays."""
         ins = {}
         for name, desc in graph.ir.input_descs().items():

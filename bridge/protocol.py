@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 import math
 import struct
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 PROTOCOL_VERSION = 1
 MAX_HEADER = 64 * 1024 * 1024

@@ -16,9 +16,9 @@ import json
 import logging
 import mimetypes
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import websockets.http11
 from websockets.asyncio.server import ServerConnection, serve

@@ -254,7 +254,7 @@ def render_js(model: dict) -> str:
             lines.append(f"    constructor({params}) {{ $b.construct(this, '{name}', arguments, new.target); }}")
         else:
             lines.append(f"    constructor() {{ $b.illegalConstructor('{name}'); }}")
-        for attr, spec in iface["attributes"].items():
+        for attr in iface["attributes"]:
             lines.append(f"    get {attr}() {{ return $b.getAttribute(this, '{name}', '{attr}'); }}")
         for op, overloads in iface["operations"].items():
             params = ", ".join(_js_params(overloads))

@@ -6,8 +6,8 @@ Everything here is pure and has no dependency on a runtime or on the network.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -159,10 +159,10 @@ class OperandDesc:
     def to_wire(self) -> dict:
         return {"dataType": self.data_type, "shape": list(self.shape)}
 
-    def with_shape(self, shape: Iterable[int]) -> "OperandDesc":
+    def with_shape(self, shape: Iterable[int]) -> OperandDesc:
         return OperandDesc(self.data_type, tuple(int(s) for s in shape))
 
-    def with_type(self, data_type: str) -> "OperandDesc":
+    def with_type(self, data_type: str) -> OperandDesc:
         return OperandDesc(data_type, self.shape)
 
     def __str__(self) -> str:

@@ -7,7 +7,8 @@ Python object model uses it for its own callers, so both see the same TypeErrors
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

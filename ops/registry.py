@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from .core import ALL_TYPES, OperandDesc, WebNNTypeError
 
@@ -73,7 +74,7 @@ class Call:
     def label(self) -> str:
         return self.options.get("label") or ""
 
-    def map_operands(self, fn: Callable[[Any], Any], is_operand: Callable[[Any], bool]) -> "Call":
+    def map_operands(self, fn: Callable[[Any], Any], is_operand: Callable[[Any], bool]) -> Call:
         def conv(v):
             if isinstance(v, OperandList):
                 return OperandList(fn(x) for x in v)

@@ -1,0 +1,242 @@
+"""The shim's WebIDL surface and the spec's error behaviour, observed from a real page."""
+
+from __future__ import annotations
+
+import pytest
+
+SETUP = """
+const ctx = await navigator.ml.createContext();
+const b = new MLGraphBuilder(ctx);
+const f32 = (shape) => ({dataType: 'float32', shape});
+const errName = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.name; } };
+const rejName = async (p) => { try { await p; return 'no error'; } catch (e) { return e.name; } };
+"""
+
+
+def run(page, host, body: str):
+    page.goto(f"{host.url}/basic.html")
+    return page.evaluate(f"async () => {{ {SETUP}\n{body} }}")
+
+
+def test_interfaces_are_installed_with_webidl_shape(page, host):
+    r = run(
+        page,
+        host,
+        """
+        return {
+          ml: Object.prototype.toString.call(navigator.ml),
+          builderLength: MLGraphBuilder.length,
+          addLength: MLGraphBuilder.prototype.add.length,
+          constantLength: MLGraphBuilder.prototype.constant.length,
+          enumerable: Object.getOwnPropertyDescriptor(MLGraphBuilder.prototype, 'conv2d').enumerable,
+          ctxCtor: errName(() => new MLContext()),
+          builderNoNew: errName(() => MLGraphBuilder(ctx)),
+          illegalThis: errName(() => MLGraphBuilder.prototype.relu.call({}, 1)),
+          names: ['ML','MLContext','MLGraphBuilder','MLOperand','MLGraph','MLTensor','MLTensorUsage'].filter(n => !(n in self)),
+          accelerated: ctx.accelerated,
+          layout: ctx.opSupportLimits().preferredInputLayout,
+          limitsAdd: ctx.opSupportLimits().add.a.dataTypes.includes('float32'),
+        };""",
+    )
+    assert r == {
+        "ml": "[object ML]",
+        "builderLength": 1,
+        "addLength": 2,
+        "constantLength": 1,
+        "enumerable": True,
+        "ctxCtor": "TypeError",
+        "builderNoNew": "TypeError",
+        "illegalThis": "TypeError",
+        "names": [],
+        "accelerated": True,
+        "layout": "nchw",
+        "limitsAdd": True,
+    }
+
+
+def test_builder_errors_are_synchronous_and_typed(page, host):
+    r = run(
+        page,
+        host,
+        """
+        const x = b.input('x', f32([2, 3]));
+        const i = b.input('i', {dataType: 'int32', shape: [2, 3]});
+        const other = new MLGraphBuilder(ctx).input('x', f32([2, 3]));
+        const out = {
+          badEnum: errName(() => b.input('y', {dataType: 'float64', shape: [1]})),
+          missingShape: errName(() => b.input('y', {dataType: 'float32'})),
+          zeroDim: errName(() => b.input('y', f32([2, 0]))),
+          dupName: errName(() => b.input('x', f32([1]))),
+          emptyName: errName(() => b.input('', f32([1]))),
+          mixedTypes: errName(() => b.add(x, i)),
+          broadcast: errName(() => b.add(x, b.input('z', f32([4])))),
+          foreign: errName(() => b.add(x, other)),
+          notOperand: errName(() => b.relu(42)),
+          enforceRange: errName(() => b.softmax(x, -1)),
+          arity: errName(() => b.add(x)),
+          shape: b.add(x, b.input('w', f32([3]))).shape,
+          frozen: Object.isFrozen(x.shape),
+          byteLength: errName(() => b.constant(f32([4]), new Float32Array(3))),
+          viewType: errName(() => b.constant(f32([2]), new Int32Array(2))),
+          u8view: b.constant(f32([1]), new Uint8Array(4)).dataType,
+          scalar: b.constant('int32', 7).shape.length,
+        };
+        const y2 = b.relu(x);
+        const g = b.build({y: b.relu(x)});
+        out.afterBuild = errName(() => b.relu(x));
+        out.rebuild = await rejName(b.build({y: y2}));
+        await g;
+        return out;""",
+    )
+    assert r == {
+        "badEnum": "TypeError",
+        "missingShape": "TypeError",
+        "zeroDim": "TypeError",
+        "dupName": "TypeError",
+        "emptyName": "TypeError",
+        "mixedTypes": "TypeError",
+        "broadcast": "TypeError",
+        "foreign": "TypeError",
+        "notOperand": "TypeError",
+        "enforceRange": "TypeError",
+        "arity": "TypeError",
+        "shape": [2, 3],
+        "frozen": True,
+        "byteLength": "TypeError",
+        "viewType": "TypeError",
+        "u8view": "float32",
+        "scalar": 0,
+        "afterBuild": "InvalidStateError",
+        "rebuild": "InvalidStateError",
+    }
+
+
+def test_build_rejects_inputs_as_outputs_and_empty_outputs(page, host):
+    r = run(
+        page,
+        host,
+        """
+        const x = b.input('x', f32([2]));
+        const b2 = new MLGraphBuilder(ctx);
+        return [await rejName(b.build({x})), await rejName(b2.build({}))];""",
+    )
+    assert r == ["TypeError", "TypeError"]
+
+
+def test_tensor_and_dispatch_rules(page, host):
+    r = run(
+        page,
+        host,
+        """
+        const x = b.input('x', f32([2]));
+        const g = await b.build({y: b.relu(x)});
+        const tin = await ctx.createTensor({...f32([2]), writable: true});
+        const tout = await ctx.createTensor({...f32([2]), readable: true});
+        const wrong = await ctx.createTensor({...f32([3]), readable: true, writable: true});
+        const legacy = await ctx.createTensor({...f32([2]), usage: MLTensorUsage.READ | MLTensorUsage.WRITE});
+        const out = {
+          names: errName(() => ctx.dispatch(g, {z: tin}, {y: tout})),
+          shapes: errName(() => ctx.dispatch(g, {x: wrong}, {y: tout})),
+          same: errName(() => ctx.dispatch(g, {x: legacy}, {y: legacy})),
+          notWritable: errName(() => ctx.writeTensor(tout, new Float32Array(2))),
+          notReadable: await rejName(ctx.readTensor(tin)),
+          badLength: errName(() => ctx.writeTensor(tin, new Float32Array(3))),
+          legacyFlags: [legacy.readable, legacy.writable],
+        };
+        ctx.writeTensor(tin, new Float32Array([-3, 4]));
+        ctx.dispatch(g, {x: tin}, {y: tout});
+        const byob = new Float32Array(2);
+        out.byob = [await ctx.readTensor(tout, byob), Array.from(byob)];
+        // chained dispatch: an output becomes the next input
+        ctx.dispatch(g, {x: tout}, {y: legacy});
+        out.chained = Array.from(new Float32Array(await ctx.readTensor(legacy)));
+        tin.destroy(); tin.destroy();
+        out.destroyedTensor = errName(() => ctx.dispatch(g, {x: tin}, {y: tout}));
+        g.destroy();
+        out.destroyedGraph = errName(() => ctx.dispatch(g, {x: legacy}, {y: tout}));
+        return out;""",
+    )
+    assert r == {
+        "names": "TypeError",
+        "shapes": "TypeError",
+        "same": "TypeError",
+        "notWritable": "TypeError",
+        "notReadable": "TypeError",
+        "badLength": "TypeError",
+        "legacyFlags": [True, True],
+        "byob": [None, [0.0, 4.0]],
+        "chained": [0.0, 4.0],
+        "destroyedTensor": "TypeError",
+        "destroyedGraph": "InvalidStateError",
+    }
+
+
+def test_constant_tensors_and_context_loss(page, host):
+    r = run(
+        page,
+        host,
+        """
+        const ct = await ctx.createConstantTensor(f32([2]), new Float32Array([10, -20]));
+        const x = b.input('x', f32([2]));
+        const g = await b.build({y: b.add(x, b.constant(ct))});
+        ct.destroy();  // legal after build
+        const tin = await ctx.createTensor({...f32([2]), writable: true});
+        const tout = await ctx.createTensor({...f32([2]), readable: true});
+        ctx.writeTensor(tin, new Float32Array([1, 2]));
+        ctx.dispatch(g, {x: tin}, {y: tout});
+        const out = {sum: Array.from(new Float32Array(await ctx.readTensor(tout))), flags: [ct.constant, ct.readable]};
+        const pending = rejName(ctx.readTensor(tout));
+        ctx.destroy();
+        out.lost = (await ctx.lost).message.length > 0;
+        out.pending = await pending;
+        out.createAfter = await rejName(ctx.createTensor(f32([1])));
+        out.builderAfter = errName(() => new MLGraphBuilder(ctx));
+        out.dispatchAfter = errName(() => ctx.dispatch(g, {x: tin}, {y: tout}));
+        return out;""",
+    )
+    assert r["sum"] == [11.0, -18.0] and r["flags"] == [True, False]
+    assert r["lost"] is True
+    assert r["pending"] in ("InvalidStateError", "no error")  # the read may complete before destroy
+    assert r["createAfter"] == "InvalidStateError"
+    assert r["builderAfter"] == "InvalidStateError"
+    assert r["dispatchAfter"] == "InvalidStateError"
+
+
+def test_context_options_are_checked(page, host):
+    r = run(
+        page,
+        host,
+        """
+        return {
+          badPolicy: await rejName(navigator.ml.createContext({computePolicy: 'turbo'})),
+          fallback: (await navigator.ml.createContext({computePolicy: 'fallback'})).accelerated,
+          notAccel: (await navigator.ml.createContext({accelerated: false})).accelerated,
+          legacy: (await navigator.ml.createContext({deviceType: 'gpu'})).accelerated,
+          badLegacy: await rejName(navigator.ml.createContext({deviceType: 'tpu'})),
+        };""",
+    )
+    assert r == {"badPolicy": "TypeError", "fallback": True, "notAccel": False, "legacy": True, "badLegacy": "TypeError"}
+
+
+def test_dedicated_worker_with_import_scripts(page, host):
+    page.goto(f"{host.url}/basic.html")
+    r = page.evaluate(
+        """async (shim) => {
+        const src = `importScripts(${JSON.stringify(shim)});
+          onmessage = async () => {
+            const ctx = await navigator.ml.createContext();
+            const b = new MLGraphBuilder(ctx);
+            const x = b.input('x', {dataType: 'float32', shape: [3]});
+            const g = await b.build({y: b.sigmoid(x)});
+            const ti = await ctx.createTensor({dataType: 'float32', shape: [3], writable: true});
+            const to = await ctx.createTensor({dataType: 'float32', shape: [3], readable: true});
+            ctx.writeTensor(ti, new Float32Array([0, 100, -100]));
+            ctx.dispatch(g, {x: ti}, {y: to});
+            postMessage(Array.from(new Float32Array(await ctx.readTensor(to))));
+          };`;
+        const w = new Worker(URL.createObjectURL(new Blob([src], {type: 'text/javascript'})));
+        return await new Promise((res, rej) => { w.onmessage = (e) => res(e.data); w.onerror = (e) => rej(e.message); w.postMessage(0); });
+    }""",
+        f"{host.url}/webnn-shim.js",
+    )
+    assert r == pytest.approx([0.5, 1.0, 0.0], abs=1e-6)

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install everything (Python packages, Debian's chromium when missing) and run the whole suite:
+# lint, generated-code check, unit + conformance + browser tests. Extra args go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" != 0 ]; then echo "Debian's chromium is missing: apt-get install -y chromium (as root)" >&2; exit 1; fi
+  echo "== installing Debian's chromium" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+bash scripts/setup.sh test
+echo "== ruff" >&2
+.venv/bin/ruff check .
+echo "== generated code" >&2
+.venv/bin/webnn-bridge codegen --check
+echo "== pytest" >&2
+exec .venv/bin/python -m pytest -q "$@"

@@ -1,0 +1,258 @@
+"""Sans-I/O tests: frames in, frames out, no sockets."""
+
+from __future__ import annotations
+
+import json
+import struct
+
+import numpy as np
+import pytest
+
+from bridge import protocol
+from bridge.api import ML
+from bridge.session import Session
+from ops.core import InvalidStateError, NotSupportedError, WebNNTypeError
+from ops.registry import REGISTRY
+
+
+@pytest.fixture(scope="module")
+def ml():
+    return ML()
+
+
+def reply(frames):
+    assert len(frames) == 1, frames
+    return protocol.decode(frames[0])
+
+
+class Client:
+    """Drives a Session the way the shim does."""
+
+    def __init__(self, session: Session):
+        self.s = session
+        self.n = 0
+
+    def call(self, header, payload=None, parts=None):
+        self.n += 1
+        header = {**header, "id": self.n}
+        if parts is not None:
+            frame = protocol.encode_parts(header, parts)
+        else:
+            frame = protocol.encode(header, payload)
+        return self.s.receive(frame)
+
+    def ok(self, header, parts=None):
+        h, payload = reply(self.call(header, parts=parts))
+        assert "error" not in h, h
+        return h["ok"], payload
+
+
+def test_frame_round_trip():
+    text = protocol.encode({"t": "x", "v": 1})
+    assert isinstance(text, str) and protocol.decode(text) == ({"t": "x", "v": 1}, None)
+    binary = protocol.encode_parts({"t": "y"}, [b"abc", b"defg"])
+    h, payload = protocol.decode(binary)
+    assert bytes(protocol.part(h, payload, 0)) == b"abc"
+    assert bytes(protocol.part(h, payload, 1)) == b"defg"
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        b"",
+        b"\x01\x00",
+        struct.pack("<I", 1000) + b"{}",
+        struct.pack("<I", 2) + b"[]",
+        "not json",
+        "[1,2]",
+        '{"t": 5}',
+        struct.pack("<I", 3) + b"\xff\xfe\xfd",
+    ],
+)
+def test_malformed_frames_raise_protocol_error(frame):
+    with pytest.raises(protocol.ProtocolError):
+        protocol.decode(frame)
+
+
+def test_part_bounds_are_checked():
+    h, payload = protocol.decode(protocol.encode({"t": "x", "parts": [[2, 100]]}, b"abc"))
+    with pytest.raises(protocol.ProtocolError):
+        protocol.part(h, payload, 0)
+    with pytest.raises(protocol.ProtocolError):
+        protocol.part(h, payload, 3)
+
+
+def test_tagged_values():
+    v = protocol.decode_value([{"$bigint": "18446744073709551615"}, {"$number": "-Infinity"}, {"a": {"$number": "NaN"}}])
+    assert v[0] == 2**64 - 1 and v[1] == float("-inf") and v[2]["a"] != v[2]["a"]
+    assert protocol.encode_value([float("inf"), 1.5, {"x": float("nan")}]) == [
+        {"$number": "Infinity"},
+        1.5,
+        {"x": {"$number": "NaN"}},
+    ]
+    with pytest.raises(protocol.ProtocolError):
+        protocol.decode_value({"$operand": 3})
+
+
+def build_relu_add(c: Client, ctx=1, graph=10, b=np.array([1, -5, 2], np.float32)):
+    return c.call(
+        {
+            "t": "build",
+            "ctx": ctx,
+            "graph": graph,
+            "inputs": [{"operand": 1, "name": "a", "desc": {"dataType": "float32", "shape": [2, 3]}}],
+            "constants": [{"operand": 2, "desc": {"dataType": "float32", "shape": [3]}, "part": 0}],
+            "nodes": [
+                {"op": "add", "args": [{"$operand": 1}, {"$operand": 2}, {}], "outputs": [3]},
+                {"op": "relu", "args": [{"$operand": 3}, {"label": "r"}], "outputs": [4]},
+            ],
+            "outputs": {"out": 4},
+        },
+        parts=[b.tobytes()],
+    )
+
+
+def test_full_session_flow(ml):
+    s = Session(ml)
+    c = Client(s)
+    ok, _ = c.ok({"t": "hello"})
+    assert ok["session"] == s.token and ok["protocol"] == protocol.PROTOCOL_VERSION
+    ok, _ = c.ok({"t": "createContext", "ctx": 1, "options": {"deviceType": "cpu"}})
+    assert ok["accelerated"] is True and ok["limits"]["add"]["a"]["dataTypes"]
+    h, _ = reply(build_relu_add(c))
+    assert "error" not in h
+    c.ok({"t": "createTensor", "ctx": 1, "tensor": 20, "desc": {"dataType": "float32", "shape": [2, 3], "writable": True}})
+    c.ok({"t": "createTensor", "ctx": 1, "tensor": 21, "desc": {"dataType": "float32", "shape": [2, 3], "readable": True}})
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert c.call({"t": "writeTensor", "tensor": 20}, payload=a.tobytes()) == []
+    assert c.call({"t": "dispatch", "ctx": 1, "graph": 10, "inputs": {"a": 20}, "outputs": {"out": 21}}) == []
+    ok, payload = c.ok({"t": "readTensor", "tensor": 21})
+    got = np.frombuffer(bytes(payload), np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(got, np.maximum(a + np.array([1, -5, 2], np.float32), 0))
+
+
+def test_bad_input_gets_error_replies_not_exceptions(ml):
+    s = Session(ml)
+    c = Client(s)
+    h, _ = reply(s.receive(b"\x00\x01garbage"))
+    assert h["t"] == "error"
+    h, _ = reply(c.call({"t": "nonsense"}))
+    assert h["error"]["name"] == "TypeError"
+    h, _ = reply(c.call({"t": "createContext", "ctx": 1, "options": {"powerPreference": "turbo"}}))
+    assert h["error"]["name"] == "TypeError"
+    c.ok({"t": "createContext", "ctx": 1})
+    h, _ = reply(c.call({"t": "createContext", "ctx": 1}))  # id reuse
+    assert h["error"]["name"] == "TypeError"
+    h, _ = reply(c.call({"t": "build", "ctx": 1}))  # missing fields
+    assert h["error"]["name"] == "TypeError"
+    h, _ = reply(c.call({"t": "readTensor", "tensor": 999}))
+    assert h["error"]["name"] == "TypeError"
+    # fire-and-forget failures come back as warnings (spec: not reported to the caller)
+    h, _ = reply(c.call({"t": "dispatch", "ctx": 1, "graph": 77, "inputs": {}, "outputs": {}}))
+    assert h["t"] == "warning" and h["error"]["name"] == "InvalidStateError"
+
+
+def test_host_revalidates_the_page_graph(ml):
+    s = Session(ml)
+    c = Client(s)
+    c.ok({"t": "createContext", "ctx": 1})
+    # a constant whose bytes do not match its descriptor
+    h, _ = reply(build_relu_add(c, b=np.array([1, 2], np.float32)))
+    assert h["error"]["name"] == "TypeError"
+    # an operator the page claims has a different number of outputs
+    h, _ = reply(
+        c.call(
+            {
+                "t": "build",
+                "ctx": 1,
+                "graph": 11,
+                "inputs": [{"operand": 1, "name": "a", "desc": {"dataType": "float32", "shape": [2]}}],
+                "nodes": [{"op": "relu", "args": [{"$operand": 1}, {}], "outputs": [2, 3]}],
+                "outputs": {"o": 2},
+            }
+        )
+    )
+    assert h["error"]["name"] == "TypeError"
+    # int32 + float32 is rejected by the registry, whatever the page's shim said
+    h, _ = reply(
+        c.call(
+            {
+                "t": "build",
+                "ctx": 1,
+                "graph": 12,
+                "inputs": [
+                    {"operand": 1, "name": "a", "desc": {"dataType": "float32", "shape": [2]}},
+                    {"operand": 2, "name": "b", "desc": {"dataType": "int32", "shape": [2]}},
+                ],
+                "nodes": [{"op": "add", "args": [{"$operand": 1}, {"$operand": 2}, {}], "outputs": [3]}],
+                "outputs": {"o": 3},
+            }
+        )
+    )
+    assert h["error"]["name"] == "TypeError" and "data type" in h["error"]["message"]
+    # an input operand cannot be an output
+    h, _ = reply(
+        c.call(
+            {
+                "t": "build",
+                "ctx": 1,
+                "graph": 13,
+                "inputs": [{"operand": 1, "name": "a", "desc": {"dataType": "float32", "shape": [2]}}],
+                "nodes": [],
+                "outputs": {"o": 1},
+            }
+        )
+    )
+    assert h["error"]["name"] == "TypeError"
+
+
+def test_sessions_are_isolated(ml):
+    a, b = Session(ml), Session(ml)
+    ca, cb = Client(a), Client(b)
+    ca.ok({"t": "createContext", "ctx": 1})
+    ca.ok({"t": "createTensor", "ctx": 1, "tensor": 5, "desc": {"dataType": "float32", "shape": [1], "readable": True}})
+    cb.ok({"t": "createContext", "ctx": 1})
+    h, _ = reply(cb.call({"t": "readTensor", "tensor": 5}))
+    assert h["error"]["name"] == "TypeError"
+    assert a.token != b.token
+
+
+def test_validate_is_the_registry(ml, monkeypatch):
+    s = Session(ml)
+    Client(s).ok({"t": "createContext", "ctx": 7})
+    d = {"$desc": {"dataType": "float32", "shape": [2, 1, 3]}}
+    e = {"$desc": {"dataType": "float32", "shape": [4, 1]}}
+    assert s.validate(7, "add", [d, e, {}]) == [{"dataType": "float32", "shape": [2, 4, 3]}]
+    with pytest.raises(WebNNTypeError):
+        s.validate(7, "add", [d, {"$desc": {"dataType": "float32", "shape": [5]}}, {}])
+    with pytest.raises(WebNNTypeError):
+        s.validate(7, "input", ["x", {"dataType": "float32", "shape": [0]}])
+    with pytest.raises(InvalidStateError):
+        s.validate(8, "relu", [d, {}])
+    with pytest.raises(WebNNTypeError):
+        s.validate(7, "notAnOp", [d])  # not in the IDL: not a function
+    monkeypatch.delitem(REGISTRY, "relu")  # in the IDL, not (yet) in the registry
+    with pytest.raises(NotSupportedError):
+        s.validate(7, "relu", [d, {}])
+
+
+def test_close_loses_every_context(ml):
+    s = Session(ml)
+    c = Client(s)
+    c.ok({"t": "createContext", "ctx": 1})
+    ctx = s.contexts[1]
+    s.close()
+    assert ctx.is_lost and ctx.lost_info["message"]
+    assert not s.contexts
+
+
+def test_frames_are_json_or_binary_never_base64(ml):
+    s = Session(ml)
+    c = Client(s)
+    c.ok({"t": "createContext", "ctx": 1})
+    c.ok({"t": "createTensor", "ctx": 1, "tensor": 2, "desc": {"dataType": "float32", "shape": [4], "readable": True}})
+    frames = c.call({"t": "readTensor", "tensor": 2})
+    assert isinstance(frames[0], bytes)
+    n = struct.unpack_from("<I", frames[0])[0]
+    header = json.loads(frames[0][4 : 4 + n])
+    assert header == {"t": "reply", "re": c.n, "ok": {}} and len(frames[0]) == 4 + n + 16
