@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import mimetypes
+import posixpath
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -150,13 +151,12 @@ class Host:
         return _response(200, json.dumps(body).encode(), "application/json", cors)
 
     def static(self, path: str) -> Response:
-        root = self.config.app_dir.resolve()
-        rel = urllib.parse.unquote(path).lstrip("/")
-        target = (root / rel).resolve() if rel else root
-        try:
-            target.relative_to(root)
-        except ValueError:
+        root = self.config.app_dir.absolute()
+        rel = posixpath.normpath("/" + urllib.parse.unquote(path)).lstrip("/")
+        if rel.startswith("..") or "\0" in rel:
             return _response(404, b"not found\n", "text/plain")
+        # lexical containment: no '..' escapes; links placed inside the app directory are followed
+        target = root / rel if rel not in ("", ".") else root
         if target.is_dir():
             target = target / "index.html"
         if not target.is_file():
