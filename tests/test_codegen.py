@@ -1,0 +1,42 @@
+"""The generated interface layer and IDL table: up to date, and the check mode really checks."""
+
+from __future__ import annotations
+
+from idl import codegen
+from ops._idl import IDL
+
+
+def test_committed_generated_files_are_current():
+    for path, text in codegen.outputs().items():
+        assert path.read_text() == text, f"{path} is stale: run `webnn-bridge codegen`"
+
+
+def test_check_mode_fails_on_a_stale_file(tmp_path, monkeypatch, capsys):
+    stale = tmp_path / "webnn_idl.js"
+    stale.write_text("// edited by hand\n")
+    monkeypatch.setattr(codegen, "JS_OUT", stale)
+    assert codegen.main(["--check"]) == 1
+    assert "stale" in capsys.readouterr().err
+    assert stale.read_text() == "// edited by hand\n"  # --check never writes
+
+
+def test_model_covers_the_spec():
+    builder = IDL["interfaces"]["MLGraphBuilder"]["operations"]
+    operators = set(builder) - {"input", "constant", "build"}
+    assert len(operators) == 95
+    assert len(builder["constant"]) == 3
+    assert len(IDL["dictionaries"]) == 54 + 0  # extensions only add members to existing dictionaries
+    assert IDL["enums"]["MLOperandDataType"] == ["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8"]
+    conv = {m["name"]: m for m in IDL["dictionaries"]["MLConv2dOptions"]["members"]}
+    assert conv["groups"]["default"] == 1 and conv["filterLayout"]["default"] == "oihw"
+    desc = {m["name"]: m for m in IDL["dictionaries"]["MLOperandDescriptor"]["members"]}
+    assert desc["shape"]["required"] and desc["shape"]["type"]["of"]["enforceRange"]
+
+
+def test_js_methods_have_the_spec_arity():
+    js = codegen.JS_OUT.read_text()
+    assert js.startswith("// GENERATED FILE - DO NOT EDIT.")
+    assert "    add(a, b) { return $b.invoke(this, 'MLGraphBuilder', 'add', arguments); }" in js
+    assert "    constructor(context) { $b.construct(this, 'MLGraphBuilder', arguments, new.target); }" in js
+    assert "    createContext() {" in js  # every argument of createContext(options) is optional
+    assert "    readTensor(tensor) {" in js  # shortest overload
