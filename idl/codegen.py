@@ -293,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
             if not args.check:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text)
-    rel = [str(p.relative_to(ROOT)) for p in stale]
+    rel = [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in stale]
     if args.check:
         if stale:
             print("generated files are stale: " + ", ".join(rel) + " (run `webnn-bridge codegen`)", file=sys.stderr)
