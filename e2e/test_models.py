@@ -80,3 +80,5 @@ def test_mobilenetv2_matches_in_process_onnx_runtime(host, page, model_data):
     print(f"MobileNetV2 page vs in-process ONNX Runtime: max abs diff {diff:.3g}, top-1 {int(got.argmax())}")
     assert np.isclose(got.sum(), 1.0, atol=1e-4)
     np.testing.assert_allclose(got, want, atol=1e-4, rtol=0)
+    # with the random final matrix the probabilities are nearly flat (~1e-3): check relatively too
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=0)
