@@ -63,8 +63,8 @@ def ulp(n: int, f16: int | None = None):
     if f16 is None:
         return ("ulp", n)
 
-    def tol(call):
-        first = next(iter(call.args.values()))
-        return ("ulp", f16 if dtype_name(first) == "float16" else n)
+    def tol(call, data_type=None):
+        dt = data_type or dtype_name(next(iter(call.args.values())))
+        return ("ulp", f16 if dt == "float16" else n)
 
     return tol

@@ -32,6 +32,13 @@ def _lower_gelu(lb, x):
     return lb.node("Mul", [lb.node("Mul", [x, half]), lb.node("Add", [e, one])])
 
 
+def _lower_relu(lb, x):
+    # ONNX Runtime's CPU Relu has no int64/int32 kernels: max(x, 0) is the same function
+    if lb.dtype(x) in ("float32", "float16"):
+        return lb.node("Relu", [x])
+    return lb.node("Max", [x, lb.scalar(0, lb.dtype(x))])
+
+
 def _hard_swish(x):
     return x * np.clip(x + 3.0, 0.0, 6.0) / 6.0
 
@@ -42,7 +49,7 @@ _ROWS = {
     "neg": (SIGNED, REQ_SIGNED, np.negative, "Neg", 0),
     "sign": (SIGNED, REQ_SIGNED, np.sign, "Sign", 0),
     "identity": (ALL_TYPES, ("float32", "float16", "int32"), lambda x: x.copy(), "Identity", 0),
-    "relu": (SIGNED, FLOAT_TYPES, lambda x: np.maximum(x, x.dtype.type(0)), "Relu", 0),
+    "relu": (SIGNED, FLOAT_TYPES, lambda x: np.maximum(x, x.dtype.type(0)), _lower_relu, 0),
     "ceil": (FLOAT_TYPES, FLOAT_TYPES, np.ceil, "Ceil", 0),
     "floor": (FLOAT_TYPES, FLOAT_TYPES, np.floor, "Floor", 0),
     "roundEven": (FLOAT_TYPES, FLOAT_TYPES, np.round, "Round", 0),

@@ -1,0 +1,135 @@
+"""Parametrised activations: elu, hardSigmoid, leakyRelu, linear, prelu.
+
+float16 is computed in float32 and rounded once (reference and ONNX lowering alike).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes
+from ..registry import Call, Limits, OpDef, register, same_as
+from ._common import in_float32
+
+F = FLOAT_TYPES
+PRELU_TYPES = ("float32", "float16", "int64", "int32", "int8")
+
+
+def _elu(x, alpha):
+    with np.errstate(over="ignore"):
+        return np.where(x > 0, x, np.float32(alpha) * np.expm1(np.minimum(x, 0)))
+
+
+def _hard_sigmoid(x, alpha, beta):
+    return np.clip(np.float32(alpha) * x + np.float32(beta), 0, 1)
+
+
+def _leaky(x, alpha):
+    return np.where(x >= 0, x, np.float32(alpha) * x)
+
+
+def _linear(x, alpha, beta):
+    return np.float32(alpha) * x + np.float32(beta)
+
+
+def _l_elu(lb, x, o):
+    return lb.node("Elu", [x], alpha=float(o["alpha"]))
+
+
+def _l_hard_sigmoid(lb, x, o):
+    return lb.node("HardSigmoid", [x], alpha=float(o["alpha"]), beta=float(o["beta"]))
+
+
+def _l_leaky(lb, x, o):
+    return lb.node("LeakyRelu", [x], alpha=float(o["alpha"]))
+
+
+def _l_linear(lb, x, o):
+    a = lb.node("Mul", [x, lb.scalar(o["alpha"], "float32")])
+    return lb.node("Add", [a, lb.scalar(o["beta"], "float32")])
+
+
+_ROWS = {
+    # name: (numpy fn, option names, lowering on float32, ulp f32, ulp f16)
+    "elu": (_elu, ("alpha",), _l_elu, 18, 18),
+    "hardSigmoid": (_hard_sigmoid, ("alpha", "beta"), _l_hard_sigmoid, 2, 2),
+    "leakyRelu": (_leaky, ("alpha",), _l_leaky, 1, 2),
+    "linear": (_linear, ("alpha", "beta"), _l_linear, 2, 2),
+}
+
+
+def _infer(call: Call):
+    return [call["input"]]
+
+
+def _is_f16(v) -> bool:
+    dt = getattr(v, "data_type", None)
+    return dt == "float16" if dt is not None else v.dtype == np.float16
+
+
+def _make(name, fn, opts, lowering, ulp32, ulp16) -> OpDef:
+    def reference(call: Call):
+        with np.errstate(all="ignore"):
+            params = [call[o] for o in opts]
+            return [in_float32(lambda x: fn(x, *params))(call["input"])]
+
+    def lower(lb, call: Call):
+        x = call["input"]
+        return [lowering(lb, lb.cast(x, "float32"), call)]
+
+    return OpDef(
+        name=name,
+        limits={"input": Limits(types=F, required_types=F, required_ranks=(0, 5)), "output": same_as("input")},
+        infer=_infer,
+        reference=reference,
+        lower=lower,
+        tolerance=lambda call, data_type=None: ("ulp", ulp16 if _is_f16(call["input"]) else ulp32),
+        doc=f"{name} activation.",
+    )
+
+
+# --------------------------------------------------------------------------- prelu
+
+
+def _prelu_infer(call: Call):
+    x, s = call["input"], call["slope"]
+    try:
+        broadcast_shapes(x.shape, s.shape, bidirectional=False)
+    except WebNNTypeError:
+        raise WebNNTypeError(f"slope shape {list(s.shape)} is not broadcastable to input shape {list(x.shape)}.") from None
+    return [x]
+
+
+def _prelu_ref(call: Call):
+    x, s = call["input"], call["slope"]
+    if x.dtype.kind == "f":
+        return [in_float32(lambda a, b: np.where(a >= 0, a, a * b))(x, s)]
+    return [np.where(x >= 0, x, x * s).astype(x.dtype)]
+
+
+def _prelu_lower(lb, call: Call):
+    x, s = call["input"], call["slope"]
+    dt = lb.dtype(x)
+    if dt in FLOAT_TYPES:
+        return [lb.node("PRelu", [lb.cast(x, "float32"), lb.cast(s, "float32")])]
+    # integers: where(x >= 0, x, x * slope) (Mul wraps like the reference)
+    neg = lb.node("Less", [x, lb.scalar(0, dt)], dtype="bool")
+    return [lb.node("Where", [neg, lb.node("Mul", [x, s]), x], dtype=dt)]
+
+
+register(
+    *(_make(n, *row) for n, row in _ROWS.items()),
+    OpDef(
+        name="prelu",
+        limits={
+            "input": Limits(types=PRELU_TYPES, required_types=F, required_ranks=(0, 5)),
+            "slope": same_as("input", same_rank=False),
+            "output": same_as("input"),
+        },
+        infer=_prelu_infer,
+        reference=_prelu_ref,
+        lower=_prelu_lower,
+        tolerance=("ulp", 1),
+        doc="Parametric ReLU: x if x >= 0 else slope * x (slope broadcast to input).",
+    ),
+)

@@ -1,0 +1,69 @@
+"""cast(input, dataType).
+
+Spec: input any data type, any rank; output dataType with the input's shape (HEAD's text copies
+the input operand, type included; the intent, an output of dataType, is implemented). Values:
+float -> float and integer -> float give the nearest value (+/-Infinity out of range); float ->
+integer truncates towards zero (out of range is implementation-defined: here NaN -> 0 and
+saturation); integer -> integer keeps the low bits (two's complement wrap-around).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import ALL_TYPES, DATA_TYPES
+from ..registry import Call, Limits, OpDef, register
+
+REQUIRED = ("float32", "float16", "int32", "int8", "uint8")
+
+
+def infer(call: Call):
+    x = call["input"]
+    return [x.with_type(call["dataType"])]
+
+
+def cast_array(x: np.ndarray, data_type: str) -> np.ndarray:
+    to = DATA_TYPES[data_type].numpy
+    if x.dtype.kind == "f" and to.kind in "iu":
+        info = np.iinfo(to)
+        t = np.trunc(x.astype(np.float64))
+        t = np.nan_to_num(t, nan=0.0, posinf=float(info.max), neginf=float(info.min))
+        # clip in float64, then convert; values at the float64 edges of 64-bit types stay in range
+        t = np.clip(t, float(info.min), float(info.max))
+        out = np.empty(t.shape, to)
+        big = t >= float(info.max)
+        out[~big] = t[~big].astype(to)
+        out[big] = info.max
+        return out
+    with np.errstate(over="ignore"):
+        return x.astype(to)
+
+
+def reference(call: Call):
+    return [cast_array(call["input"], call["dataType"])]
+
+
+def lower(lb, call: Call):
+    data_type = call["dataType"]
+    return [lb.node("Cast", [call["input"]], dtype=data_type, to=DATA_TYPES[data_type].onnx)]
+
+
+def tolerance(call: Call, data_type: str):
+    """WPT: 1 ULP for float outputs, exact for integers."""
+    return ("ulp", 1 if DATA_TYPES[data_type].is_float else 0)
+
+
+register(
+    OpDef(
+        name="cast",
+        limits={
+            "input": Limits(types=ALL_TYPES, required_types=REQUIRED, required_ranks=(0, 5)),
+            "output": Limits(types=ALL_TYPES, same_rank="input", required_types=REQUIRED, required_ranks=(0, 5)),
+        },
+        infer=infer,
+        reference=reference,
+        lower=lower,
+        tolerance=tolerance,
+        doc="Cast to another data type.",
+    )
+)

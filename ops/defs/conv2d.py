@@ -1,0 +1,137 @@
+"""conv2d: 2-D convolution of a 4-D input with a 4-D filter.
+
+Spec: input float32/float16 rank 4 (layout nchw or nhwc); filter same type, rank 4, layout oihw,
+hwio, ohwi or ihwo; optional bias [outputChannels]; padding [beginH, endH, beginW, endW] (default
+zeros), strides and dilations of 2 non-zero items (default ones), groups > 0 dividing the input and
+output channels, input channels / groups == filter input channels. Output size per spatial dim:
+floor(1 + (in - (k - 1) * dilation - 1 + padBegin + padEnd) / stride), which must be a valid dimension.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import FLOAT_TYPES, WebNNTypeError
+from ..registry import Call, Limits, OpDef, register
+from . import _nn
+
+# filter layout -> positions of (outputChannels, filterInputChannels, height, width)
+FILTER_AXES = {"oihw": (0, 1, 2, 3), "hwio": (3, 2, 0, 1), "ohwi": (0, 3, 1, 2), "ihwo": (3, 0, 1, 2)}
+
+LIMITS = {
+    "input": Limits(types=FLOAT_TYPES, ranks=(4, 4), required_types=FLOAT_TYPES, required_ranks=(4, 4)),
+    "filter": Limits(same="input", ranks=(4, 4), required_types=FLOAT_TYPES, required_ranks=(4, 4)),
+    "bias": Limits(same="input", ranks=(1, 1), required_types=FLOAT_TYPES, required_ranks=(1, 1)),
+    "output": Limits(same="input", ranks=(4, 4), required_types=FLOAT_TYPES, required_ranks=(4, 4)),
+}
+
+
+def parse(call: Call, input_shape, filter_shape) -> dict:
+    """Validate the options against the shapes; returns the resolved parameters."""
+    padding = _nn.option_list(call["padding"], (0, 0, 0, 0), 4, "padding")
+    strides = _nn.option_list(call["strides"], (1, 1), 2, "strides", nonzero=True)
+    dilations = _nn.option_list(call["dilations"], (1, 1), 2, "dilations", nonzero=True)
+    groups = call.get("groups", 1)
+    if groups == 0:
+        raise WebNNTypeError("groups must not be 0.")
+    layout = call.get("inputLayout", "nchw")
+    filter_layout = call.get("filterLayout", "oihw")
+    batches, in_channels, in_h, in_w = _nn.split_input_shape(input_shape, layout)
+    o, i, h, w = FILTER_AXES[filter_layout]
+    out_channels, filter_in, kh, kw = filter_shape[o], filter_shape[i], filter_shape[h], filter_shape[w]
+    if in_channels % groups:
+        raise WebNNTypeError(f"input channels {in_channels} are not divisible by groups {groups}.")
+    if in_channels // groups != filter_in:
+        raise WebNNTypeError(
+            f"input channels / groups ({in_channels} / {groups}) must equal the filter's input channels {filter_in}."
+        )
+    if out_channels % groups:
+        raise WebNNTypeError(f"output channels {out_channels} are not divisible by groups {groups}.")
+    out_h = _nn.conv_output_size(in_h, kh, padding[0], padding[1], strides[0], dilations[0])[0]
+    out_w = _nn.conv_output_size(in_w, kw, padding[2], padding[3], strides[1], dilations[1])[0]
+    _nn.check_output_sizes(out_h, out_w, "conv2d")
+    return dict(
+        padding=padding,
+        strides=strides,
+        dilations=dilations,
+        groups=groups,
+        layout=layout,
+        filter_layout=filter_layout,
+        batches=batches,
+        in_channels=in_channels,
+        out_channels=out_channels,
+        window=(kh, kw),
+        out_hw=(out_h, out_w),
+    )
+
+
+def infer(call: Call):
+    x, f, bias = call["input"], call["filter"], call["bias"]
+    p = parse(call, x.shape, f.shape)
+    if bias is not None and bias.shape != (p["out_channels"],):
+        raise WebNNTypeError(f"bias shape {list(bias.shape)} must be [{p['out_channels']}].")
+    shape = _nn.join_output_shape(p["batches"], p["out_channels"], *p["out_hw"], p["layout"])
+    return [x.with_shape(shape)]
+
+
+def _filter_to_oihw(f: np.ndarray, layout: str) -> np.ndarray:
+    return np.transpose(f, FILTER_AXES[layout])
+
+
+def reference(call: Call):
+    x, f, bias = call["input"], call["filter"], call["bias"]
+    p = parse(call, x.shape, f.shape)
+    dtype = x.dtype
+    work = np.float32 if dtype == np.float16 else dtype
+    xn = _nn.to_nchw_array(x, p["layout"]).astype(work)
+    w = _filter_to_oihw(f, p["filter_layout"]).astype(work)
+    g = p["groups"]
+    win = _nn.windows(xn, p["window"], p["padding"], p["strides"], p["dilations"], p["out_hw"], 0)
+    n, c, oh, ow, kh, kw = win.shape
+    win = win.reshape(n, g, c // g, oh, ow, kh, kw)
+    wg = w.reshape(g, w.shape[0] // g, c // g, kh, kw)
+    y = np.einsum("ngcxyij,gocij->ngoxy", win, wg, optimize=True).reshape(n, -1, oh, ow)
+    if bias is not None:
+        y = y + bias.astype(work).reshape(1, -1, 1, 1)
+    return [_nn.from_nchw_array(y, p["layout"]).astype(dtype)]
+
+
+def lower(lb, call: Call):
+    x, f, bias = call["input"], call["filter"], call["bias"]
+    p = parse(call, lb.shape(x), lb.shape(f))
+    xn = _nn.transpose(lb, x, _nn.TO_NCHW[p["layout"]])
+    perm = FILTER_AXES[p["filter_layout"]]
+    w = _nn.transpose(lb, f, None if perm == (0, 1, 2, 3) else perm)
+    pad = p["padding"]
+    inputs = [xn, w] + ([bias] if bias is not None else [])
+    y = lb.node(
+        "Conv",
+        inputs,
+        pads=[pad[0], pad[2], pad[1], pad[3]],
+        strides=p["strides"],
+        dilations=p["dilations"],
+        group=p["groups"],
+        kernel_shape=list(p["window"]),
+    )
+    return [_nn.transpose(lb, y, _nn.FROM_NCHW[p["layout"]])]
+
+
+def tolerance(call: Call, data_type: str):
+    """WPT: ULP = filterHeight * filterWidth * (inputChannels / groups) * 2."""
+    x, f = call["input"], call["filter"]
+    p = parse(call, x.shape, f.shape)
+    kh, kw = p["window"]
+    return ("ulp", kh * kw * (p["in_channels"] // p["groups"]) * 2)
+
+
+register(
+    OpDef(
+        name="conv2d",
+        limits=LIMITS,
+        infer=infer,
+        reference=reference,
+        lower=lower,
+        tolerance=tolerance,
+        doc="2-D convolution (nchw/nhwc input, oihw/hwio/ohwi/ihwo filter, groups, bias).",
+    )
+)

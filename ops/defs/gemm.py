@@ -1,0 +1,98 @@
+"""gemm(a, b, {c, alpha, beta, aTranspose, bTranspose}): alpha * A' * B' + beta * C.
+
+Spec: a and b float32/float16 rank 2 (b the same type as a); A' = a or a transposed, B' likewise,
+A'[1] must equal B'[0]; c (same type, rank 0..2) must be unidirectionally broadcastable to
+[M, N]; alpha and beta are cast to a's data type; output [M, N].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes, cast_number
+from ..registry import Call, Limits, OpDef, register
+
+
+def output_shape(call: Call, shape_a, shape_b) -> tuple[int, int]:
+    a = tuple(reversed(shape_a)) if call.get("aTranspose", False) else tuple(shape_a)
+    b = tuple(reversed(shape_b)) if call.get("bTranspose", False) else tuple(shape_b)
+    if a[1] != b[0]:
+        raise WebNNTypeError(f"the shapes of a {list(a)} and b {list(b)} (after transposes) do not multiply.")
+    return a[0], b[1]
+
+
+def infer(call: Call):
+    a, b, c = call["a"], call["b"], call["c"]
+    shape = output_shape(call, a.shape, b.shape)
+    if c is not None:
+        try:
+            broadcast_shapes(shape, c.shape, bidirectional=False)
+        except WebNNTypeError:
+            raise WebNNTypeError(f"c shape {list(c.shape)} is not broadcastable to {list(shape)}.") from None
+    return [a.with_shape(shape)]
+
+
+def _scalars(call: Call, data_type: str) -> tuple[float, float]:
+    return (
+        float(cast_number(call.get("alpha", 1.0), data_type)),
+        float(cast_number(call.get("beta", 1.0), data_type)),
+    )
+
+
+def reference(call: Call):
+    a, b, c = call["a"], call["b"], call["c"]
+    dtype = a.dtype
+    work = np.float32 if dtype == np.float16 else dtype.type
+    alpha, beta = _scalars(call, "float16" if dtype == np.float16 else "float32")
+    a = a.astype(work).T if call.get("aTranspose", False) else a.astype(work)
+    b = b.astype(work).T if call.get("bTranspose", False) else b.astype(work)
+    y = work(alpha) * (a @ b)
+    if c is not None and beta != 0:
+        y = y + work(beta) * c.astype(work)
+    return [np.broadcast_to(y, (a.shape[0], b.shape[1])).astype(dtype)]
+
+
+def lower(lb, call: Call):
+    a, b, c = call["a"], call["b"], call["c"]
+    alpha, beta = _scalars(call, lb.dtype(a))
+    inputs = [a, b] + ([c] if c is not None else [])
+    return [
+        lb.node(
+            "Gemm",
+            inputs,
+            alpha=alpha,
+            beta=beta,
+            transA=int(call.get("aTranspose", False)),
+            transB=int(call.get("bTranspose", False)),
+        )
+    ]
+
+
+def tolerance(call: Call, data_type: str):
+    """WPT: ULP = 2 * K, +1 when alpha != 1, +1 for c (when beta != 0) and +1 more when beta != 1."""
+    a = call["a"].shape
+    t = 2 * (a[0] if call.get("aTranspose", False) else a[1])
+    alpha, beta = call.get("alpha", 1.0), call.get("beta", 1.0)
+    if alpha != 1.0:
+        t += 1
+    if call["c"] is not None and beta != 0.0:
+        t += 2 if beta != 1.0 else 1
+    return ("ulp", t)
+
+
+register(
+    OpDef(
+        name="gemm",
+        limits={
+            "a": Limits(types=FLOAT_TYPES, ranks=(2, 2), required_types=FLOAT_TYPES, required_ranks=(2, 2)),
+            "b": Limits(same="a", ranks=(2, 2), required_types=FLOAT_TYPES, required_ranks=(2, 2)),
+            "c": Limits(same="a", ranks=(0, 2), required_types=FLOAT_TYPES, required_ranks=(0, 2)),
+            "output": Limits(same="a", ranks=(2, 2), required_types=FLOAT_TYPES, required_ranks=(2, 2)),
+        },
+        infer=infer,
+        reference=reference,
+        lower=lower,
+        tolerance=tolerance,
+        doc="General matrix multiplication alpha * A * B + beta * C.",
+    )
+)

@@ -1,0 +1,218 @@
+"""The pool2d family: averagePool2d, l2Pool2d, maxPool2d (one table row each).
+
+Spec ("create a pooling operation"): input rank 4 (layout nchw/nhwc); windowDimensions default to
+the input's spatial size, 2 non-zero items; padding [beginH, endH, beginW, endW] default zeros;
+strides and dilations 2 non-zero items, default ones; output size per spatial dim is
+1 + (in - (window - 1) * dilation - 1 + padBegin + padEnd) / stride rounded by outputShapeRounding
+(floor/ceil), or given by outputSizes, which must equal the floor pair or the ceil pair.
+
+Semantics: padding never contributes to a result. averagePool2d divides by the number of input
+elements in the window (padding excluded, like ONNX count_include_pad=0); l2Pool2d is
+sqrt(sum(x^2)) over the window; maxPool2d the maximum.
+
+Spec note: at HEAD the step "If outputSizes exists, or padding does not exist, set padding to
+zeros" reads as if outputSizes discarded padding; WPT's validation tests (outputSizes [4, 4] for a
+7x7 input, 4x4 window, padding 1, strides 2) require padding to be kept, so it is kept here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import ALL_TYPES, DATA_TYPES, FLOAT_TYPES, WebNNTypeError
+from ..registry import Call, Limits, OpDef, register
+from . import _nn
+
+ONNX_DOUBLE = 11  # onnx.TensorProto.DOUBLE
+
+
+def parse(call: Call, input_shape) -> dict:
+    layout = call.get("layout", "nchw")
+    batches, channels, in_h, in_w = _nn.split_input_shape(input_shape, layout)
+    window = _nn.option_list(call["windowDimensions"], (in_h, in_w), 2, "windowDimensions", nonzero=True)
+    padding = _nn.option_list(call["padding"], (0, 0, 0, 0), 4, "padding")
+    strides = _nn.option_list(call["strides"], (1, 1), 2, "strides", nonzero=True)
+    output_sizes = call["outputSizes"]
+    if output_sizes is not None:
+        output_sizes = _nn.option_list(output_sizes, (), 2, "outputSizes")
+    dilations = _nn.option_list(call["dilations"], (1, 1), 2, "dilations", nonzero=True)
+    fh, ch = _nn.conv_output_size(in_h, window[0], padding[0], padding[1], strides[0], dilations[0])
+    fw, cw = _nn.conv_output_size(in_w, window[1], padding[2], padding[3], strides[1], dilations[1])
+    if output_sizes is not None:
+        out_h, out_w = output_sizes
+        if not ((out_h, out_w) == (fh, fw) or (out_h, out_w) == (ch, cw)):
+            raise WebNNTypeError(
+                f"outputSizes {output_sizes} must be the floor ({[fh, fw]}) or ceil ({[ch, cw]}) output sizes."
+            )
+    elif call.get("outputShapeRounding", "floor") == "ceil":
+        out_h, out_w = ch, cw
+    else:
+        out_h, out_w = fh, fw
+    _nn.check_output_sizes(out_h, out_w, call.op)
+    return dict(
+        layout=layout,
+        batches=batches,
+        channels=channels,
+        in_hw=(in_h, in_w),
+        window=window,
+        padding=padding,
+        strides=strides,
+        dilations=dilations,
+        out_hw=(out_h, out_w),
+    )
+
+
+def infer(call: Call):
+    x = call["input"]
+    p = parse(call, x.shape)
+    return [x.with_shape(_nn.join_output_shape(p["batches"], p["channels"], *p["out_hw"], p["layout"]))]
+
+
+def _lowest(dtype: np.dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _window_args(p):
+    return p["window"], p["padding"], p["strides"], p["dilations"], p["out_hw"]
+
+
+def _ref_max(x: np.ndarray, p) -> np.ndarray:
+    win = _nn.windows(x, *_window_args(p), fill=_lowest(x.dtype))
+    return win.max(axis=(4, 5))
+
+
+def _ref_average(x: np.ndarray, p) -> np.ndarray:
+    work = np.float32 if x.dtype == np.float16 else x.dtype
+    win = _nn.windows(x.astype(work), *_window_args(p), fill=0)
+    ones = np.ones((1, 1) + x.shape[2:], work)
+    count = _nn.windows(ones, *_window_args(p), fill=0).sum(axis=(4, 5))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (win.sum(axis=(4, 5)) / count).astype(x.dtype)
+
+
+def _ref_l2(x: np.ndarray, p) -> np.ndarray:
+    work = np.float32 if x.dtype == np.float16 else x.dtype
+    win = _nn.windows(x.astype(work), *_window_args(p), fill=0)
+    return np.sqrt(np.square(win).sum(axis=(4, 5))).astype(x.dtype)
+
+
+# ----------------------------------------------------------------------------- ONNX lowering
+
+
+def _pads_for_onnx(p) -> list[int]:
+    """ONNX pads [hBegin, wBegin, hEnd, wEnd], with the end grown so floor rounding (ONNX
+    ceil_mode=0) yields the declared output size."""
+    extra = _nn.extra_end_padding(p["in_hw"], *_window_args(p))
+    pad = p["padding"]
+    return [pad[0], pad[2], pad[1] + extra[0], pad[3] + extra[1]]
+
+
+def _explicit_pad(lb, x: str, pads: list[int], fill) -> str:
+    """Pad the NCHW value with ``fill`` (for pads ONNX pooling attributes cannot express)."""
+    dtype = lb.dtype(x)
+    onnx_pads = [0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]
+    return lb.node("Pad", [x, lb.ints(onnx_pads), lb.scalar(fill, dtype)], mode="constant")
+
+
+def _pool_attrs(p, pads) -> dict:
+    return dict(
+        kernel_shape=list(p["window"]),
+        strides=list(p["strides"]),
+        dilations=list(p["dilations"]),
+        pads=pads,
+        ceil_mode=0,
+    )
+
+
+def _fits(p, pads) -> bool:
+    """ONNX Runtime rejects pooling pads that are not smaller than the window."""
+    kh, kw = p["window"]
+    return pads[0] < kh and pads[2] < kh and pads[1] < kw and pads[3] < kw
+
+
+def _lower_max(lb, x: str, p) -> str:
+    dtype = lb.dtype(x)
+    pads = _pads_for_onnx(p)
+    if dtype in ("float32", "float16", "int8", "uint8"):
+        if not _fits(p, pads):
+            x = _explicit_pad(lb, x, pads, _lowest(np.dtype(DATA_TYPES[dtype].numpy)))
+            pads = [0, 0, 0, 0]
+        return lb.node("MaxPool", [x], **_pool_attrs(p, pads))
+    # ONNX MaxPool has no int32/int64/uint32/uint64 kernels: compute those in float64 (exact for
+    # 32-bit integers; 64-bit values beyond 2^53 lose precision).
+    v = lb.node("Cast", [x], to=ONNX_DOUBLE)
+    if not _fits(p, pads):
+        lowest = lb.const(np.array(-np.inf, np.float64), "lowest")
+        v = lb.node("Pad", [v, lb.ints([0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]), lowest], mode="constant")
+        pads = [0, 0, 0, 0]
+    y = lb.node("MaxPool", [v], **_pool_attrs(p, pads))
+    return lb.node("Cast", [y], dtype=dtype, to=DATA_TYPES[dtype].onnx)
+
+
+def _lower_average(lb, x: str, p) -> str:
+    pads = _pads_for_onnx(p)
+    if _fits(p, pads):
+        return lb.node("AveragePool", [x], count_include_pad=0, **_pool_attrs(p, pads))
+    # padding at least as large as the window: pad explicitly with zeros, sum-pool, then divide
+    # by the per-position count of input elements (a constant of the shapes).
+    v = _explicit_pad(lb, x, pads, 0.0)
+    kh, kw = p["window"]
+    summed = lb.node("AveragePool", [v], **_pool_attrs(p, [0, 0, 0, 0]))  # sum / (kh*kw)
+    ones = np.ones((1, 1) + tuple(p["in_hw"]), np.float64)
+    count = _nn.windows(ones, *_window_args(p), fill=0).sum(axis=(4, 5))
+    with np.errstate(divide="ignore"):
+        scale = (kh * kw) / count
+    return lb.node("Mul", [summed, lb.const(scale.astype(np.dtype(lb.dtype(x))), "count")])
+
+
+def _lower_l2(lb, x: str, p) -> str:
+    pads = _pads_for_onnx(p)
+    if not _fits(p, pads):
+        x = _explicit_pad(lb, x, pads, 0.0)
+        pads = [0, 0, 0, 0]
+    return lb.node("LpPool", [x], p=2, **_pool_attrs(p, pads))
+
+
+_ROWS = {
+    # name: (allowed input types, numpy reference, lowering, has ULP window tolerance)
+    "averagePool2d": (FLOAT_TYPES, _ref_average, _lower_average, True),
+    "l2Pool2d": (FLOAT_TYPES, _ref_l2, _lower_l2, True),
+    "maxPool2d": (ALL_TYPES, _ref_max, _lower_max, False),
+}
+
+
+def _make(name: str, allowed, ref_fn, lower_fn, windowed_tolerance: bool) -> OpDef:
+    def reference(call: Call):
+        x = call["input"]
+        p = parse(call, x.shape)
+        y = ref_fn(_nn.to_nchw_array(x, p["layout"]), p)
+        return [_nn.from_nchw_array(y, p["layout"])]
+
+    def lower(lb, call: Call):
+        x = call["input"]
+        p = parse(call, lb.shape(x))
+        y = lower_fn(lb, _nn.transpose(lb, x, _nn.TO_NCHW[p["layout"]]), p)
+        return [_nn.transpose(lb, y, _nn.FROM_NCHW[p["layout"]])]
+
+    def tolerance(call: Call, data_type: str):
+        """WPT: ULP = windowHeight * windowWidth + 2 for average/l2, 0 for max."""
+        if not windowed_tolerance:
+            return ("ulp", 0)
+        kh, kw = parse(call, call["input"].shape)["window"]
+        return ("ulp", kh * kw + 2)
+
+    return OpDef(
+        name=name,
+        limits={
+            "input": Limits(types=allowed, ranks=(4, 4), required_types=FLOAT_TYPES, required_ranks=(4, 4)),
+            "output": Limits(same="input", ranks=(4, 4), required_types=FLOAT_TYPES, required_ranks=(4, 4)),
+        },
+        infer=infer,
+        reference=reference,
+        lower=lower,
+        tolerance=tolerance,
+        doc=f"{name}: 2-D pooling over windows of a 4-D input.",
+    )
+
+
+register(*(_make(n, *row) for n, row in _ROWS.items()))

@@ -1,0 +1,150 @@
+"""quantizeLinear and dequantizeLinear with per-tensor, per-axis and block-wise parameters.
+
+scale and zeroPoint have the same shape; right-aligned against the input (missing leading
+dimensions count as 1), every input dimension must be a multiple of the scale dimension:
+each scale element then covers a block of input / scale elements along each axis.
+  dequantizeLinear: output = (input - zeroPoint) * scale            (scale's float type)
+  quantizeLinear:   output = clamp(roundEven(input / scale) + zeroPoint)  (zeroPoint's type)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import FLOAT_TYPES, WebNNTypeError
+from ..registry import Call, Limits, OpDef, register, same_as
+from ._common import f32
+
+Q_TYPES = ("uint8", "int8", "uint32", "int32")
+Q_REQ = ("uint8", "int8")
+
+
+def _check_params(x, scale, zp):
+    if scale.rank > x.rank:
+        raise WebNNTypeError(f"scale rank {scale.rank} must not exceed the input rank {x.rank}.")
+    if zp.shape != scale.shape:
+        raise WebNNTypeError(f"zeroPoint shape {list(zp.shape)} must equal scale shape {list(scale.shape)}.")
+    full = (1,) * (x.rank - scale.rank) + tuple(scale.shape)
+    for i, (d, s) in enumerate(zip(x.shape, full)):
+        if d % s:
+            raise WebNNTypeError(
+                f"scale shape {list(scale.shape)} is not block-wise broadcastable to input shape {list(x.shape)} "
+                f"(dimension {i}: {d} is not a multiple of {s})."
+            )
+
+
+def _dq_infer(call: Call):
+    x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
+    _check_params(x, scale, zp)
+    return [x.with_type(scale.data_type)]
+
+
+def _q_infer(call: Call):
+    x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
+    _check_params(x, scale, zp)
+    return [x.with_type(zp.data_type)]
+
+
+def _np_expand(p: np.ndarray, shape) -> np.ndarray:
+    p = p.reshape((1,) * (len(shape) - p.ndim) + p.shape)
+    for axis, (d, s) in enumerate(zip(shape, p.shape)):
+        if s != d:
+            p = np.repeat(p, d // s, axis=axis)
+    return p
+
+
+def _lower_expand(lb, p, shape):
+    shape = list(shape)
+    pshape = list(lb.shape(p))
+    full = [1] * (len(shape) - len(pshape)) + pshape
+    if full == shape or all(s == 1 for s in full):
+        return p  # plain broadcasting does it
+    inter, target = [], []
+    for d, s in zip(shape, full):
+        inter += [s, 1]
+        target += [s, d // s]
+    r = lb.node("Reshape", [p, lb.ints(inter)])
+    r = lb.node("Expand", [r, lb.ints(target)])
+    return lb.node("Reshape", [r, lb.ints(shape)])
+
+
+def _dq_ref(call: Call):
+    x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
+    s = _np_expand(f32(scale), x.shape)
+    z = _np_expand(zp, x.shape).astype(np.float64)
+    y = (x.astype(np.float64) - z).astype(np.float32) * s
+    return [y.astype(scale.dtype)]
+
+
+def _dq_lower(lb, call: Call):
+    x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
+    shape = lb.shape(x)
+    d = lb.node("Sub", [lb.cast(x, "float32"), lb.cast(_lower_expand(lb, zp, shape), "float32")])
+    y = lb.node("Mul", [d, lb.cast(_lower_expand(lb, scale, shape), "float32")])
+    return [lb.cast(y, lb.dtype(scale))]
+
+
+def _q_ref(call: Call):
+    x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
+    s = _np_expand(f32(scale), x.shape)
+    z = _np_expand(zp, x.shape).astype(np.float64)
+    with np.errstate(all="ignore"):
+        q = np.round(f32(x) / s).astype(np.float64) + z
+    info = np.iinfo(zp.dtype)
+    q = np.nan_to_num(q, nan=0.0, posinf=info.max, neginf=info.min)
+    return [np.clip(q, info.min, info.max).astype(zp.dtype)]
+
+
+def _q_lower(lb, call: Call):
+    x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
+    shape = lb.shape(x)
+    zdt = lb.dtype(zp)
+    work = "float64" if zdt in ("int32", "uint32") else "float32"  # float32 cannot hold every int32
+    q = lb.node("Round", [lb.node("Div", [lb.cast(x, "float32"), lb.cast(_lower_expand(lb, scale, shape), "float32")])])
+    q = lb.node("Add", [_cast_any(lb, q, work), _cast_any(lb, _lower_expand(lb, zp, shape), work)])
+    info = np.iinfo(np.dtype(zdt))
+    lo = lb.const(np.array(info.min, np.dtype(work)))
+    hi = lb.const(np.array(info.max, np.dtype(work)))
+    q = lb.node("Min", [lb.node("Max", [q, lo]), hi])
+    return [lb.node("Cast", [q], dtype=zdt, to=_ONNX[zdt])]
+
+
+_ONNX = {"uint8": 2, "int8": 3, "int32": 6, "uint32": 12, "float32": 1, "float64": 11}
+
+
+def _cast_any(lb, v, dt):
+    if dt == "float64":
+        return lb.node("Cast", [v], dtype="float64", to=11)
+    return lb.cast(v, dt)
+
+
+register(
+    OpDef(
+        name="dequantizeLinear",
+        limits={
+            "input": Limits(types=Q_TYPES, required_types=Q_REQ, required_ranks=(0, 5)),
+            "scale": Limits(types=FLOAT_TYPES, required_types=FLOAT_TYPES, required_ranks=(0, 5)),
+            "zeroPoint": same_as("input", same_rank=False),
+            "output": same_as("scale", same_rank=False),
+        },
+        infer=_dq_infer,
+        reference=_dq_ref,
+        lower=_dq_lower,
+        tolerance=("ulp", 1),
+        doc="(input - zeroPoint) * scale with block-wise broadcast parameters.",
+    ),
+    OpDef(
+        name="quantizeLinear",
+        limits={
+            "input": Limits(types=FLOAT_TYPES, required_types=FLOAT_TYPES, required_ranks=(0, 5)),
+            "scale": same_as("input", same_rank=False),
+            "zeroPoint": Limits(types=Q_TYPES, required_types=Q_REQ, required_ranks=(0, 5)),
+            "output": same_as("zeroPoint", same_rank=False),
+        },
+        infer=_q_infer,
+        reference=_q_ref,
+        lower=_q_lower,
+        tolerance=("ulp", 1),
+        doc="clamp(roundEven(input / scale) + zeroPoint) with block-wise broadcast parameters.",
+    ),
+)

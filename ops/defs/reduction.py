@@ -1,0 +1,260 @@
+"""Reductions (reduceL1 ... reduceSumSquare), argMin/argMax and cumulativeSum.
+
+Reduce ops: ``axes`` (default: all axes; an empty list reduces nothing, so the op is applied
+element-wise only) and ``keepDimensions``. Each row of _REDUCE gives the allowed and required
+input types, the numpy reference (on float32 for float16 input), the ONNX op and the WPT ULP
+tolerance as a function of the reduced element count.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..core import ALL_TYPES, FLOAT_TYPES, WebNNTypeError, check_axes, check_axis
+from ..registry import Call, Limits, OpDef, register, same_as
+from ._common import dtype_name, f32
+
+SUMMABLE = ("float32", "float16", "int32", "uint32", "int64", "uint64")
+INT_REQ = ("float32", "float16", "int32")
+
+INT64_MIN = np.int64(-(2**63))
+
+
+def _axes(call: Call, rank: int) -> list[int]:
+    axes = call["axes"]
+    return list(range(rank)) if axes is None else list(axes)
+
+
+def _reduce_infer(call: Call):
+    x = call["input"]
+    axes = check_axes(_axes(call, x.rank), x.rank)
+    keep = bool(call["keepDimensions"])
+    shape = [1 if i in axes else d for i, d in enumerate(x.shape)] if keep else [
+        d for i, d in enumerate(x.shape) if i not in axes
+    ]
+    return [x.with_shape(shape)]
+
+
+def _reduced_count(call: Call) -> int:
+    x = call["input"]
+    shape = tuple(x.shape)
+    axes = _axes(call, len(shape))
+    return math.prod(shape[a] for a in axes) if axes else 1
+
+
+def _np_sum(x, axes, keep):
+    return np.sum(x, axis=axes, keepdims=keep, dtype=x.dtype)
+
+
+def _np_logsumexp(x, axes, keep):
+    if not axes:
+        return x.copy()
+    m = np.max(x, axis=axes, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    with np.errstate(all="ignore"):
+        r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+    return r if keep else np.squeeze(r, axis=axes)
+
+
+_REDUCE = {
+    # name: (allowed, required, numpy fn(x, axes, keep), ONNX op, element-wise op for empty axes, ulp(n))
+    "reduceL1": (SUMMABLE, INT_REQ, lambda x, a, k: _np_sum(np.abs(x), a, k), "ReduceL1", "Abs", lambda n: n),
+    "reduceL2": (FLOAT_TYPES, FLOAT_TYPES, lambda x, a, k: np.sqrt(np.sum(x * x, axis=a, keepdims=k)),
+                 "ReduceL2", "Abs", lambda n: 2 * n + 1),
+    "reduceLogSum": (FLOAT_TYPES, FLOAT_TYPES, lambda x, a, k: np.log(np.sum(x, axis=a, keepdims=k)),
+                     "ReduceLogSum", "Log", lambda n: n + 18),
+    "reduceLogSumExp": (FLOAT_TYPES, FLOAT_TYPES, _np_logsumexp, "ReduceLogSumExp", "Identity",
+                        lambda n: 2 * n + 18),
+    "reduceMax": (ALL_TYPES, INT_REQ, lambda x, a, k: np.max(x, axis=a, keepdims=k) if x.size else x,
+                  "ReduceMax", "Identity", lambda n: 0),
+    "reduceMin": (ALL_TYPES, INT_REQ, lambda x, a, k: np.min(x, axis=a, keepdims=k) if x.size else x,
+                  "ReduceMin", "Identity", lambda n: 0),
+    "reduceMean": (FLOAT_TYPES, FLOAT_TYPES, lambda x, a, k: np.mean(x, axis=a, keepdims=k),
+                   "ReduceMean", "Identity", lambda n: n + 2),
+    "reduceProduct": (SUMMABLE, FLOAT_TYPES, lambda x, a, k: np.prod(x, axis=a, keepdims=k, dtype=x.dtype),
+                      "ReduceProd", "Identity", lambda n: n),
+    "reduceSum": (SUMMABLE, INT_REQ, _np_sum, "ReduceSum", "Identity", lambda n: n),
+    "reduceSumSquare": (SUMMABLE, INT_REQ, lambda x, a, k: _np_sum(x * x, a, k), "ReduceSumSquare", "Square",
+                        lambda n: 2 * n),
+}
+
+
+def _ordered_int64(lb, x):
+    """uint64 -> int64 with the order preserved (flip the sign bit); undo with _from_ordered."""
+    return lb.node("Add", [lb.cast(x, "int64"), lb.scalar(INT64_MIN, "int64")])
+
+
+def _from_ordered(lb, v):
+    return lb.cast(lb.node("Sub", [v, lb.scalar(INT64_MIN, "int64")]), "uint64")
+
+
+def _make_reduce(name, allowed, required, fn, onnx_op, elementwise, ulp_fn) -> OpDef:
+    def reference(call: Call):
+        x = call["input"]
+        axes = tuple(_axes(call, x.ndim))
+        keep = bool(call["keepDimensions"])
+        with np.errstate(all="ignore"):
+            if name == "reduceL1" and x.dtype.kind == "u":
+                r = _np_sum(x, axes, keep)
+            else:
+                r = fn(f32(x), axes, keep)
+        return [np.asarray(r).astype(x.dtype)]
+
+    def lower(lb, call: Call):
+        x = call["input"]
+        dt = lb.dtype(x)
+        rank = len(lb.shape(x))
+        axes = _axes(call, rank)
+        keep = 1 if call["keepDimensions"] else 0
+        # compute type: ORT CPU reduce kernels cover float32/float16/int32/int64 (+ int8/uint8 for max/min)
+        back = None
+        if dt == "float16" and name not in ("reduceMax", "reduceMin"):
+            x, back = lb.cast(x, "float32"), "float16"
+        elif dt == "uint64" and name in ("reduceMax", "reduceMin"):
+            x = _ordered_int64(lb, x)
+            back = "ordered"
+        elif dt in ("uint32", "uint64"):
+            x, back = lb.cast(x, "int64"), dt
+        op = onnx_op
+        if name == "reduceL1" and dt in ("uint32", "uint64"):
+            op = "ReduceSum"  # |x| == x; int64 abs would break values >= 2^63
+        if not axes:
+            if elementwise == "Identity" or (elementwise == "Abs" and dt in ("uint32", "uint64")):
+                r = lb.node("Identity", [x])
+            elif elementwise == "Square":
+                r = lb.node("Mul", [x, x])
+            else:
+                r = lb.node(elementwise, [x])
+        else:
+            r = lb.node(op, [x, lb.ints(axes)], keepdims=keep)
+        if back == "ordered":
+            return [_from_ordered(lb, r)]
+        return [lb.cast(r, back) if back else r]
+
+    def tolerance(call: Call, data_type: str | None = None):
+        return ("ulp", ulp_fn(_reduced_count(call)))
+
+    return OpDef(
+        name=name,
+        limits={
+            "input": Limits(types=tuple(allowed), required_types=tuple(required), required_ranks=(0, 5)),
+            "output": same_as("input", same_rank=False),
+        },
+        infer=_reduce_infer,
+        reference=reference,
+        lower=lower,
+        tolerance=tolerance,
+        doc=f"{name} over options.axes (default all).",
+    )
+
+
+# --------------------------------------------------------------------------- argMin / argMax
+
+
+def _arg_infer(call: Call):
+    x = call["input"]
+    axis = check_axis(call["axis"], x.rank)
+    out_type = call.get("outputDataType", "int32")
+    if out_type not in ("int32", "int64"):
+        raise WebNNTypeError(f"outputDataType must be int32 or int64, not {out_type}.")
+    if call["keepDimensions"]:
+        shape = [1 if i == axis else d for i, d in enumerate(x.shape)]
+    else:
+        shape = [d for i, d in enumerate(x.shape) if i != axis]
+    return [x.with_type(out_type).with_shape(shape)]
+
+
+def _make_arg(name, np_fn, onnx_op) -> OpDef:
+    def reference(call: Call):
+        x = call["input"]
+        axis = call["axis"]
+        r = np_fn(x, axis=axis)  # first occurrence, like ONNX select_last_index=0
+        if call["keepDimensions"]:
+            r = np.expand_dims(r, axis)
+        return [r.astype(call.get("outputDataType", "int32"))]
+
+    def lower(lb, call: Call):
+        x = call["input"]
+        dt = lb.dtype(x)
+        if dt == "uint64":
+            x = _ordered_int64(lb, x)
+        elif dt == "uint32":
+            x = lb.cast(x, "int64")
+        r = lb.node(onnx_op, [x], dtype="int64", axis=int(call["axis"]),
+                    keepdims=1 if call["keepDimensions"] else 0, select_last_index=0)
+        return [lb.cast(r, call.get("outputDataType", "int32"))]
+
+    return OpDef(
+        name=name,
+        limits={
+            "input": Limits(ranks=(1, None), required_types=INT_REQ, required_ranks=(1, 5)),
+            "output": Limits(types=("int32", "int64"), required_types=("int32",), required_ranks=(0, 5)),
+        },
+        infer=_arg_infer,
+        reference=reference,
+        lower=lower,
+        tolerance=("ulp", 0),
+        doc=f"{name}: index of the {'smallest' if 'Min' in name else 'largest'} value along axis.",
+    )
+
+
+# --------------------------------------------------------------------------- cumulativeSum
+
+
+def _cumsum_infer(call: Call):
+    x = call["input"]
+    check_axis(call["axis"], x.rank)
+    return [x]
+
+
+def _cumsum_ref(call: Call):
+    x = call["input"]
+    axis = call["axis"]
+    a = f32(x)
+    if call["reversed"]:
+        a = np.flip(a, axis)
+    r = np.cumsum(a, axis=axis, dtype=a.dtype)
+    if call["exclusive"]:
+        r = r - a
+    if call["reversed"]:
+        r = np.flip(r, axis)
+    return [r.astype(x.dtype)]
+
+
+def _cumsum_lower(lb, call: Call):
+    x = call["input"]
+    dt = lb.dtype(x)
+    if dt in ("uint32", "uint64"):
+        x = lb.cast(x, "int64")
+    elif dt == "float16":
+        x = lb.cast(x, "float32")
+    r = lb.node("CumSum", [x, lb.const(np.array(call["axis"], np.int64))],
+                exclusive=1 if call["exclusive"] else 0, reverse=1 if call["reversed"] else 0)
+    return [lb.cast(r, dt)]
+
+
+def _cumsum_tol(call: Call, data_type: str | None = None):
+    x = call["input"]
+    n = tuple(x.shape)[call["axis"]]
+    return ("ulp", n) if dtype_name(x) in FLOAT_TYPES else ("ulp", 0)
+
+
+register(
+    *(_make_reduce(n, *row) for n, row in _REDUCE.items()),
+    _make_arg("argMin", np.argmin, "ArgMin"),
+    _make_arg("argMax", np.argmax, "ArgMax"),
+    OpDef(
+        name="cumulativeSum",
+        limits={
+            "input": Limits(types=SUMMABLE, ranks=(1, None), required_types=INT_REQ, required_ranks=(1, 5)),
+            "output": same_as("input"),
+        },
+        infer=_cumsum_infer,
+        reference=_cumsum_ref,
+        lower=_cumsum_lower,
+        tolerance=_cumsum_tol,
+        doc="Cumulative sum along axis (exclusive, reversed options).",
+    ),
+)

@@ -1,0 +1,121 @@
+"""resample2d: nearest-neighbor or linear resampling of two axes of a 4-D tensor.
+
+Source coordinates are half-pixel, c = (i + 0.5) * inSize / outSize - 0.5, clamped to the input;
+nearest picks ceil(c - 0.5) (ties take the smaller index), linear interpolates the two
+neighbours. The output size along each axis is options.sizes, else floor(inSize * scale).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..core import FLOAT_TYPES, MAX_DIMENSION, WebNNTypeError, check_axes
+from ..registry import Call, Limits, OpDef, register, same_as
+from ._common import dtype_name
+
+TYPES = ("float32", "float16", "int8", "uint8")
+
+
+def _plan(call: Call, shape):
+    axes = call["axes"]
+    axes = [2, 3] if axes is None else list(axes)
+    if len(axes) != 2:
+        raise WebNNTypeError(f"axes must have 2 values, got {len(axes)}.")
+    check_axes(axes, len(shape))
+    sizes = call["sizes"]
+    if sizes is not None:
+        sizes = list(sizes)
+        if len(sizes) != 2:
+            raise WebNNTypeError(f"sizes must have 2 values, got {len(sizes)}.")
+        if any(s <= 0 or s > MAX_DIMENSION for s in sizes):
+            raise WebNNTypeError(f"sizes {sizes} must be valid dimensions.")
+        out = sizes
+    else:
+        scales = [1.0, 1.0] if call["scales"] is None else [float(s) for s in call["scales"]]
+        if len(scales) != 2:
+            raise WebNNTypeError(f"scales must have 2 values, got {len(scales)}.")
+        if any(not (s > 0) or math.isinf(s) for s in scales):
+            raise WebNNTypeError(f"scales {scales} must be positive.")
+        out = [int(math.floor(shape[a] * s)) for a, s in zip(axes, scales)]
+        if any(o <= 0 or o > MAX_DIMENSION for o in out):
+            raise WebNNTypeError(f"the scaled output sizes {out} are not valid dimensions.")
+    new_shape = list(shape)
+    for a, o in zip(axes, out):
+        new_shape[a] = o
+    return axes, out, new_shape
+
+
+def _infer(call: Call):
+    x = call["input"]
+    _, _, shape = _plan(call, x.shape)
+    return [x.with_shape(shape)]
+
+
+def _resample_axis(x: np.ndarray, axis: int, out: int, mode: str) -> np.ndarray:
+    n = x.shape[axis]
+    c = (np.arange(out) + 0.5) * (n / out) - 0.5
+    c = np.clip(c, 0, n - 1)
+    if mode == "nearest-neighbor":
+        idx = np.clip(np.ceil(c - 0.5).astype(np.int64), 0, n - 1)
+        return np.take(x, idx, axis=axis)
+    i0 = np.floor(c).astype(np.int64)
+    i1 = np.minimum(i0 + 1, n - 1)
+    w = (c - i0).reshape([-1 if i == axis else 1 for i in range(x.ndim)])
+    return np.take(x, i0, axis=axis) * (1 - w) + np.take(x, i1, axis=axis) * w
+
+
+def _reference(call: Call):
+    x = call["input"]
+    axes, out, _ = _plan(call, x.shape)
+    mode = call.get("mode", "nearest-neighbor")
+    y = x.astype(np.float64)
+    for a, o in zip(axes, out):
+        y = _resample_axis(y, a, o, mode)
+    if x.dtype.kind != "f":
+        info = np.iinfo(x.dtype)
+        y = np.clip(np.round(y), info.min, info.max)
+    return [y.astype(x.dtype)]
+
+
+def _lower(lb, call: Call):
+    x = call["input"]
+    axes, out, new_shape = _plan(call, lb.shape(x))
+    mode = call.get("mode", "nearest-neighbor")
+    dt = lb.dtype(x)
+    xf = lb.cast(x, "float32")
+    attrs = dict(coordinate_transformation_mode="half_pixel", axes=axes)
+    if mode == "nearest-neighbor":
+        attrs.update(mode="nearest", nearest_mode="round_prefer_floor")
+    else:
+        attrs.update(mode="linear")
+    y = lb.node("Resize", [xf, "", "", lb.ints(out)], **attrs)
+    if dt in FLOAT_TYPES:
+        return [y]
+    info = np.iinfo(np.dtype(dt))
+    y = lb.node("Clip", [lb.node("Round", [y]), lb.scalar(info.min, "float32"), lb.scalar(info.max, "float32")])
+    return [lb.cast(y, dt)]
+
+
+def _tolerance(call: Call, data_type: str | None = None):
+    if call.get("mode", "nearest-neighbor") != "linear":
+        return ("ulp", 0)
+    dt = data_type or dtype_name(call["input"])
+    return ("ulp", {"float32": 84, "float16": 10}.get(dt, 1))
+
+
+register(
+    OpDef(
+        name="resample2d",
+        limits={
+            "input": Limits(types=TYPES, ranks=(4, 4), required_types=FLOAT_TYPES, required_ranks=(4, 4)),
+            "output": same_as("input"),
+        },
+        infer=_infer,
+        reference=_reference,
+        lower=_lower,
+        tolerance=_tolerance,
+        doc="Resample two axes by nearest-neighbor or linear interpolation (half-pixel centres).",
+    )
+)

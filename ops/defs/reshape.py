@@ -1,0 +1,50 @@
+"""reshape(input, newShape).
+
+Spec: input any data type, any rank; every item of newShape must be a valid dimension (an empty
+newShape makes a scalar); the element counts must match; output input's type with newShape.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..core import ALL_TYPES, MAX_DIMENSION, WebNNTypeError
+from ..registry import Call, Limits, OpDef, register
+
+REQUIRED = ("float32", "float16", "int32", "int8", "uint8")
+
+
+def infer(call: Call):
+    x, new_shape = call["input"], [int(d) for d in call["newShape"]]
+    for d in new_shape:
+        if not 0 < d <= MAX_DIMENSION:
+            raise WebNNTypeError(f"newShape {new_shape} has an invalid dimension {d}.")
+    if math.prod(new_shape) != x.size:
+        raise WebNNTypeError(
+            f"newShape {new_shape} has {math.prod(new_shape)} elements, the input {list(x.shape)} has {x.size}."
+        )
+    return [x.with_shape(new_shape)]
+
+
+def reference(call: Call):
+    return [call["input"].reshape(tuple(call["newShape"]))]
+
+
+def lower(lb, call: Call):
+    return [lb.node("Reshape", [call["input"], lb.ints(call["newShape"])])]
+
+
+register(
+    OpDef(
+        name="reshape",
+        limits={
+            "input": Limits(types=ALL_TYPES, required_types=REQUIRED, required_ranks=(0, 5)),
+            "output": Limits(same="input", required_types=REQUIRED, required_ranks=(0, 5)),
+        },
+        infer=infer,
+        reference=reference,
+        lower=lower,
+        tolerance=("ulp", 0),
+        doc="Reshape to newShape (same element count).",
+    )
+)

@@ -1,0 +1,399 @@
+"""Recurrent networks: gruCell, gru, lstmCell, lstm.
+
+The cell math is written once against a tiny tensor-ops interface with two implementations: numpy
+(the reference) and ONNX node emission (the lowering), so both backends unroll exactly the same
+computation. Everything runs in float32 (float16 operands are widened and the outputs rounded).
+
+gru gates (layout "zrn": update z, reset r, new n; "rzn" swaps z and r):
+    z = f(x·Wzᵀ + bz + h·Rzᵀ + rbz);  r = f(x·Wrᵀ + br + h·Rrᵀ + rbr)
+    n = g(x·Wnᵀ + bn + r ⊙ (h·Rnᵀ + rbn))      resetAfter (default)
+    n = g(x·Wnᵀ + bn + (r ⊙ h)·Rnᵀ + rbn)      otherwise
+    h' = (1 - z) ⊙ n + z ⊙ h
+lstm gates (layout "iofg" or "ifgo"; peepholeWeight is [i, o, f] blocks):
+    i = f(x·Wiᵀ + bi + h·Riᵀ + rbi + pi ⊙ c);  fg = f(... + pf ⊙ c);  g = g(...)
+    c' = fg ⊙ c + i ⊙ g;  o = f(... + po ⊙ c');  h' = o ⊙ h(c')
+Sequences: step s of direction d reads input[s] (forward) or input[steps-1-s] (backward) and the
+sequence output stacks the per-step hidden states in step order, as the spec's algorithm does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import FLOAT_TYPES, WebNNTypeError
+from ..registry import Call, Limits, OpDef, register, same_as
+from ._common import dtype_name
+
+F = FLOAT_TYPES
+GRU_GATES = {"zrn": ("z", "r", "n"), "rzn": ("r", "z", "n")}
+LSTM_GATES = {"iofg": ("i", "o", "f", "g"), "ifgo": ("i", "f", "g", "o")}
+PEEPHOLE = ("i", "o", "f")
+
+
+# --------------------------------------------------------------------------- tensor-op backends
+
+
+class _Np:
+    def __init__(self):
+        pass
+
+    def f32(self, a):
+        return None if a is None else np.asarray(a, np.float32)
+
+    def rows(self, w, start, stop):
+        return w[start:stop]
+
+    def pick(self, w, d):  # w[d] of a per-direction operand
+        return None if w is None else w[d]
+
+    def step(self, x, t):
+        return x[t]
+
+    def xwt(self, x, w):
+        return x @ w.T
+
+    def add(self, a, b):
+        return a + b
+
+    def sub(self, a, b):
+        return a - b
+
+    def mul(self, a, b):
+        return a * b
+
+    def one_minus(self, a):
+        return np.float32(1) - a
+
+    def act(self, kind, a):
+        if kind == "sigmoid":
+            return np.float32(1) / (np.float32(1) + np.exp(-a))
+        if kind == "tanh":
+            return np.tanh(a)
+        return np.maximum(a, np.float32(0))
+
+    def zeros(self, shape):
+        return np.zeros(shape, np.float32)
+
+    def stack(self, items):
+        return np.stack(items)
+
+
+class _Onnx:
+    def __init__(self, lb):
+        self.lb = lb
+
+    def f32(self, a):
+        return None if a is None else self.lb.cast(a, "float32")
+
+    def rows(self, w, start, stop):
+        lb = self.lb
+        return lb.node("Slice", [w, lb.ints([start]), lb.ints([stop]), lb.ints([0])])
+
+    def pick(self, w, d):
+        if w is None:
+            return None
+        lb = self.lb
+        return lb.node("Gather", [w, lb.const(np.array(d, np.int64))], axis=0)
+
+    step = pick
+
+    def xwt(self, x, w):
+        return self.lb.node("Gemm", [x, w], transB=1)
+
+    def add(self, a, b):
+        return self.lb.node("Add", [a, b])
+
+    def sub(self, a, b):
+        return self.lb.node("Sub", [a, b])
+
+    def mul(self, a, b):
+        return self.lb.node("Mul", [a, b])
+
+    def one_minus(self, a):
+        return self.lb.node("Sub", [self.lb.scalar(1.0, "float32"), a])
+
+    def act(self, kind, a):
+        return self.lb.node({"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}[kind], [a])
+
+    def zeros(self, shape):
+        return self.lb.const(np.zeros(shape, np.float32))
+
+    def stack(self, items):
+        lb = self.lb
+        return lb.node("Concat", [lb.node("Unsqueeze", [i, lb.ints([0])]) for i in items], axis=0)
+
+
+# --------------------------------------------------------------------------- cells
+
+
+def _gates(T, w, names, h):
+    return {n: T.rows(w, k * h, (k + 1) * h) for k, n in enumerate(names)}
+
+
+def _lin(T, x, w, b):
+    y = T.xwt(x, w)
+    return y if b is None else T.add(y, b)
+
+
+def _gru_cell(T, x, h, W, R, b, rb, hidden, layout, reset_after, acts):
+    names = GRU_GATES[layout]
+    Wg, Rg = _gates(T, W, names, hidden), _gates(T, R, names, hidden)
+    bg = _gates(T, b, names, hidden) if b is not None else dict.fromkeys(names)
+    rbg = _gates(T, rb, names, hidden) if rb is not None else dict.fromkeys(names)
+    f, g = acts
+    z = T.act(f, T.add(_lin(T, x, Wg["z"], bg["z"]), _lin(T, h, Rg["z"], rbg["z"])))
+    r = T.act(f, T.add(_lin(T, x, Wg["r"], bg["r"]), _lin(T, h, Rg["r"], rbg["r"])))
+    if reset_after:
+        n_in = T.add(_lin(T, x, Wg["n"], bg["n"]), T.mul(r, _lin(T, h, Rg["n"], rbg["n"])))
+    else:
+        n_in = T.add(_lin(T, x, Wg["n"], bg["n"]), _lin(T, T.mul(r, h), Rg["n"], rbg["n"]))
+    n = T.act(g, n_in)
+    return T.add(T.mul(T.one_minus(z), n), T.mul(z, h))
+
+
+def _lstm_cell(T, x, h, c, W, R, b, rb, p, hidden, layout, acts):
+    names = LSTM_GATES[layout]
+    Wg, Rg = _gates(T, W, names, hidden), _gates(T, R, names, hidden)
+    bg = _gates(T, b, names, hidden) if b is not None else dict.fromkeys(names)
+    rbg = _gates(T, rb, names, hidden) if rb is not None else dict.fromkeys(names)
+    pg = _gates(T, p, PEEPHOLE, hidden) if p is not None else dict.fromkeys(PEEPHOLE)
+    fa, ga, ha = acts
+
+    def pre(n):
+        return T.add(_lin(T, x, Wg[n], bg[n]), _lin(T, h, Rg[n], rbg[n]))
+
+    i_in, f_in = pre("i"), pre("f")
+    if pg["i"] is not None:
+        i_in, f_in = T.add(i_in, T.mul(pg["i"], c)), T.add(f_in, T.mul(pg["f"], c))
+    i, fg, g = T.act(fa, i_in), T.act(fa, f_in), T.act(ga, pre("g"))
+    c2 = T.add(T.mul(fg, c), T.mul(i, g))
+    o_in = pre("o")
+    if pg["o"] is not None:
+        o_in = T.add(o_in, T.mul(pg["o"], c2))
+    o = T.act(fa, o_in)
+    return T.mul(o, T.act(ha, c2)), c2
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _acts(call: Call, n: int, default):
+    a = call["activations"]
+    a = list(default) if a is None else list(a)
+    if len(a) != n:
+        raise WebNNTypeError(f"activations must have {n} values, got {len(a)}.")
+    return a
+
+
+def _expect(call: Call, name: str, shape) -> None:
+    d = call[name]
+    if d is not None and tuple(d.shape) != tuple(shape):
+        raise WebNNTypeError(f"{name} shape {list(d.shape)} must be {list(shape)}.")
+
+
+def _check_hidden(hidden: int) -> None:
+    if hidden <= 0:
+        raise WebNNTypeError("hiddenSize must be greater than 0.")
+
+
+def _gru_cell_infer(call: Call):
+    x, hidden = call["input"], call["hiddenSize"]
+    _check_hidden(hidden)
+    b, i = x.shape
+    _acts(call, 2, ("sigmoid", "tanh"))
+    _expect(call, "weight", (3 * hidden, i))
+    _expect(call, "recurrentWeight", (3 * hidden, hidden))
+    _expect(call, "hiddenState", (b, hidden))
+    _expect(call, "bias", (3 * hidden,))
+    _expect(call, "recurrentBias", (3 * hidden,))
+    return [x.with_shape((b, hidden))]
+
+
+def _lstm_cell_infer(call: Call):
+    x, hidden = call["input"], call["hiddenSize"]
+    _check_hidden(hidden)
+    b, i = x.shape
+    _acts(call, 3, ("sigmoid", "tanh", "tanh"))
+    _expect(call, "weight", (4 * hidden, i))
+    _expect(call, "recurrentWeight", (4 * hidden, hidden))
+    _expect(call, "hiddenState", (b, hidden))
+    _expect(call, "cellState", (b, hidden))
+    _expect(call, "bias", (4 * hidden,))
+    _expect(call, "recurrentBias", (4 * hidden,))
+    _expect(call, "peepholeWeight", (3 * hidden,))
+    return [x.with_shape((b, hidden)), x.with_shape((b, hidden))]
+
+
+def _num_dirs(call: Call) -> int:
+    return 2 if call.get("direction", "forward") == "both" else 1
+
+
+def _seq_common(call: Call, gates: int):
+    x, steps, hidden = call["input"], call["steps"], call["hiddenSize"]
+    _check_hidden(hidden)
+    if steps <= 0:
+        raise WebNNTypeError("steps must be greater than 0.")
+    if x.shape[0] != steps:
+        raise WebNNTypeError(f"steps {steps} must equal the input's first dimension {x.shape[0]}.")
+    _, b, i = x.shape
+    d = _num_dirs(call)
+    _expect(call, "weight", (d, gates * hidden, i))
+    _expect(call, "recurrentWeight", (d, gates * hidden, hidden))
+    _expect(call, "bias", (d, gates * hidden))
+    _expect(call, "recurrentBias", (d, gates * hidden))
+    _expect(call, "initialHiddenState", (d, b, hidden))
+    return x, steps, hidden, b, d
+
+
+def _gru_infer(call: Call):
+    x, steps, hidden, b, d = _seq_common(call, 3)
+    _acts(call, 2, ("sigmoid", "tanh"))
+    outs = [x.with_shape((d, b, hidden))]
+    if call["returnSequence"]:
+        outs.append(x.with_shape((steps, d, b, hidden)))
+    return outs
+
+
+def _lstm_infer(call: Call):
+    x, steps, hidden, b, d = _seq_common(call, 4)
+    _acts(call, 3, ("sigmoid", "tanh", "tanh"))
+    _expect(call, "peepholeWeight", (d, 3 * hidden))
+    _expect(call, "initialCellState", (d, b, hidden))
+    outs = [x.with_shape((d, b, hidden)), x.with_shape((d, b, hidden))]
+    if call["returnSequence"]:
+        outs.append(x.with_shape((steps, d, b, hidden)))
+    return outs
+
+
+# --------------------------------------------------------------------------- shared run (both backends)
+
+
+def _run_gru_cell(T, call: Call):
+    g = T.f32
+    return [_gru_cell(T, g(call["input"]), g(call["hiddenState"]), g(call["weight"]), g(call["recurrentWeight"]),
+                      g(call["bias"]), g(call["recurrentBias"]), call["hiddenSize"], call.get("layout", "zrn"),
+                      call.get("resetAfter", True), _acts(call, 2, ("sigmoid", "tanh")))]
+
+
+def _run_lstm_cell(T, call: Call):
+    g = T.f32
+    return list(_lstm_cell(T, g(call["input"]), g(call["hiddenState"]), g(call["cellState"]), g(call["weight"]),
+                           g(call["recurrentWeight"]), g(call["bias"]), g(call["recurrentBias"]),
+                           g(call["peepholeWeight"]), call["hiddenSize"], call.get("layout", "iofg"),
+                           _acts(call, 3, ("sigmoid", "tanh", "tanh"))))
+
+
+def _run_seq(T, call: Call, batch: int, lstm: bool):
+    g = T.f32
+    steps, hidden = call["steps"], call["hiddenSize"]
+    direction = call.get("direction", "forward")
+    ndir = 2 if direction == "both" else 1
+    x = g(call["input"])
+    W, R, B, RB = g(call["weight"]), g(call["recurrentWeight"]), g(call["bias"]), g(call["recurrentBias"])
+    H0 = g(call["initialHiddenState"])
+    C0 = g(call["initialCellState"]) if lstm else None
+    P = g(call["peepholeWeight"]) if lstm else None
+    acts = _acts(call, 3, ("sigmoid", "tanh", "tanh")) if lstm else _acts(call, 2, ("sigmoid", "tanh"))
+    per = []
+    for d in range(ndir):
+        per.append(dict(W=T.pick(W, d), R=T.pick(R, d), B=T.pick(B, d), RB=T.pick(RB, d), P=T.pick(P, d) if lstm else None,
+                        h=T.pick(H0, d) if H0 is not None else T.zeros((batch, hidden)),
+                        c=(T.pick(C0, d) if C0 is not None else T.zeros((batch, hidden))) if lstm else None,
+                        backward=(d == 1 or direction == "backward")))
+    seq = []
+    for s in range(steps):
+        for st in per:
+            xt = T.step(x, steps - 1 - s if st["backward"] else s)
+            if lstm:
+                st["h"], st["c"] = _lstm_cell(T, xt, st["h"], st["c"], st["W"], st["R"], st["B"], st["RB"], st["P"],
+                                              hidden, call.get("layout", "iofg"), acts)
+            else:
+                st["h"] = _gru_cell(T, xt, st["h"], st["W"], st["R"], st["B"], st["RB"], hidden,
+                                    call.get("layout", "zrn"), call.get("resetAfter", True), acts)
+        if call["returnSequence"]:
+            seq.append(T.stack([st["h"] for st in per]))
+    outs = [T.stack([st["h"] for st in per])]
+    if lstm:
+        outs.append(T.stack([st["c"] for st in per]))
+    if call["returnSequence"]:
+        outs.append(T.stack(seq))
+    return outs
+
+
+def _ref(run):
+    def reference(call: Call):
+        dt = call["input"].dtype
+        with np.errstate(all="ignore"):
+            return [np.asarray(o).astype(dt) for o in run(_Np(), call)]
+
+    return reference
+
+
+def _low(run):
+    def lower(lb, call: Call):
+        dt = lb.dtype(call["input"])
+        return [lb.cast(o, dt) for o in run(_Onnx(lb), call)]
+
+    return lower
+
+
+def _seq_run(lstm: bool):
+    def run(T, call: Call):
+        x = call["input"]
+        batch = x.shape[1] if hasattr(x, "shape") else T.lb.shape(x)[1]
+        return _run_seq(T, call, batch, lstm)
+
+    return run
+
+
+def _tol(ulp32: int, ulp16: int):
+    def tol(call: Call, data_type: str | None = None):
+        dt = data_type or dtype_name(call["input"])
+        return ("ulp", ulp16 if dt == "float16" else ulp32)
+
+    return tol
+
+
+def _lim(rank):
+    return Limits(types=F, ranks=(rank, rank), required_types=F, required_ranks=(rank, rank))
+
+
+def _same(rank):
+    return same_as("input", same_rank=False, ranks=(rank, rank))
+
+
+register(
+    OpDef(
+        name="gruCell",
+        limits={"input": _lim(2), "weight": _same(2), "recurrentWeight": _same(2), "hiddenState": _same(2),
+                "bias": _same(1), "recurrentBias": _same(1), "output": _same(2)},
+        infer=_gru_cell_infer, reference=_ref(_run_gru_cell), lower=_low(_run_gru_cell),
+        tolerance=_tol(3, 3), doc="One GRU step.",
+    ),
+    OpDef(
+        name="lstmCell",
+        limits={"input": _lim(2), "weight": _same(2), "recurrentWeight": _same(2), "hiddenState": _same(2),
+                "cellState": _same(2), "bias": _same(1), "recurrentBias": _same(1), "peepholeWeight": _same(1),
+                "output0": _same(2), "output1": _same(2)},
+        outputs=("output0", "output1"),
+        infer=_lstm_cell_infer, reference=_ref(_run_lstm_cell), lower=_low(_run_lstm_cell),
+        tolerance=_tol(3, 3), doc="One LSTM step: [hiddenState, cellState].",
+    ),
+    OpDef(
+        name="gru",
+        limits={"input": _lim(3), "weight": _same(3), "recurrentWeight": _same(3), "bias": _same(2),
+                "recurrentBias": _same(2), "initialHiddenState": _same(3), "output0": _same(3), "output1": _same(4)},
+        outputs=("output0", "output1"),
+        infer=_gru_infer, reference=_ref(_seq_run(False)), lower=_low(_seq_run(False)),
+        tolerance=_tol(3, 3), doc="GRU over steps: [hidden, (sequence)].",
+    ),
+    OpDef(
+        name="lstm",
+        limits={"input": _lim(3), "weight": _same(3), "recurrentWeight": _same(3), "bias": _same(2),
+                "recurrentBias": _same(2), "peepholeWeight": _same(2), "initialHiddenState": _same(3),
+                "initialCellState": _same(3), "output0": _same(3), "output1": _same(3), "output2": _same(4)},
+        outputs=("output0", "output1", "output2"),
+        infer=_lstm_infer, reference=_ref(_seq_run(True)), lower=_low(_seq_run(True)),
+        tolerance=_tol(3, 3), doc="LSTM over steps: [hidden, cell, (sequence)].",
+    ),
+)
