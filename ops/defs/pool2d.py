@@ -107,11 +107,26 @@ def _pads_for_onnx(p) -> list[int]:
     return [pad[0], pad[2], pad[1] + extra[0], pad[3] + extra[1]]
 
 
-def _explicit_pad(lb, x: str, pads: list[int], fill) -> str:
-    """Pad the NCHW value with ``fill`` (for pads ONNX pooling attributes cannot express)."""
-    dtype = lb.dtype(x)
-    onnx_pads = [0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]
-    return lb.node("Pad", [x, lb.ints(onnx_pads), lb.scalar(fill, dtype)], mode="constant")
+def _explicit_pad(lb, x: str, p, pads: list[int], fill: str) -> str:
+    """Pad the NCHW value with the scalar value ``fill`` (pads [hBegin, wBegin, hEnd, wEnd], for
+    pads that ONNX pooling attributes cannot express). Built from Concat, not Pad: ONNX Runtime
+    fuses Pad into a following pool's pads and then rejects them for being as large as the window."""
+    n, c = p["batches"], p["channels"]
+    h, w = p["in_hw"]
+
+    def block(shape):
+        return lb.node("Expand", [fill, lb.ints(shape)])
+
+    if pads[0] or pads[2]:
+        parts = ([block([n, c, pads[0], w])] if pads[0] else []) + [x]
+        parts += [block([n, c, pads[2], w])] if pads[2] else []
+        x = lb.node("Concat", parts, axis=2)
+    h += pads[0] + pads[2]
+    if pads[1] or pads[3]:
+        parts = ([block([n, c, h, pads[1]])] if pads[1] else []) + [x]
+        parts += [block([n, c, h, pads[3]])] if pads[3] else []
+        x = lb.node("Concat", parts, axis=3)
+    return x
 
 
 def _pool_attrs(p, pads) -> dict:
@@ -135,15 +150,14 @@ def _lower_max(lb, x: str, p) -> str:
     pads = _pads_for_onnx(p)
     if dtype in ("float32", "float16", "int8", "uint8"):
         if not _fits(p, pads):
-            x = _explicit_pad(lb, x, pads, _lowest(np.dtype(DATA_TYPES[dtype].numpy)))
+            x = _explicit_pad(lb, x, p, pads, lb.scalar(_lowest(DATA_TYPES[dtype].numpy), dtype))
             pads = [0, 0, 0, 0]
         return lb.node("MaxPool", [x], **_pool_attrs(p, pads))
     # ONNX MaxPool has no int32/int64/uint32/uint64 kernels: compute those in float64 (exact for
     # 32-bit integers; 64-bit values beyond 2^53 lose precision).
     v = lb.node("Cast", [x], to=ONNX_DOUBLE)
     if not _fits(p, pads):
-        lowest = lb.const(np.array(-np.inf, np.float64), "lowest")
-        v = lb.node("Pad", [v, lb.ints([0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]), lowest], mode="constant")
+        v = _explicit_pad(lb, v, p, pads, lb.const(np.array(-np.inf, np.float64), "lowest"))
         pads = [0, 0, 0, 0]
     y = lb.node("MaxPool", [v], **_pool_attrs(p, pads))
     return lb.node("Cast", [y], dtype=dtype, to=DATA_TYPES[dtype].onnx)
@@ -155,7 +169,7 @@ def _lower_average(lb, x: str, p) -> str:
         return lb.node("AveragePool", [x], count_include_pad=0, **_pool_attrs(p, pads))
     # padding at least as large as the window: pad explicitly with zeros, sum-pool, then divide
     # by the per-position count of input elements (a constant of the shapes).
-    v = _explicit_pad(lb, x, pads, 0.0)
+    v = _explicit_pad(lb, x, p, pads, lb.scalar(0, lb.dtype(x)))
     kh, kw = p["window"]
     summed = lb.node("AveragePool", [v], **_pool_attrs(p, [0, 0, 0, 0]))  # sum / (kh*kw)
     ones = np.ones((1, 1) + tuple(p["in_hw"]), np.float64)
@@ -168,7 +182,7 @@ def _lower_average(lb, x: str, p) -> str:
 def _lower_l2(lb, x: str, p) -> str:
     pads = _pads_for_onnx(p)
     if not _fits(p, pads):
-        x = _explicit_pad(lb, x, pads, 0.0)
+        x = _explicit_pad(lb, x, p, pads, lb.scalar(0, lb.dtype(x)))
         pads = [0, 0, 0, 0]
     return lb.node("LpPool", [x], p=2, **_pool_attrs(p, pads))
 
