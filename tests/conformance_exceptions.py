@@ -8,5 +8,4 @@ tests/test_conformance.py runs the listed cases as strict xfails: a listed case 
 the run, so remove its entry once the operator is registered and correct.
 """
 
-EXCEPTIONS: dict[str, str | tuple[str, tuple[str, ...]]] = {
-}
+EXCEPTIONS: dict[str, str | tuple[str, tuple[str, ...]]] = {}
