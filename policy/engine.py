@@ -1,44 +1,322 @@
-"""Pure decisions: which device a context prefers, where a built graph runs, and why."""
+"""Pure decisions: which devices a context prefers, where a built graph runs, and why.
+
+Everything here is a function of (options, inventory, graph, rules); the rules are data
+(policy/rules.toml, merged with a user file by ``load_rules``). Decisions carry human-readable
+reasons for the choice and for every rejected candidate. Those reasons are for the operator
+(CLI, logs, traces); pages only ever see what policy/privacy.py lets through.
+
+Host entry points (signatures kept stable for bridge/api.py and bridge/session.py):
+- ``decide_context(options, inventory, rules=None) -> Decision`` at createContext();
+- ``decide_build(decision, graph, inventory, rules=None, *, caps=None) -> Placement`` at build();
+  it raises ``ops.core.NotSupportedError`` only for strict requests (see rules.toml §3).
+"""
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from backends.base import Device
+from backends.base import Capabilities, Device
+from ops.core import NotSupportedError, WebNNTypeError
+
+from .capabilities import node_issues, union
+from .graphs import GraphSummary, summarize
+from .inventory import backend_name, capabilities_of, execution_device, is_simulated, power_class
 
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
+POLICIES = ("default", "high-performance", "low-power", "fallback")
+ABSENT = "absent"
+OPTION_KEYS = ("powerPreference", "accelerated", "computePolicy", "deviceType")
+
+
+def _enum(name: str, fallback: tuple[str, ...]) -> tuple[str, ...]:
+    try:
+        from ops import idl
+
+        return tuple(idl.IDL["enums"][name])
+    except Exception:  # pragma: no cover - the generated IDL table is always present
+        return fallback
+
+
+POWER_PREFERENCES = _enum("MLPowerPreference", ("default", "high-performance", "low-power"))
+COMPUTE_POLICIES = _enum("MLComputePolicy", POLICIES)
+DEVICE_TYPES = _enum("MLDeviceType", ("cpu", "gpu", "npu"))
+
+# every value each option can take after WebIDL conversion (ABSENT: not passed by the page)
+OPTION_VALUES: dict[str, tuple] = {
+    "powerPreference": POWER_PREFERENCES,
+    "accelerated": (True, False),
+    "computePolicy": (ABSENT, *COMPUTE_POLICIES),
+    "deviceType": (ABSENT, *DEVICE_TYPES),
+}
+
+
+class StrictPolicyError(NotSupportedError):
+    """A strict request cannot be met. The message is generic (pages see it); ``reasons`` are
+    for the operator."""
+
+    def __init__(self, message: str, reasons: Sequence[str] = ()):
+        super().__init__(message)
+        self.reasons = list(reasons)
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def _merge(base: dict, override: Mapping) -> dict:
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _resolve_profiles(table: Mapping, base_dir: Path) -> None:
+    privacy = table.get("privacy")
+    if isinstance(privacy, dict) and isinstance(privacy.get("profiles"), str):
+        p = Path(privacy["profiles"])
+        privacy["profiles"] = str(p if p.is_absolute() else (base_dir / p).resolve())
 
 
 def load_rules(path: str | Path | None = None) -> dict:
+    """The default rules, with the file at ``path`` merged over them (tables merge recursively,
+    everything else, arrays of tables included, replaces the default)."""
     rules = tomllib.loads(DEFAULT_RULES.read_text())
+    _resolve_profiles(rules, DEFAULT_RULES.parent)
     if path is not None:
-        override = tomllib.loads(Path(path).read_text())
-        for key, value in override.items():
-            if isinstance(value, dict) and isinstance(rules.get(key), dict):
-                rules[key] = {**rules[key], **value}
-            else:
-                rules[key] = value
+        p = Path(path)
+        override = tomllib.loads(p.read_text())
+        _resolve_profiles(override, p.parent)
+        rules = _merge(rules, override)
+    problems = validate_rules(rules)
+    if problems:
+        raise ValueError("invalid device-selection rules: " + "; ".join(problems))
     return rules
+
+
+_DEFAULT_CACHE: dict[int, dict] = {}
+
+
+def default_rules() -> dict:
+    """The default rules, parsed once per file version. Shared: treat it as read-only (use
+    load_rules() for a private copy)."""
+    key = DEFAULT_RULES.stat().st_mtime_ns
+    rules = _DEFAULT_CACHE.get(key)
+    if rules is None:
+        _DEFAULT_CACHE.clear()
+        rules = _DEFAULT_CACHE[key] = load_rules()
+    return rules
+
+
+def validate_rules(rules: Mapping) -> list[str]:
+    """Structural problems in a rules mapping (empty when it is usable)."""
+    problems = []
+    rows = rules.get("options")
+    if not isinstance(rows, list) or not rows:
+        return ["[[options]] rows are missing"]
+    ids = set()
+    for i, row in enumerate(rows):
+        where = f"options row {i} ({row.get('id', '?')})"
+        if "id" not in row or row["id"] in ids:
+            problems.append(f"{where}: needs a unique id")
+        ids.add(row.get("id"))
+        for key, cond in dict(row.get("when", {})).items():
+            if key not in OPTION_VALUES:
+                problems.append(f"{where}: unknown option {key!r} in when")
+                continue
+            for v in cond if isinstance(cond, list) else [cond]:
+                if v != "*" and v not in OPTION_VALUES[key]:
+                    problems.append(f"{where}: {key} never takes the value {v!r}")
+        pol = row.get("policy")
+        if pol not in POLICIES and pol != "@powerPreference":
+            problems.append(f"{where}: policy must be one of {POLICIES} or '@powerPreference'")
+        for k in row.get("kinds", []):
+            if k not in DEVICE_TYPES:
+                problems.append(f"{where}: unknown kind {k!r}")
+        strict = row.get("strict", False)
+        if isinstance(strict, str) and strict not in rules.get("strict", {}):
+            problems.append(f"{where}: strict switch {strict!r} is not in [strict]")
+    for pol in POLICIES:
+        if "order" not in rules.get("policy", {}).get(pol, {}):
+            problems.append(f"[policy.{pol}] needs an order")
+    return problems
+
+
+# --------------------------------------------------------------------------- normalization
+
+
+def effective_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The four option values the truth table matches on, with WebIDL defaults applied.
+    Unknown enum values raise TypeError, as WebIDL conversion would."""
+    options = dict(options or {})
+    out: dict[str, Any] = {}
+    pp = options.get("powerPreference")
+    out["powerPreference"] = "default" if pp is None else pp
+    acc = options.get("accelerated")
+    out["accelerated"] = True if acc is None else bool(acc)
+    cp = options.get("computePolicy")
+    out["computePolicy"] = ABSENT if cp is None else cp
+    dt = options.get("deviceType")
+    out["deviceType"] = ABSENT if dt is None else dt
+    valid = {"powerPreference": POWER_PREFERENCES, "computePolicy": COMPUTE_POLICIES, "deviceType": DEVICE_TYPES}
+    for key, values in valid.items():
+        if options.get(key) is not None and options[key] not in values:
+            raise WebNNTypeError(f"createContext(): '{options[key]}' is not a valid value for {key}.")
+    return out
+
+
+def _cond_matches(cond: Any, value: Any) -> bool:
+    if cond == "*":
+        return True
+    if isinstance(cond, list):
+        return value in cond
+    return value == cond and type(value) is type(cond)
+
+
+def match_row(opts: Mapping[str, Any], rules: Mapping) -> tuple[int, dict]:
+    """The first truth-table row whose `when` matches the effective options."""
+    for i, row in enumerate(rules["options"]):
+        if all(_cond_matches(cond, opts[key]) for key, cond in dict(row.get("when", {})).items()):
+            return i, row
+    raise ValueError(f"no [[options]] row matches {opts}; the rules need a catch-all last row")
+
+
+def _fmt(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 @dataclass(frozen=True)
 class Normalized:
     policy: str  # "default" | "high-performance" | "low-power" | "fallback"
     device_type: str | None
-    source: str  # which option shape decided the policy
+    source: str  # id of the truth-table row that decided
+    kinds: tuple[str, ...] | None = None  # None: the policy's [policy.X].order
+    strict: bool = False
+    reason: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_dict(self) -> dict:
+        return {
+            "policy": self.policy,
+            "kinds": None if self.kinds is None else list(self.kinds),
+            "strict": self.strict,
+            "row": self.source,
+            "reason": self.reason,
+            "options": {k: _fmt(v) for k, v in self.options.items()},
+        }
 
 
-def normalize(options: Mapping[str, Any]) -> Normalized:
-    """Map HEAD options, PR #923 computePolicy and legacy deviceType to one internal policy."""
-    if options.get("computePolicy") is not None:
-        return Normalized(options["computePolicy"], options.get("deviceType"), "computePolicy")
-    if options.get("accelerated") is False:
-        return Normalized("fallback", options.get("deviceType"), "accelerated=false")
-    return Normalized(options.get("powerPreference", "default"), options.get("deviceType"), "powerPreference")
+def resolve_row(row: Mapping, opts: Mapping[str, Any], rules: Mapping) -> tuple[str, tuple[str, ...], bool]:
+    """(policy, kinds, strict) that a row yields for these effective options."""
+    policy = row["policy"]
+    if policy == "@powerPreference":
+        policy = opts["powerPreference"]
+    kinds = list(row.get("kinds") or rules["policy"][policy]["order"])
+    strict_spec = row.get("strict", False)
+    strict = bool(rules.get("strict", {}).get(strict_spec, False)) if isinstance(strict_spec, str) else bool(strict_spec)
+    if strict and policy != "fallback":
+        drop = set(rules.get("strict", {}).get("drop", ["cpu"]))
+        kinds = [k for k in kinds if k not in drop]
+    return policy, tuple(kinds), strict
+
+
+def normalize(options: Mapping[str, Any] | None, rules: Mapping | None = None) -> Normalized:
+    """Map HEAD options, PR #923 computePolicy and legacy deviceType to one internal policy,
+    through the first matching truth-table row of the rules."""
+    rules = rules or default_rules()
+    opts = effective_options(options)
+    _, row = match_row(opts, rules)
+    policy, kinds, strict = resolve_row(row, opts, rules)
+    reason = str(row.get("reason", "")).format_map({k: _fmt(v) for k, v in opts.items()})
+    dt = None if opts["deviceType"] == ABSENT else opts["deviceType"]
+    return Normalized(policy, dt, str(row["id"]), kinds, strict, reason, opts)
+
+
+def expand_truth_table(rules: Mapping | None = None) -> list[dict]:
+    """Every combination of option values (120) with the row that decides it."""
+    import itertools
+
+    rules = rules or default_rules()
+    out = []
+    keys = list(OPTION_VALUES)
+    for values in itertools.product(*(OPTION_VALUES[k] for k in keys)):
+        opts = dict(zip(keys, values))
+        _, row = match_row(opts, rules)
+        policy, kinds, strict = resolve_row(row, opts, rules)
+        out.append({"options": opts, "row": row["id"], "policy": policy, "kinds": list(kinds), "strict": strict})
+    return out
+
+
+# --------------------------------------------------------------------------- ranking
+
+
+def _backend_rank(rules: Mapping, d: Device) -> int:
+    order = list(rules.get("backends", {}).get("order", []))
+    b = backend_name(d)
+    return order.index(b) if b in order else len(order)
+
+
+def _throughput(d: Device, rules: Mapping) -> float:
+    """The device's effective compute figure from the cost model (kind default x perf hints)."""
+    from .qos import perf_of
+
+    return perf_of(d, rules)["gflops"]
+
+
+def rank_candidates(
+    norm: Normalized, inventory: Sequence[Device], rules: Mapping
+) -> tuple[list[Device], list[str], list[tuple[str, str]]]:
+    """(ordered candidates, reasons, rejected (device id, reason)) for a normalized policy."""
+    pol = rules["policy"][norm.policy]
+    kinds = list(pol["order"] if norm.kinds is None else norm.kinds)
+    power = list(pol.get("power", []))
+    by_tp = bool(pol.get("by_throughput", False))
+    reasons = [f"policy '{norm.policy}' from row '{norm.source}': {norm.reason}"]
+    if norm.strict:
+        reasons.append(f"strict: only {'/'.join(kinds) or 'no'} devices, no CPU fallback")
+    simulated_pool = any(is_simulated(d) for d in inventory)
+    rejected: list[tuple[str, str]] = []
+    pool = []
+    for d in inventory:
+        if simulated_pool and not is_simulated(d):
+            rejected.append((d.id, "host execution device, not a candidate: the declared inventory replaces probing"))
+        elif d.kind not in kinds:
+            rejected.append((d.id, f"kind {d.kind} is not acceptable for policy '{norm.policy}' (acceptable: {', '.join(kinds) or 'none'})"))
+        else:
+            pool.append(d)
+
+    def key(d: Device):
+        pc = power_class(d)
+        return (
+            kinds.index(d.kind),
+            power.index(pc) if pc in power else len(power),
+            -_throughput(d, rules) if by_tp else 0.0,
+            _backend_rank(rules, d),
+            d.id,
+            d.name,
+        )
+
+    ordered = sorted(pool, key=key)
+    missing = [k for k in kinds if not any(d.kind == k for d in pool)]
+    if missing:
+        reasons.append(f"no {'/'.join(missing)} device in the inventory")
+    if ordered:
+        sort_keys = "kind, power class" + (", throughput" if by_tp else "") + ", backend order, id"
+        reasons.append(f"ranked {len(ordered)} candidate(s) by {sort_keys}: {', '.join(d.id for d in ordered)}")
+    return ordered, reasons, sorted(rejected)
+
+
+def rank_devices(norm: Normalized, inventory: Sequence[Device], rules: Mapping) -> tuple[list[Device], list[str]]:
+    ordered, reasons, _ = rank_candidates(norm, inventory, rules)
+    return ordered, reasons
+
+
+# --------------------------------------------------------------------------- createContext
 
 
 @dataclass
@@ -48,44 +326,46 @@ class Decision:
     candidates: list[Device] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     exec_device: Device | None = None  # differs from device only for simulated inventories
+    strict: bool = False
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    normalized: Normalized | None = None
+    simulated: bool = False
+
+    def to_dict(self) -> dict:
+        """Operator view (traces, CLI): names device ids, never sent to pages."""
+        return {
+            "device": self.device.id if self.device else None,
+            "kind": self.device.kind if self.device else None,
+            "policy": self.policy,
+            "strict": self.strict,
+            "simulated": self.simulated,
+            "candidates": [d.id for d in self.candidates],
+            "rejected": [list(r) for r in self.rejected],
+            "reasons": list(self.reasons),
+            "row": self.normalized.source if self.normalized else None,
+        }
 
 
-def _backend_rank(rules: dict, d: Device) -> int:
-    order = rules["backends"]["order"]
-    return order.index(d.backend) if d.backend in order else len(order)
-
-
-def rank_devices(norm: Normalized, inventory: Sequence[Device], rules: dict) -> tuple[list[Device], list[str]]:
-    reasons = [f"policy '{norm.policy}' from {norm.source}"]
-    kinds = list(rules["policy"][norm.policy]["order"])
-    if norm.device_type:
-        kinds = list(rules["deviceType"][norm.device_type])
-        reasons.append(f"legacy deviceType '{norm.device_type}' orders kinds {kinds}")
-    ordered = sorted(
-        (d for d in inventory if d.kind in kinds),
-        key=lambda d: (kinds.index(d.kind), _backend_rank(rules, d), d.id),
-    )
-    missing = [k for k in kinds if not any(d.kind == k for d in inventory)]
-    if missing:
-        reasons.append(f"no {'/'.join(missing)} device in the inventory")
-    return ordered, reasons
-
-
-def decide_context(options: Mapping[str, Any], inventory: Sequence[Device], rules: dict | None = None) -> Decision:
-    rules = rules or load_rules()
-    norm = normalize(options)
-    ordered, reasons = rank_devices(norm, inventory, rules)
+def decide_context(options: Mapping[str, Any], inventory: Sequence[Device], rules: Mapping | None = None) -> Decision:
+    """Feasibility and preference order at createContext(). ``device`` is None when no device
+    can serve the request (the host then rejects with NotSupportedError)."""
+    rules = rules or default_rules()
+    norm = normalize(options, rules)
+    ordered, reasons, rejected = rank_candidates(norm, inventory, rules)
     if not ordered:
-        reasons.append("no device of an acceptable kind")
-        return Decision(None, norm.policy, [], reasons)
+        reasons.append("no device of an acceptable kind" + (" (strict request)" if norm.strict else ""))
+        return Decision(None, norm.policy, [], reasons, None, norm.strict, rejected, norm, False)
     chosen = ordered[0]
-    reasons.append(f"chose a {chosen.kind} device ({chosen.backend})")
+    reasons.append(f"preferred device {chosen.id} ({chosen.kind}, {backend_name(chosen)}, power {power_class(chosen)})")
     exec_device = chosen
-    if chosen.backend == "simulated":
-        cpu = [d for d in inventory if d.backend != "simulated" and d.kind == "cpu"]
-        exec_device = cpu[0] if cpu else None
-        reasons.append("simulated inventory: execution uses the CPU backend")
-    return Decision(chosen, norm.policy, ordered, reasons, exec_device)
+    simulated = is_simulated(chosen)
+    if simulated:
+        exec_device = execution_device(inventory, rules.get("backends", {}).get("order", ()))
+        reasons.append(f"simulated inventory: execution uses the CPU backend ({exec_device.id})")
+    return Decision(chosen, norm.policy, ordered, reasons, exec_device, norm.strict, rejected, norm, simulated)
+
+
+# --------------------------------------------------------------------------- build
 
 
 @dataclass
@@ -93,11 +373,186 @@ class Placement:
     device: Device
     fallback: str  # "none" | "partial" | "full"
     reasons: list[str]
+    fallback_device: Device | None = None  # the CPU that runs the other nodes ("partial")
+    assignment: list[str] = field(default_factory=list)  # device id per node, in node order
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    policy: str = "default"
+    strict: bool = False
+    simulated: bool = False
+    exec_device: Device | None = None
+    graph_hash: str = ""
+
+    @property
+    def accelerated(self) -> bool:
+        """Whether an accelerator runs (part of) the graph."""
+        return self.device.kind != "cpu"
+
+    def partitions(self) -> list[tuple[str, list[int]]]:
+        """Contiguous runs of nodes on one device, in node order."""
+        out: list[tuple[str, list[int]]] = []
+        for i, dev in enumerate(self.assignment):
+            if out and out[-1][0] == dev:
+                out[-1][1].append(i)
+            else:
+                out.append((dev, [i]))
+        return out
+
+    def to_dict(self) -> dict:
+        """Operator view (traces, CLI): names device ids, never sent to pages."""
+        return {
+            "device": self.device.id,
+            "kind": self.device.kind,
+            "fallback": self.fallback,
+            "fallbackDevice": self.fallback_device.id if self.fallback_device else None,
+            "partitions": [[d, len(nodes)] for d, nodes in self.partitions()],
+            "policy": self.policy,
+            "strict": self.strict,
+            "simulated": self.simulated,
+            "rejected": [list(r) for r in self.rejected],
+            "reasons": list(self.reasons),
+        }
 
 
-def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: dict | None = None) -> Placement:
-    """Per-graph placement at build(): the context's device runs the whole graph when it can."""
-    device = decision.device
-    # "full": the page hoped for an accelerator (any policy but fallback) and got the CPU
-    fallback = "full" if device.kind == "cpu" and decision.policy != "fallback" else "none"
-    return Placement(device, fallback, [f"whole graph on the context's {device.kind} device"])
+CapsSource = Mapping[str, Capabilities] | Callable[[Device], Capabilities] | None
+
+
+def _caps_lookup(caps: CapsSource) -> Callable[[Device], Capabilities]:
+    if caps is None:
+        return capabilities_of
+    if callable(caps):
+        return caps
+    return lambda d: caps[d.id] if d.id in caps else capabilities_of(d)
+
+
+def _issue_summary(issues: list[list[str]], limit: int = 3) -> str:
+    flat: list[str] = []
+    for node_issues_ in issues:
+        for i in node_issues_:
+            if i not in flat:
+                flat.append(i)
+    more = f"; +{len(flat) - limit} more" if len(flat) > limit else ""
+    return "; ".join(flat[:limit]) + more
+
+
+def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: Mapping | None = None, *,
+                 caps: CapsSource = None) -> Placement:
+    """Per-graph placement at build(): check every node's op, data types and ranks against each
+    candidate's capabilities; whole graph on one device, a partition (accelerator + CPU), the
+    CPU alone, or NotSupportedError for strict requests. See rules.toml §4."""
+    rules = rules or default_rules()
+    if decision.device is None:
+        raise NotSupportedError("No device is available for this context.")
+    summary: GraphSummary = summarize(graph)
+    caps_of = _caps_lookup(caps)
+    build = dict(rules.get("build", {}))
+    min_fraction = float(build.get("partial_min_fraction", 0.5))
+    prefer = build.get("prefer", "whole-graph")
+    n = len(summary.nodes)
+    cands = list(decision.candidates) or [decision.device]
+    common = dict(policy=decision.policy, strict=decision.strict, simulated=decision.simulated,
+                  exec_device=decision.exec_device, graph_hash=summary.hash)
+    head = f"graph {summary.hash[:10]}: {n} node(s), ops {', '.join(summary.op_counts()) or 'none'}"
+    tail = ["simulated inventory: the graph executes on the host CPU backend"] if decision.simulated else []
+
+    issues = {d.id: [node_issues(node, caps_of(d)) for node in summary.nodes] for d in cands}
+
+    def bad(d: Device) -> list[int]:
+        return [i for i, iss in enumerate(issues[d.id]) if iss]
+
+    accels = [d for d in cands if d.kind != "cpu"]
+    cpus = [d for d in cands if d.kind == "cpu"]
+    why_not: dict[str, str] = {}
+
+    def done(p: Placement) -> Placement:
+        used = {p.device.id, p.fallback_device.id if p.fallback_device else None}
+        for d in cands:
+            if d.id not in used and d.id not in why_not:
+                why_not[d.id] = f"ranked below {p.device.id}"
+        p.rejected = [(i, r) for i, r in why_not.items() if i not in used]
+        return p
+
+    def fallback_for(d: Device) -> str:
+        if d.kind != "cpu":
+            return "none"
+        return "none" if decision.policy == "fallback" else "full"
+
+    def whole(d: Device, why: str) -> Placement:
+        return done(Placement(d, fallback_for(d), [head, why, *tail], None, [d.id] * n, [], **common))
+
+    # 1. the whole graph on one device
+    whole_pool = cands if decision.strict else (accels[:1] if prefer == "preferred-device" else accels)
+    for d in whole_pool:
+        b = bad(d)
+        if not b:
+            return whole(d, f"whole graph on {d.id} ({d.kind}): every op, data type and rank is supported")
+        why_not[d.id] = f"runs {n - len(b)} of {n} nodes: {_issue_summary(issues[d.id])}"
+    if decision.strict:
+        raise StrictPolicyError(
+            "The graph cannot run entirely on the kind of device this context strictly requires.",
+            [head, *(f"rejected {i}: {r}" for i, r in why_not.items())],
+        )
+
+    # 2. partition: accelerator for what it supports, CPU after it
+    for d in accels:
+        b = bad(d)
+        if not b:
+            return whole(d, f"whole graph on {d.id} ({d.kind}): every op, data type and rank is supported")
+        share = (n - len(b)) / n if n else 0.0
+        if share < min_fraction:
+            why_not[d.id] = (f"runs only {n - len(b)} of {n} nodes (< {min_fraction:.0%} needed to partition): "
+                             f"{_issue_summary(issues[d.id])}")
+            continue
+        bset = set(b)
+        cpu = next((c for c in cpus if all(not issues[c.id][i] for i in bset)), None)
+        if cpu is None:
+            why_not[d.id] = (f"runs {n - len(b)} of {n} nodes and no CPU candidate runs the rest: "
+                             f"{_issue_summary(issues[d.id])}")
+            continue
+        assignment = [cpu.id if i in bset else d.id for i in range(n)]
+        p = Placement(d, "partial", [], cpu, assignment, [], **common)
+        p.reasons = [
+            head,
+            f"partition: {n - len(b)} of {n} nodes on {d.id} ({d.kind}), {len(b)} on {cpu.id} (cpu) "
+            f"in {len(p.partitions())} segment(s); CPU for: {_issue_summary(issues[d.id])}",
+            *tail,
+        ]
+        return done(p)
+
+    # 3. the CPU alone
+    for d in cpus:
+        if not bad(d):
+            why = ("whole graph on the CPU, as the policy asks" if decision.policy == "fallback"
+                   else "no accelerator can take the graph: CPU fallback for the whole graph")
+            return whole(d, f"{why} ({d.id})")
+        why_not[d.id] = f"cannot run the whole graph: {_issue_summary(issues[d.id])}"
+
+    # 4. nothing is known to run everything: leave it to the runtime (non-strict)
+    d = cpus[0] if cpus else cands[0]
+    return done(Placement(
+        d,
+        fallback_for(d),
+        [head, f"no candidate is known to run every node; compiling on {d.id} and letting the runtime decide", *tail],
+        None,
+        [d.id] * n,
+        [],
+        **common,
+    ))
+
+
+# --------------------------------------------------------------------------- limits of a context
+
+
+def context_capabilities(decision: Decision, inventory: Sequence[Device], rules: Mapping | None = None, *,
+                         caps: CapsSource = None) -> Capabilities:
+    """What a context executes, the input of privacy.bucketed_support_limits(): the device's
+    capabilities, plus its CPU fallback's unless the request is strict or [privacy].report is
+    "device"."""
+    rules = rules or default_rules()
+    caps_of = _caps_lookup(caps)
+    if decision.device is None:
+        raise NotSupportedError("No device is available for this context.")
+    own = caps_of(decision.device)
+    if decision.strict or rules.get("privacy", {}).get("report", "context") == "device":
+        return own
+    cpu = next((d for d in decision.candidates if d.kind == "cpu" and d is not decision.device), None)
+    return union(own, caps_of(cpu)) if cpu is not None else own

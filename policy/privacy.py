@@ -1,21 +1,37 @@
-"""What pages may learn: opSupportLimits built from capabilities, never device identity."""
+"""What pages may learn: bucketed opSupportLimits, coarse QoS tiers and latency buckets, and a
+coarse effective-policy report. Never device names, vendors, models, drivers, memory sizes or
+exact timings (notes §3)."""
 
 from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from backends.base import Capabilities
 from ops import idl
 
+from .capabilities import capabilities_from_spec, io_types, is_subset
+from .qos import estimate_qos  # noqa: F401  (re-exported: part of what a page may learn)
+
+# --------------------------------------------------------------------------- opSupportLimits
+
 
 def _limits_entry(lim, limits: dict, caps: Capabilities) -> dict:
-    while lim.same is not None and lim.same in limits:
+    seen = set()
+    while lim.same is not None and lim.same in limits and lim.same not in seen:
+        seen.add(lim.same)
         ref = limits[lim.same]
         lim = type(lim)(types=ref.types, ranks=lim.ranks if lim.same_rank is None else ref.ranks, same=ref.same)
     lo, hi = lim.ranks
     return {"dataTypes": list(lim.types), "rankRange": {"min": lo, "max": caps.max_rank if hi is None else hi}}
 
 
-def support_limits(caps: Capabilities) -> dict:
-    all_types = list(idl.IDL["enums"]["MLOperandDataType"])
+def support_limits(caps: Capabilities, *, io_types: Sequence[str] | None = None) -> dict:
+    """The MLOpSupportLimits dictionary for a set of capabilities (unbucketed)."""
+    all_types = list(idl.IDL["enums"]["MLOperandDataType"]) if io_types is None else list(io_types)
     io = {"dataTypes": all_types, "rankRange": {"min": 0, "max": caps.max_rank}}
     out: dict = {
         "preferredInputLayout": caps.preferred_input_layout,
@@ -33,3 +49,118 @@ def support_limits(caps: Capabilities) -> dict:
             continue
         out[op] = {name: _limits_entry(lim, limits, caps) for name, lim in limits.items()}
     return out
+
+
+@dataclass(frozen=True)
+class CanonicalProfile:
+    name: str
+    description: str
+    caps: Capabilities
+    io_types: tuple[str, ...]
+
+
+_PROFILE_CACHE: dict[tuple, list[CanonicalProfile]] = {}
+
+
+def _pow2_floor(n: int) -> int:
+    return 0 if n <= 0 else 1 << (int(n).bit_length() - 1)
+
+
+def _build_profiles(entries: Sequence[Mapping]) -> list[CanonicalProfile]:
+    out = []
+    for i, e in enumerate(entries):
+        e = dict(e)
+        name = str(e.pop("name", f"profile-{i}"))
+        desc = str(e.pop("description", ""))
+        caps = capabilities_from_spec(e)
+        caps.max_tensor_byte_length = _pow2_floor(caps.max_tensor_byte_length)
+        out.append(CanonicalProfile(name, desc, caps, io_types(caps)))
+    if not out:
+        raise ValueError("no canonical limits profiles")
+    return out
+
+
+def canonical_profiles(rules: Mapping | None = None) -> list[CanonicalProfile]:
+    """The canonical profiles named by [privacy].profiles (a TOML file path, or inline tables),
+    largest first."""
+    from .engine import default_rules
+
+    rules = rules or default_rules()
+    src = rules.get("privacy", {}).get("profiles", str(Path(__file__).with_name("profiles.toml")))
+    if isinstance(src, str):
+        p = Path(src)
+        if not p.is_absolute():
+            p = Path(__file__).parent / p
+        key = (str(p), p.stat().st_mtime_ns)
+        if key not in _PROFILE_CACHE:
+            _PROFILE_CACHE[key] = _build_profiles(tomllib.loads(p.read_text())["profile"])
+        return _PROFILE_CACHE[key]
+    return _build_profiles(src)
+
+
+def bucket_profile(caps: Capabilities, rules: Mapping | None = None) -> CanonicalProfile:
+    """The largest canonical profile contained in ``caps`` (the last, empty one if none is)."""
+    profiles = canonical_profiles(rules)
+    for prof in profiles:
+        if is_subset(prof.caps, caps):
+            return prof
+    return profiles[-1]
+
+
+def bucketed_support_limits(caps: Capabilities, rules: Mapping | None = None) -> tuple[str, dict]:
+    """(profile name, MLOpSupportLimits) snapped to a canonical profile: a page learns only the
+    bucket. Pass the context's capabilities (policy.engine.context_capabilities)."""
+    prof = bucket_profile(caps, rules)
+    return prof.name, support_limits(prof.caps, io_types=prof.io_types)
+
+
+# --------------------------------------------------------------------------- timings
+
+
+def _segments(rules: Mapping | None) -> tuple[list[tuple[float, float, float]], float]:
+    from .engine import default_rules
+
+    rules = rules or default_rules()
+    lat = rules["latency"]
+    segs = [(float(a), float(b), float(s)) for a, b, s in lat["segments"]]
+    cap = float(lat.get("cap_ms", segs[-1][1]))
+    if not segs or segs[0][0] != 0 or any(x[1] != y[0] for x, y in zip(segs, segs[1:])) or segs[-1][1] != cap:
+        raise ValueError("[latency] segments must be contiguous, start at 0 and end at cap_ms")
+    if any(s <= 0 or b <= a for a, b, s in segs):
+        raise ValueError("[latency] segments need from < to and a positive step")
+    return segs, cap
+
+
+def latency_bucket(ms: float, rules: Mapping | None = None) -> tuple[float, float | None]:
+    """(low, high) bounds of the latency bucket holding ``ms``; high is None above the cap."""
+    ms = float(ms)
+    if math.isnan(ms) or ms < 0:
+        raise ValueError("latency must be a non-negative number")
+    segs, cap = _segments(rules)
+    if ms >= cap:
+        return cap, None
+    for a, b, s in segs:
+        if a <= ms < b:
+            lo = a + math.floor((ms - a) / s) * s
+            if lo > ms:
+                lo -= s
+            return lo, min(lo + s, b)
+    raise AssertionError("unreachable: segments cover [0, cap)")  # pragma: no cover
+
+
+def bucket_latency(ms: float, rules: Mapping | None = None) -> str:
+    """A coarse latency label ("10-20 ms", ">=10000 ms") that never reveals the exact timing."""
+    lo, hi = latency_bucket(ms, rules)
+    return f">={lo:g} ms" if hi is None else f"{lo:g}-{hi:g} ms"
+
+
+# --------------------------------------------------------------------------- effective policy
+
+
+def effective_report(placement, rules: Mapping | None = None, *, simulated: bool | None = None) -> dict:
+    """What a page may learn after build() (#934, experimental): coarse facts only."""
+    return {
+        "accelerated": placement.device.kind != "cpu",
+        "cpuFallback": placement.fallback,
+        "simulated": bool(getattr(placement, "simulated", False) if simulated is None else simulated),
+    }

@@ -1,0 +1,247 @@
+"""`webnn-bridge policy ...`: explain a decision, replay a trace, render the truth table.
+
+bridge/cli.py wires these in with ``register(subparsers)``; ``main(argv)`` runs them alone
+(``python -m policy.cli explain --options '{"powerPreference": "low-power"}' --devices dual-gpu``).
+
+    policy explain [--options JSON|@FILE] [--graph GRAPH.json] [--devices PROFILE.json]
+                   [--rules RULES.toml] [--json]
+    policy replay TRACE.jsonl --rules RULES.toml [--baseline RULES.toml] [--out DIR]
+                  [--devices PROFILE.json]
+    policy truth-table [--write | --check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _read_options(arg: str | None) -> dict:
+    if not arg:
+        return {}
+    text = Path(arg[1:]).read_text() if arg.startswith("@") else arg
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("--options must be a JSON object")
+    return data
+
+
+def _inventory(arg: str | None):
+    from .inventory import load_profile, probe_inventory
+
+    if arg:
+        return load_profile(arg), True
+    return probe_inventory(), False
+
+
+def explain(options: dict, inventory, rules, graph=None, *, profile_label: str = "") -> dict:
+    """Everything `policy explain` prints, as data (operator view)."""
+    from . import engine, privacy, qos
+    from .inventory import backend_name, capabilities_of, power_class
+
+    norm = engine.normalize(options, rules)
+    decision = engine.decide_context(options, inventory, rules)
+    out: dict = {
+        "inventory": {
+            "source": profile_label or "probed",
+            "simulated": decision.simulated or any(getattr(d, "backend", "") == "simulated" for d in inventory),
+            "devices": [
+                {"id": d.id, "kind": d.kind, "backend": backend_name(d), "power": power_class(d),
+                 "ops": len(capabilities_of(d).ops)}
+                for d in inventory
+            ],
+        },
+        "options": options,
+        "normalized": norm.to_dict(),
+        "ranking": [d.id for d in decision.candidates],
+        "context": decision.to_dict(),
+    }
+    if decision.device is None:
+        out["error"] = "NotSupportedError: createContext() rejects"
+        return out
+    ctx_caps = engine.context_capabilities(decision, inventory, rules)
+    prof, _ = privacy.bucketed_support_limits(ctx_caps, rules)
+    dev_prof, _ = privacy.bucketed_support_limits(capabilities_of(decision.device), rules)
+    out["limits"] = {"profile": prof, "deviceProfile": dev_prof,
+                     "report": rules.get("privacy", {}).get("report", "context")}
+    if graph is not None:
+        from .graphs import summarize
+
+        summary = summarize(graph)
+        out["graph"] = {"name": summary.name, "hash": summary.hash, "nodes": len(summary.nodes),
+                        "ops": summary.op_counts(), "dataTypes": summary.data_types(), "flops": summary.flops()}
+        try:
+            placement = engine.decide_build(decision, summary, inventory, rules)
+        except engine.NotSupportedError as e:
+            out["build"] = {"error": f"{e.name}: {e}", "reasons": list(getattr(e, "reasons", []))}
+            return out
+        ms = qos.estimate_latency_ms(summary, rules=rules, placement=placement)
+        out["build"] = placement.to_dict()
+        out["qos"] = {"tier": qos.qos_tier(ms, rules), "estimateMs": round(ms, 3),
+                      "latencyBucket": privacy.bucket_latency(ms, rules)}
+        out["effective"] = privacy.effective_report(placement, rules)
+    return out
+
+
+def format_explain(info: dict) -> str:
+    lines: list[str] = []
+    add = lines.append
+    inv = info["inventory"]
+    sim = "  [SIMULATED: graphs execute on the host CPU backend]" if inv["simulated"] else ""
+    add(f"inventory: {inv['source']}{sim}")
+    w = max((len(d["id"]) for d in inv["devices"]), default=0)
+    for d in inv["devices"]:
+        add(f"  {d['kind']:3}  {d['id']:<{w}}  backend={d['backend']:<12} power={d['power']:<16} ops={d['ops']}")
+    add(f"options: {json.dumps(info['options'], sort_keys=True)}")
+    n = info["normalized"]
+    add(f"normalized: policy={n['policy']}  strict={'yes' if n['strict'] else 'no'}  "
+        f"kinds={' > '.join(n['kinds'] or []) or '(none)'}")
+    add(f"  row {n['row']}: {n['reason']}")
+    add("ranking:")
+    for i, d in enumerate(info["ranking"], 1):
+        add(f"  {i}. {d}")
+    if not info["ranking"]:
+        add("  (no candidate)")
+    ctx = info["context"]
+    add(f"context decision: {ctx['device'] or 'none'}" + (f" ({ctx['kind']})" if ctx["kind"] else ""))
+    for r in ctx["reasons"]:
+        add(f"  - {r}")
+    for dev, why in ctx["rejected"]:
+        add(f"  x {dev}: {why}")
+    if "error" in info:
+        add(info["error"])
+        return "\n".join(lines)
+    lim = info["limits"]
+    add(f"opSupportLimits bucket: {lim['profile']}  (report={lim['report']}; the device alone: {lim['deviceProfile']})")
+    if "graph" in info:
+        g = info["graph"]
+        add(f"graph: {g['name'] or g['hash'][:10]}  {g['nodes']} node(s)  hash {g['hash'][:16]}  "
+            f"types {','.join(g['dataTypes'])}  {g['flops']:.3g} FLOP")
+        b = info["build"]
+        if "error" in b:
+            add(f"build decision: {b['error']}")
+            for r in b["reasons"]:
+                add(f"  - {r}")
+            return "\n".join(lines)
+        add(f"build decision: {b['device']} ({b['kind']})  cpuFallback={b['fallback']}"
+            + (f"  fallback device={b['fallbackDevice']}" if b["fallbackDevice"] else ""))
+        if b["fallback"] == "partial":
+            add("  partitions: " + " | ".join(f"{d} x{k}" for d, k in b["partitions"]))
+        for r in b["reasons"]:
+            add(f"  - {r}")
+        for dev, why in b["rejected"]:
+            add(f"  x {dev}: {why}")
+        q = info["qos"]
+        add(f"estimateQoS: {q['tier']}  (page sees the tier; operator-only estimate {q['estimateMs']} ms, "
+            f"bucket {q['latencyBucket']})")
+        add(f"effective (page view): {json.dumps(info['effective'], sort_keys=True)}")
+    return "\n".join(lines)
+
+
+def _cmd_explain(args) -> int:
+    from .engine import load_rules
+    from .graphs import load_graph
+
+    try:
+        rules = load_rules(args.rules)
+        options = _read_options(args.options)
+        inventory, declared = _inventory(args.devices)
+        graph = load_graph(args.graph) if args.graph else None
+    except (OSError, ValueError) as e:
+        print(f"policy explain: {e}", file=sys.stderr)
+        return 2
+    try:
+        info = explain(options, inventory, rules, graph, profile_label=args.devices if declared else "probed")
+    except TypeError as e:  # WebNNTypeError: an invalid option value
+        print(f"policy explain: TypeError: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(info, indent=2, sort_keys=True) if args.json else format_explain(info))
+    return 0
+
+
+def _cmd_replay(args) -> int:
+    from .engine import load_rules
+    from .trace import format_table, read_trace, replay, write_replay
+
+    try:
+        rules_b = load_rules(args.rules)
+        rules_a = load_rules(args.baseline)
+        events = read_trace(args.trace)
+        inventory, _ = _inventory(args.devices)
+    except (OSError, ValueError) as e:
+        print(f"policy replay: {e}", file=sys.stderr)
+        return 2
+    labels = (Path(args.baseline).stem if args.baseline else "defaults", Path(args.rules).stem)
+    if labels[0] == labels[1]:
+        labels = ("baseline", "rules")
+    rows = replay(events, rules_a, rules_b, inventory)
+    print(format_table(rows, labels))
+    paths = write_replay(rows, args.out, labels)
+    print("wrote " + ", ".join(str(p) for p in paths.values()))
+    return 0
+
+
+def _cmd_truth_table(args) -> int:
+    from .engine import load_rules
+    from .truth_table import TRUTH_TABLE_MD, check_truth_table, render_truth_table, write_truth_table
+
+    rules = load_rules(args.rules)
+    if args.check:
+        if check_truth_table(rules):
+            return 0
+        print(f"{TRUTH_TABLE_MD} is stale: run `python -m policy.cli truth-table --write`", file=sys.stderr)
+        return 1
+    if args.write:
+        print(f"wrote {write_truth_table(rules)}")
+        return 0
+    print(render_truth_table(rules))
+    return 0
+
+
+def add_commands(parser: argparse.ArgumentParser) -> None:
+    """Add the explain / replay / truth-table subcommands to ``parser``."""
+    sub = parser.add_subparsers(dest="policy_cmd", required=True)
+
+    e = sub.add_parser("explain", help="show how options map to a policy, a device and a placement")
+    e.add_argument("--options", metavar="JSON|@FILE", help="createContext() options (JSON object or @file)")
+    e.add_argument("--graph", metavar="GRAPH.json", help="a graph JSON file or a trace line (policy/graphs.py)")
+    e.add_argument("--devices", metavar="PROFILE.json", help="a declared inventory (file or fixture name)")
+    e.add_argument("--rules", metavar="RULES.toml", help="rules merged over the defaults")
+    e.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    e.set_defaults(func=_cmd_explain)
+
+    r = sub.add_parser("replay", help="re-decide a recorded trace under two rule sets and compare")
+    r.add_argument("trace", metavar="TRACE.jsonl")
+    r.add_argument("--rules", metavar="RULES.toml", required=True, help="the candidate rules")
+    r.add_argument("--baseline", metavar="RULES.toml", help="the baseline rules (default: the defaults)")
+    r.add_argument("--out", metavar="DIR", default="replay-out", help="where replay.png/.csv/.md go")
+    r.add_argument("--devices", metavar="PROFILE.json", help="a declared inventory (file or fixture name)")
+    r.set_defaults(func=_cmd_replay)
+
+    t = sub.add_parser("truth-table", help="render policy/TRUTH_TABLE.md from the rules")
+    g = t.add_mutually_exclusive_group()
+    g.add_argument("--write", action="store_true", help="write policy/TRUTH_TABLE.md")
+    g.add_argument("--check", action="store_true", help="fail when policy/TRUTH_TABLE.md is stale")
+    t.add_argument("--rules", metavar="RULES.toml", help=argparse.SUPPRESS)
+    t.set_defaults(func=_cmd_truth_table)
+
+
+def register(subparsers) -> argparse.ArgumentParser:
+    """Add `policy` (with explain / replay / truth-table) to a top-level CLI's subparsers.
+    The parsed args carry ``func``; call ``args.func(args)``."""
+    p = subparsers.add_parser("policy", help="device-selection policy: explain, replay, truth table")
+    add_commands(p)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="webnn-bridge policy", description="Device-selection policy tools.")
+    add_commands(p)
+    args = p.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,324 @@
+"""Graph summaries: what the policy engine needs to know about a graph, and nothing more.
+
+A ``GraphSummary`` is the list of nodes in topological order, each with its op name and the
+data type and shape of every operand and output, plus byte totals. It is built from
+- an ``ops.graph.GraphIR`` (what MLGraphBuilder.build() hands to the host),
+- a graph JSON file (the format below, used by ``policy explain --graph``),
+- a trace line or a trace's graph summary (``policy/trace.py`` writes ``to_dict()``).
+
+Graph JSON format (every descriptor is ``[dataType, shape]`` or ``{"dataType", "shape"}``)::
+
+    {"name": "tiny-cnn",
+     "inputs": {"x": ["float32", [1, 3, 32, 32]]},          (optional, for byte totals)
+     "nodes": [
+       {"op": "conv2d",
+        "inputs": {"input": ["float32", [1, 3, 32, 32]], "filter": ["float32", [8, 3, 3, 3]]},
+        "outputs": [["float32", [1, 8, 30, 30]]],             (a list, or {name: descriptor})
+        "options": {"filterLayout": "oihw"}},                (optional; used by the cost model)
+       {"op": "concat", "inputs": {"inputs": [["float32", [1, 8]], ["float32", [1, 8]]]}, ...}
+     ]}
+
+Operand names are the IDL argument names (``a``/``b``, ``input``/``filter``...), output names
+are the registry's (``output``, or ``outputs``/``output0``...); they key the capability checks.
+The summary holds no tensor values and no page identity; its ``hash`` is stable across runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from ops.core import DATA_TYPES
+
+Operand = tuple[str, str, tuple[int, ...]]  # (name, data type, shape)
+
+# options the cost model reads; anything else is dropped from summaries
+COST_OPTIONS = ("filterLayout", "inputLayout", "aTranspose", "bTranspose", "groups", "direction", "layout")
+
+
+@dataclass(frozen=True)
+class NodeSummary:
+    op: str
+    operands: tuple[Operand, ...]
+    outputs: tuple[Operand, ...]
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return dict(self.options).get(name, default)
+
+    def to_dict(self) -> dict:
+        d: dict = {
+            "op": self.op,
+            "inputs": [[n, t, list(s)] for n, t, s in self.operands],
+            "outputs": [[n, t, list(s)] for n, t, s in self.outputs],
+        }
+        if self.options:
+            d["options"] = dict(self.options)
+        return d
+
+
+@dataclass(frozen=True)
+class GraphSummary:
+    nodes: tuple[NodeSummary, ...]
+    name: str = ""
+    input_bytes: int = 0
+    constant_bytes: int = 0
+    output_bytes: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @cached_property
+    def hash(self) -> str:
+        """sha256 of the canonical node list (structure, types and shapes only)."""
+        canon = json.dumps([n.to_dict() for n in self.nodes], sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canon.encode()).hexdigest()
+
+    @property
+    def label(self) -> str:
+        return self.name or self.hash[:10]
+
+    def op_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for n in self.nodes:
+            counts[n.op] = counts.get(n.op, 0) + 1
+        return dict(sorted(counts.items()))
+
+    def data_types(self) -> list[str]:
+        return sorted({t for n in self.nodes for _, t, _ in (*n.operands, *n.outputs)})
+
+    def max_rank(self) -> int:
+        return max((len(s) for n in self.nodes for _, _, s in (*n.operands, *n.outputs)), default=0)
+
+    def flops(self) -> float:
+        return float(sum(node_flops(n) for n in self.nodes))
+
+    def to_dict(self) -> dict:
+        """The trace form: coarse facts first, then the node list replay needs."""
+        return {
+            "name": self.name,
+            "hash": self.hash,
+            "nodeCount": len(self.nodes),
+            "ops": self.op_counts(),
+            "dataTypes": self.data_types(),
+            "maxRank": self.max_rank(),
+            "bytes": {"inputs": self.input_bytes, "constants": self.constant_bytes, "outputs": self.output_bytes},
+            "flops": self.flops(),
+            "nodes": [n.to_dict() for n in self.nodes],
+        }
+
+
+# --------------------------------------------------------------------------- building summaries
+
+
+def _nbytes(data_type: str, shape) -> int:
+    return math.prod(shape) * DATA_TYPES[data_type].itemsize
+
+
+def _desc(value, what: str) -> tuple[str, tuple[int, ...]]:
+    if isinstance(value, Mapping):
+        t, shape = value.get("dataType"), value.get("shape")
+    elif isinstance(value, (list, tuple)) and len(value) == 2 and isinstance(value[0], str):
+        t, shape = value
+    else:
+        raise ValueError(f"{what}: expected [dataType, shape] or {{dataType, shape}}, got {value!r}")
+    if t not in DATA_TYPES:
+        raise ValueError(f"{what}: unknown data type {t!r}")
+    if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) and d >= 0 for d in shape):
+        raise ValueError(f"{what}: shape must be a list of non-negative integers")
+    return t, tuple(int(d) for d in shape)
+
+
+def _is_desc_list(value) -> bool:
+    return isinstance(value, (list, tuple)) and bool(value) and all(
+        isinstance(v, Mapping) or (isinstance(v, (list, tuple)) and len(v) == 2 and isinstance(v[0], str)
+                                   and isinstance(v[1], (list, tuple)))
+        for v in value
+    ) and not (len(value) == 2 and isinstance(value[0], str))
+
+
+def _output_names(op: str, n: int) -> list[str]:
+    from ops.registry import get
+
+    opdef = get(op)
+    names = opdef.outputs if opdef is not None else ("output",)
+    return [names[min(i, len(names) - 1)] for i in range(n)]
+
+
+def _node_from_dict(d: Mapping, i: int) -> NodeSummary:
+    op = d.get("op")
+    if not isinstance(op, str):
+        raise ValueError(f"node {i}: 'op' must be a string")
+    operands: list[Operand] = []
+    raw_in = d.get("inputs", {})
+    if isinstance(raw_in, Mapping):
+        for name, v in raw_in.items():
+            values = v if _is_desc_list(v) else [v]
+            for x in values:
+                t, s = _desc(x, f"node {i} ({op}) input {name}")
+                operands.append((name, t, s))
+    else:  # trace form: [[name, type, shape], ...]
+        for x in raw_in:
+            operands.append((x[0], *_desc(x[1:], f"node {i} ({op}) input")))
+    outputs: list[Operand] = []
+    raw_out = d.get("outputs", [])
+    if isinstance(raw_out, Mapping):
+        for name, v in raw_out.items():
+            outputs.append((name, *_desc(v, f"node {i} ({op}) output {name}")))
+    else:
+        raw_out = list(raw_out)
+        if raw_out and isinstance(raw_out[0], (list, tuple)) and len(raw_out[0]) == 3:
+            for x in raw_out:
+                outputs.append((x[0], *_desc(x[1:], f"node {i} ({op}) output")))
+        else:
+            names = _output_names(op, len(raw_out))
+            for name, x in zip(names, raw_out):
+                outputs.append((name, *_desc(x, f"node {i} ({op}) output")))
+    opts = {k: v for k, v in dict(d.get("options", {})).items() if k in COST_OPTIONS}
+    return NodeSummary(op, tuple(operands), tuple(outputs), tuple(sorted(opts.items())))
+
+
+def _from_mapping(data: Mapping) -> GraphSummary:
+    if "event" in data and "graph" in data:  # a trace line
+        data = data["graph"]
+    if "nodes" not in data:
+        raise ValueError("a graph needs a 'nodes' list")
+    nodes = tuple(_node_from_dict(n, i) for i, n in enumerate(data["nodes"]))
+    b = data.get("bytes", {})
+    in_bytes = b.get("inputs")
+    if in_bytes is None:
+        in_bytes = sum(_nbytes(*_desc(v, f"input {k}")) for k, v in dict(data.get("inputs", {})).items())
+    const_bytes = b.get("constants")
+    if const_bytes is None:
+        const_bytes = sum(_nbytes(*_desc(v, f"constant {k}")) for k, v in dict(data.get("constants", {})).items())
+    out_bytes = b.get("outputs")
+    if out_bytes is None:
+        out_bytes = 0
+    return GraphSummary(nodes, str(data.get("name", "")), int(in_bytes), int(const_bytes), int(out_bytes))
+
+
+def _from_ir(ir) -> GraphSummary:
+    from ops.graph import is_ref
+    from ops.registry import get
+
+    nodes = []
+    for node in ir.nodes:
+        operands = tuple(
+            (name, ir.operands[ref.id].data_type, tuple(ir.operands[ref.id].shape))
+            for name, ref in node.call.operands(is_ref)
+        )
+        opdef = get(node.op)
+        names = opdef.outputs if opdef is not None else ("output",)
+        outputs = tuple(
+            (names[min(i, len(names) - 1)], ir.operands[oid].data_type, tuple(ir.operands[oid].shape))
+            for i, oid in enumerate(node.outputs)
+        )
+        opts = {
+            k: v for k, v in node.call.options.items()
+            if k in COST_OPTIONS and isinstance(v, (str, int, float, bool))
+        }
+        nodes.append(NodeSummary(node.op, operands, outputs, tuple(sorted(opts.items()))))
+    return GraphSummary(
+        tuple(nodes),
+        "",
+        sum(d.byte_length for d in ir.input_descs().values()),
+        int(sum(a.nbytes for a in ir.constants.values())),
+        sum(d.byte_length for d in ir.output_descs().values()),
+    )
+
+
+def summarize(graph) -> GraphSummary:
+    """A GraphSummary from a GraphIR, a graph JSON / trace mapping, or a GraphSummary."""
+    if isinstance(graph, GraphSummary):
+        return graph
+    if isinstance(graph, Mapping):
+        return _from_mapping(graph)
+    if hasattr(graph, "nodes") and hasattr(graph, "operands"):
+        return _from_ir(graph)
+    raise TypeError(f"cannot summarize a graph of type {type(graph).__name__}")
+
+
+def load_graph(path: str | Path) -> GraphSummary:
+    """Read a graph JSON file, a single trace line, or a JSONL trace (its first build event)."""
+    text = Path(path).read_text()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+        for line in text.splitlines():
+            line = line.strip()
+            if not line:
+                continue
+            ev = json.loads(line)
+            if isinstance(ev, Mapping) and "graph" in ev and isinstance(ev["graph"], Mapping) and "nodes" in ev["graph"]:
+                data = ev
+                break
+        if data is None:
+            raise ValueError(f"{path}: no graph found") from None
+    summary = _from_mapping(data)
+    if not summary.name:
+        summary = GraphSummary(summary.nodes, Path(path).stem, summary.input_bytes, summary.constant_bytes,
+                               summary.output_bytes)
+    return summary
+
+
+# --------------------------------------------------------------------------- cost model inputs
+
+
+def _first(node: NodeSummary, name: str) -> tuple[str, tuple[int, ...]] | None:
+    for n, t, s in node.operands:
+        if n == name:
+            return t, s
+    return None
+
+
+def _out_elems(node: NodeSummary) -> int:
+    return sum(math.prod(s) for _, _, s in node.outputs)
+
+
+def _in_elems(node: NodeSummary) -> int:
+    return sum(math.prod(s) for _, _, s in node.operands)
+
+
+def node_flops(node: NodeSummary) -> float:
+    """A static estimate of the arithmetic in one node (multiply-adds count 2)."""
+    op = node.op
+    out = _out_elems(node)
+    if op in ("conv2d", "convTranspose2d"):
+        f = _first(node, "filter")
+        if f:
+            fshape = f[1]
+            layout = node.option("filterLayout", "oihw" if op == "conv2d" else "iohw")
+            o_axis = {"oihw": 0, "ohwi": 0, "hwio": 3, "ihwo": 3, "iohw": 1}.get(layout, 0)
+            o = fshape[o_axis] if len(fshape) == 4 and fshape[o_axis] else 1
+            per_output = math.prod(fshape) / o
+            if op == "convTranspose2d":
+                src = _first(node, "input")
+                return 2.0 * (math.prod(src[1]) if src else out) * math.prod(fshape) / max(1, fshape[0])
+            return 2.0 * out * per_output
+    if op in ("matmul", "gemm"):
+        a = _first(node, "a")
+        if a and a[1]:
+            k = a[1][-1]
+            if op == "gemm" and node.option("aTranspose", False) and len(a[1]) == 2:
+                k = a[1][0]
+            return 2.0 * out * k
+    if op in ("gru", "lstm", "gruCell", "lstmCell"):
+        x = _first(node, "input")
+        w = _first(node, "weight")
+        r = _first(node, "recurrentWeight")
+        if x and w and r:
+            steps_batch = math.prod(x[1][:2]) if op in ("gru", "lstm") else x[1][0]
+            return 2.0 * steps_batch * (math.prod(w[1]) + math.prod(r[1]))
+    if op in ("averagePool2d", "maxPool2d", "l2Pool2d"):
+        return float(max(_in_elems(node), out))
+    return float(max(out, _in_elems(node)))
+
+
+def node_bytes(node: NodeSummary) -> int:
+    """Bytes a node reads and writes (the memory-traffic side of the roofline)."""
+    return sum(_nbytes(t, s) for _, t, s in (*node.operands, *node.outputs))
