@@ -10,8 +10,24 @@ import sys
 from pathlib import Path
 
 
-def _serve(args) -> int:
+def ml_factory(devices: str | None, rules_path: str | None):
+    """What the host builds its ML from: the probed inventory, or a declared (simulated) one."""
     from .api import ML
+
+    def make_ml():
+        from policy.engine import load_rules
+        from policy.inventory import load_profile, probe_inventory
+
+        rules = load_rules(rules_path)
+        if devices:
+            cpu = [d for d in probe_inventory() if d.kind == "cpu"]
+            return ML(load_profile(devices) + cpu[:1], rules=rules, simulated=True)
+        return ML(rules=rules)
+
+    return make_ml
+
+
+def _serve(args) -> int:
     from .server import HostConfig, normalize_origin, run_forever
 
     for o in args.allow_origin:
@@ -24,22 +40,12 @@ def _serve(args) -> int:
         print(f"webnn-bridge: --app {args.app}: not a directory", file=sys.stderr)
         return 2
 
-    def make_ml():
-        from policy.engine import load_rules
-        from policy.inventory import load_profile, probe_inventory
-
-        rules = load_rules(args.rules)
-        if args.devices:
-            cpu = [d for d in probe_inventory() if d.kind == "cpu"]
-            return ML(load_profile(args.devices) + cpu[:1], rules=rules, simulated=True)
-        return ML(rules=rules)
-
     config = HostConfig(
         host=args.host,
         port=args.port,
         app_dir=Path(args.app) if args.app else None,
         allow_origins=list(args.allow_origin),
-        ml_factory=make_ml,
+        ml_factory=ml_factory(args.devices, args.rules),
     )
 
     def ready(host):
@@ -111,6 +117,20 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--check", action="store_true", help="fail if generated files are stale")
     c.set_defaults(func=_codegen)
 
+    from policy import cli as policy_cli
+
+    policy_cli.register(sub)
+
+    w = sub.add_parser("wpt", help="run a local wpt checkout's WebNN suites in Chromium through the shim",
+                       add_help=False)
+    w.set_defaults(func=None)
+
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["wpt"]:
+        from . import wpt
+
+        return wpt.main(argv[1:])
     args = p.parse_args(argv)
     return args.func(args)
 

@@ -3,7 +3,6 @@ by Playwright, and an app directory assembled per test session."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import http.server
 import shutil
@@ -12,61 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bridge.server import Host, HostConfig
+from bridge.embed import CHROMIUM, CHROMIUM_ARGS, RunningHost, start_host  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "e2e" / "pages"
 SHARED_DATA = (ROOT / ".." / "shared" / "data").resolve()
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-
-
-class RunningHost:
-    """A Host on its own event loop thread; stop() shuts it down."""
-
-    def __init__(self, config: HostConfig):
-        self.loop = asyncio.new_event_loop()
-        self.host = Host(config)
-        self._started = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        if not self._started.wait(30):
-            raise RuntimeError("host did not start")
-
-    def _run(self):
-        asyncio.set_event_loop(self.loop)
-        self.server = self.loop.run_until_complete(self.host.start())
-        self._started.set()
-        self.loop.run_forever()
-
-    @property
-    def url(self) -> str:
-        return self.host.url
-
-    def stop(self):
-        async def close():
-            self.server.close()
-            await self.server.wait_closed()
-
-        asyncio.run_coroutine_threadsafe(close(), self.loop).result(30)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(30)
-
-
-def start_host(**kw) -> RunningHost:
-    kw.setdefault("port", 0)
-    return RunningHost(HostConfig(**kw))
-
-
 @pytest.fixture(scope="session")
 def app_dir(tmp_path_factory) -> Path:
     """The e2e pages plus links to ../shared/data (never copied into the repo)."""
