@@ -14,6 +14,7 @@ The host's sessions drive these objects; tests and Python users can use them dir
 
 from __future__ import annotations
 
+import copy
 import itertools
 import threading
 from collections.abc import Iterable, Mapping
@@ -118,7 +119,8 @@ def infer_call(opdef: OpDef, call: Call, caps: Capabilities | None = None) -> li
             _check_capabilities(opdef, desc_call, outs, caps)
     except WebNNTypeError as e:
         msg = str(e) if str(e).startswith(call.op) else f"{call.op}: {e}"
-        raise WebNNTypeError(f"{msg} [label: {call.label}]" if call.label else msg) from None
+        # the operator's label names it in the message, as "[label] ..." (the form WPT matches)
+        raise WebNNTypeError(f"[{call.label}] {msg}" if call.label else msg) from None
     return outs
 
 
@@ -195,8 +197,21 @@ class MLContext:
         # the execution device: in a simulated inventory everything really runs on the CPU backend
         self.exec_device: Device = decision.exec_device or decision.device
         self.backend = backend_for(self.exec_device)
-        self.capabilities: Capabilities = self.backend.capabilities(self.exec_device)
-        self.accelerated: bool = bool(options.get("accelerated", True))
+        from policy import engine, privacy
+
+        rules = ml.rules or engine.default_rules()
+        # What the page is told and what the builder enforces are the same thing: the canonical
+        # profile (privacy bucket) that fits inside what this context executes.
+        truth = engine.context_capabilities(decision, ml.inventory, rules)
+        profile = privacy.bucket_profile(truth, rules)
+        self.limits_profile: str = profile.name
+        self.capabilities: Capabilities = profile.caps
+        self._limits = privacy.support_limits(profile.caps, io_types=profile.io_types)
+        hint = bool(options.get("accelerated", True))
+        if rules.get("privacy", {}).get("accelerated", "echo") == "effective":
+            self.accelerated: bool = decision.device.kind != "cpu"
+        else:
+            self.accelerated = hint
         self._lost_event = threading.Event()
         self.lost_info: dict | None = None
         self.graphs: list[MLGraph] = []
@@ -219,9 +234,7 @@ class MLContext:
 
     # -- limits
     def opSupportLimits(self) -> dict:  # noqa: N802
-        from policy.privacy import support_limits
-
-        return support_limits(self.capabilities)
+        return copy.deepcopy(self._limits)
 
     # -- tensors
     def createTensor(self, descriptor: Mapping) -> MLTensor:  # noqa: N802
@@ -251,6 +264,17 @@ class MLContext:
     def _check_byte_length(self, desc: OperandDesc) -> None:
         if desc.byte_length > self.capabilities.max_tensor_byte_length:
             raise WebNNTypeError(f"Tensor {desc} exceeds maxTensorByteLength.")
+
+    def check_operand(self, kind: str, desc: OperandDesc) -> OperandDesc:
+        """input()/constant() against what opSupportLimits() reports for ``kind``."""
+        lim = self._limits[kind]
+        if desc.data_type not in lim["dataTypes"]:
+            raise WebNNTypeError(f"{kind}(): data type {desc.data_type} is not supported by this context.")
+        lo, hi = lim["rankRange"]["min"], lim["rankRange"]["max"]
+        if not lo <= len(desc.shape) <= hi:
+            raise WebNNTypeError(f"{kind}(): rank {len(desc.shape)} is outside [{lo}, {hi}] for this context.")
+        self._check_byte_length(desc)
+        return desc
 
     def _check_tensor(self, tensor: Any, what: str) -> MLTensor:
         if not isinstance(tensor, MLTensor):
@@ -421,7 +445,7 @@ class MLGraphBuilder:
             raise WebNNTypeError("input(): the name must not be empty.")
         if name in self.input_names:
             raise WebNNTypeError(f"input(): duplicate input name '{name}'.")
-        desc = check_dimensions(desc_from_dict(conv["descriptor"]), "input")
+        desc = self.context.check_operand("input", check_dimensions(desc_from_dict(conv["descriptor"]), "input"))
         self.input_names.add(name)
         return MLOperand(self, desc, "input", name)
 
@@ -439,10 +463,10 @@ class MLGraphBuilder:
         self._check_can_build()
         if "value" in conv:
             dt = conv["dataType"]
-            desc = OperandDesc(dt, ())
+            desc = self.context.check_operand("constant", OperandDesc(dt, ()))
             value = np.array(cast_number(conv["value"], dt), dtype=DATA_TYPES[dt].numpy)
         else:
-            desc = check_dimensions(desc_from_dict(conv["descriptor"]), "constant")
+            desc = self.context.check_operand("constant", check_dimensions(desc_from_dict(conv["descriptor"]), "constant"))
             value = array_from_bytes(buffer_bytes(conv["buffer"], desc, "constant()"), desc)
         op = MLOperand(self, desc, "constant")
         op.value = value

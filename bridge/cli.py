@@ -47,6 +47,10 @@ def _serve(args) -> int:
         allow_origins=list(args.allow_origin),
         ml_factory=ml_factory(args.devices, args.rules),
     )
+    if args.trace:
+        from policy.trace import SessionTracer, TraceWriter
+
+        config.observer = SessionTracer(TraceWriter(args.trace))
 
     def ready(host):
         print(f"webnn-bridge serving on {host.url}", flush=True)
@@ -105,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="also accept pages from ORIGIN (repeatable)")
     s.add_argument("--devices", metavar="PROFILE.json", help="simulate a declared device inventory")
     s.add_argument("--rules", metavar="RULES.toml", help="override device-selection rules")
+    s.add_argument("--trace", metavar="TRACE.jsonl",
+                   help="record every context, build and dispatch (options, graph summary, decision, latency)")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions and failures")
     s.set_defaults(func=_serve)
 

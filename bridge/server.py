@@ -51,6 +51,9 @@ class HostConfig:
     max_message_bytes: int = 1 << 30
     ml_factory: Callable[[], ML] = ML
     observer: Callable[[str, dict], None] | None = None
+    # sees every dynamic message the host sends to pages (websocket frames, validation replies):
+    # the e2e privacy scan uses it
+    frame_tap: Callable[[str | bytes], None] | None = None
 
 
 def own_origins(host: str, port: int) -> set[str]:
@@ -148,7 +151,10 @@ class Host:
             body = {"error": e.to_wire()}
         except Exception as e:  # malformed input never takes the host down
             body = {"error": {"name": "TypeError", "message": f"{type(e).__name__}: {e}"}}
-        return _response(200, json.dumps(body).encode(), "application/json", cors)
+        raw = json.dumps(body).encode()
+        if self.config.frame_tap is not None:
+            self.config.frame_tap(raw)
+        return _response(200, raw, "application/json", cors)
 
     def static(self, path: str) -> Response:
         root = self.config.app_dir.absolute()
@@ -181,6 +187,8 @@ class Host:
                 # handled one at a time, in order: the context timeline
                 replies = await asyncio.to_thread(session.receive, message)
                 for r in replies:
+                    if self.config.frame_tap is not None:
+                        self.config.frame_tap(r)
                     await connection.send(r)
         except Exception as e:  # a broken connection ends only its own session
             log.info("session %s ended: %s", session.token[:6], e)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -125,7 +126,7 @@ class Session:
         options = protocol.decode_value(h.get("options") or {})
         ctx = self.ml.createContext(options)
         self.contexts[cid] = ctx
-        self._observe("createContext", {"options": options, "decision": ctx.decision})
+        self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx})
         return self._ok(h, accelerated=ctx.accelerated, limits=ctx.opSupportLimits())
 
     def on_destroyContext(self, h, payload):  # noqa: N802
@@ -229,9 +230,21 @@ class Session:
         graph = self._graph(h["graph"])
         ins = {k: self._tensor(v) for k, v in h["inputs"].items()}
         outs = {k: self._tensor(v) for k, v in h["outputs"].items()}
+        t0 = time.perf_counter()
         ctx.dispatch(graph, ins, outs)
-        self._observe("dispatch", {"graph": graph, "context": ctx})
+        ms = (time.perf_counter() - t0) * 1000.0
+        graph.last_latency_ms = ms  # operator-side only; pages get a bucket (on_graphLatency)
+        self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms})
         return None
+
+    def on_graphLatency(self, h, payload):  # noqa: N802
+        """The bucketed latency of a graph's latest dispatch (10-20 ms steps, coarser above)."""
+        from policy import privacy
+
+        graph = self._graph(h["graph"])
+        ms = getattr(graph, "last_latency_ms", None)
+        bucket = None if ms is None else privacy.bucket_latency(ms, graph.context.ml.rules)
+        return self._ok(h, latency=bucket)
 
     # ------------------------------------------------------------------ stateless validation
     def validate(self, ctx_id, op: str, raw_args: list) -> list[dict]:
@@ -254,7 +267,7 @@ class Session:
             from ops import idl
 
             conv = idl.convert_dictionary("MLOperandDescriptor", d, f"{op}(): descriptor")
-            return [check_dimensions(desc_from_dict(conv), op).to_wire()]
+            return [ctx.check_operand(op, check_dimensions(desc_from_dict(conv), op)).to_wire()]
         opdef, call = prepare_call(op, args)
         return [d.to_wire() for d in infer_call(opdef, call, ctx.capabilities)]
 
@@ -279,8 +292,17 @@ class Session:
 
 
 def placement_report(graph: MLGraph) -> dict:
-    """What a page learns after build(): bucketed, identity-free (experimental, see README)."""
+    """What a page learns after build() (experimental, namespaced as WebNNBridge in the shim):
+    the effective policy (#934) and a DAOP-style QoS tier, both coarse and identity-free."""
+    from policy import privacy
+
     p = graph.placement
     if p is None:
         return {}
-    return {"effective": {"accelerated": p.device.kind != "cpu", "cpuFallback": p.fallback}}
+    rules = graph.context.ml.rules
+    report = {"effective": privacy.effective_report(p, rules, simulated=graph.context.ml.simulated)}
+    try:
+        report["qos"] = privacy.estimate_qos(graph.ir, p.device, rules, placement=p)
+    except Exception:  # an estimate is optional; never fail a build over it
+        log.exception("QoS estimate failed")
+    return report

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bridge.embed import CHROMIUM, CHROMIUM_ARGS, RunningHost, start_host  # noqa: F401
+from bridge import embed
+from bridge.embed import CHROMIUM, CHROMIUM_ARGS, RunningHost  # noqa: F401
+from policy.trace import SessionTracer, TraceWriter
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "e2e" / "pages"
@@ -26,9 +28,26 @@ def app_dir(tmp_path_factory) -> Path:
     return d
 
 
+# Every dynamic message any e2e host sends to a page (websocket frames, validation replies):
+# test_zz_privacy scans them all for device identity and exact timings.
+FRAMES: list = []
+
+
+def start_host(**kw) -> RunningHost:
+    kw.setdefault("frame_tap", FRAMES.append)
+    return embed.start_host(**kw)
+
+
 @pytest.fixture(scope="session")
-def host(app_dir):
-    h = start_host(app_dir=app_dir)
+def trace_path(tmp_path_factory) -> Path:
+    """The JSONL policy trace the session host records of the whole e2e suite."""
+    return tmp_path_factory.mktemp("trace") / "e2e-trace.jsonl"
+
+
+@pytest.fixture(scope="session")
+def host(app_dir, trace_path):
+    writer = TraceWriter(trace_path)
+    h = start_host(app_dir=app_dir, observer=SessionTracer(writer))
     yield h
     h.stop()
 

@@ -672,6 +672,10 @@ const IMPL = {
         }
         canBuild(b);
         if (conv.dataType !== undefined) {
+          // the context's reported limits (data from the host, not a copy of any op rule)
+          if (!b.context.limits.constant.dataTypes.includes(conv.dataType)) {
+            throw new TypeError(`constant(): data type ${conv.dataType} is not supported by this context.`);
+          }
           return newOperand(b, { dataType: conv.dataType, shape: [] }, 'constant', { scalar: { dataType: conv.dataType, value: tagValue(conv.value) } });
         }
         const [desc] = b.context.link.validate(b.context, 'constant', [conv.descriptor]);
@@ -693,7 +697,7 @@ const IMPL = {
         const id = nextObjectId++;
         const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), g.parts.length ? g.parts : null);
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost while building.');
-        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null };
+        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null };
         c.graphs.add(graph);
         return wrap('MLGraph', graph);
       },
@@ -726,3 +730,28 @@ if (GLOBAL.navigator && Object.prototype.hasOwnProperty.call(GLOBAL.navigator, '
   Object.defineProperty(GLOBAL.navigator, 'ml', { value: ML_INSTANCE, configurable: true });
 }
 GLOBAL.__webnnBridge = { host: HOST_ORIGIN, version: 1 };
+
+// Extensions beyond the spec, namespaced (never added to the WebNN interfaces). Coarse,
+// identity-free facts only: see README "Extensions".
+function bridgeGraph(graph, what) {
+  const g = graph && SLOTS.get(graph);
+  if (!g || !g.context || !('report' in g)) throw new TypeError(`WebNNBridge.${what}: an MLGraph is required.`);
+  return g;
+}
+const WebNNBridge = Object.freeze({
+  // issue #934: the effective policy after build(): {accelerated, cpuFallback, simulated}
+  effectivePolicy(graph) {
+    const g = bridgeGraph(graph, 'effectivePolicy');
+    return g.report ? Object.assign({}, g.report) : null;
+  },
+  // DAOP: one of excellent, good, fair, moderate, slow, very-slow, poor
+  estimateQoS(graph) { return bridgeGraph(graph, 'estimateQoS').qos; },
+  // the latest dispatch's latency, bucketed (e.g. "10-20 ms"); null before any dispatch
+  async latency(graph) {
+    const g = bridgeGraph(graph, 'latency');
+    if (g.destroyed || g.context.isLost) throw makeError('InvalidStateError', 'The graph is destroyed.');
+    const reply = await g.context.link.request({ t: 'graphLatency', graph: g.id });
+    return reply.latency;
+  },
+});
+Object.defineProperty(GLOBAL, 'WebNNBridge', { value: WebNNBridge, writable: true, configurable: true, enumerable: false });
