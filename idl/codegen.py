@@ -278,7 +278,13 @@ def render_py(model: dict) -> str:
 
 def outputs() -> dict[Path, str]:
     model = load_model()
-    return {JS_OUT: render_js(model), PY_OUT: render_py(model)}
+    out = {JS_OUT: render_js(model), PY_OUT: render_py(model)}
+    readme = ROOT / "README.md"
+    if readme.exists():
+        from ops import table
+
+        out[readme] = table.splice(readme.read_text())
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
