@@ -139,6 +139,9 @@ def _check_capabilities(opdef: OpDef, call: Call, outs: list[OperandDesc], caps:
         lo, hi = lim.ranks
         if d.rank < lo or d.rank > (caps.max_rank if hi is None else hi):
             raise WebNNTypeError(f"operand '{name}' rank {d.rank} is not supported by this context.")
+    for d in outs:
+        # the created operand's descriptor must pass "check dimensions" with this context's limits
+        check_dimensions(d, f"{opdef.name} output", caps.max_rank, caps.max_tensor_byte_length)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -496,7 +499,6 @@ class MLGraphBuilder:
     def build(self, outputs: Mapping[str, MLOperand]) -> MLGraph:
         _, conv = idl.convert_args("MLGraphBuilder", "build", [dict(outputs)])
         self._check_can_build()
-        self.has_built = True
         outputs = conv["outputs"]
         if not outputs:
             raise WebNNTypeError("build(): at least one output is required.")
@@ -507,6 +509,8 @@ class MLGraphBuilder:
             if o.kind != "output":
                 raise WebNNTypeError(f"build(): output '{name}' is an input or constant operand.")
         ir = self._collect(outputs)
+        # spec: [[hasBuilt]] is set only after every TypeError check passed
+        self.has_built = True
         from policy import engine
 
         placement = engine.decide_build(self.context.decision, ir, self.context.ml.inventory, self.context.ml.rules)

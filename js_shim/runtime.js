@@ -472,7 +472,10 @@ function collectGraph(b, outputs) {
     if (s.kind === 'constant') {
       if (s.bytes) { constants.push({ operand: s.id, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) }, part: parts.length }); parts.push(s.bytes); }
       else if (s.scalar) constants.push({ operand: s.id, scalar: s.scalar });
-      else constants.push({ operand: s.id, tensor: s.tensor.id });
+      else {
+        if (s.tensor.destroyed) throw new TypeError('build(): a constant MLTensor has been destroyed.');
+        constants.push({ operand: s.id, tensor: s.tensor.id });
+      }
     }
   }
   const nodeList = b.nodes.filter((n) => nodes.has(n)).map((n) => ({
@@ -684,15 +687,18 @@ const IMPL = {
       },
       async build(b, conv) {
         canBuild(b);
-        b.hasBuilt = true;
+        // spec: every TypeError check happens before [[hasBuilt]] is set (the builder stays usable)
         const outputs = conv.outputs;
-        ownOperands(b, outputs);
-        const g = collectGraph(b, outputs);
-        for (const [, o] of Object.entries(outputs)) {
+        const entries = Object.entries(outputs);
+        if (entries.length === 0) throw new TypeError('build(): at least one output is required.');
+        for (const [name, o] of entries) {
+          if (name === '') throw new TypeError('build(): output names must not be empty.');
           const s = SLOTS.get(o);
-          if (s.tensor && s.tensor.destroyed) throw new TypeError('build(): a constant MLTensor has been destroyed.');
+          if (s.builder !== b) throw new TypeError('An MLOperand from another MLGraphBuilder was passed.');
+          if (s.kind !== 'output') throw new TypeError(`build(): output '${name}' is an input or constant operand.`);
         }
-        for (const node of b.nodes) for (const s of node.outputs) if (s.tensor && s.tensor.destroyed) throw new TypeError('build(): a constant MLTensor has been destroyed.');
+        const g = collectGraph(b, outputs);
+        b.hasBuilt = true;
         const c = b.context;
         const id = nextObjectId++;
         const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), g.parts.length ? g.parts : null);

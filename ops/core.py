@@ -169,14 +169,24 @@ class OperandDesc:
         return f"{self.data_type}[{','.join(map(str, self.shape))}]"
 
 
-def check_dimensions(desc: OperandDesc, what: str = "operand") -> OperandDesc:
-    """The spec's 'check dimensions': every dimension and the element count are valid dimensions."""
+def check_dimensions(
+    desc: OperandDesc, what: str = "operand", max_rank: int | None = None, max_byte_length: int | None = None
+) -> OperandDesc:
+    """The spec's 'check dimensions': every dimension and the element count are valid dimensions;
+    with a context's limits also the rank ("shape's size is too large to be supported") and the
+    byte length ("not supported by the implementation", i.e. above maxTensorByteLength)."""
     data_type(desc.data_type)
     for d in desc.shape:
         if not isinstance(d, int) or d <= 0 or d > MAX_DIMENSION:
             raise WebNNTypeError(f"Invalid {what} shape {list(desc.shape)}: dimensions must be in 1..2^31-1.")
+    if max_rank is not None and desc.rank > max_rank:
+        raise WebNNTypeError(f"Invalid {what} shape {list(desc.shape)}: rank {desc.rank} exceeds the maximum {max_rank}.")
     if desc.size > MAX_DIMENSION:
         raise WebNNTypeError(f"Invalid {what} shape {list(desc.shape)}: element count exceeds 2^31-1.")
+    if max_byte_length is not None and desc.byte_length > max_byte_length:
+        raise WebNNTypeError(
+            f"Invalid {what} {desc}: byte length {desc.byte_length} exceeds maxTensorByteLength {max_byte_length}."
+        )
     return desc
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .core import ALL_TYPES, OperandDesc, WebNNTypeError
+from .core import ALL_TYPES, OperandDesc, WebNNTypeError, check_dimensions
 
 # --------------------------------------------------------------------------- limits
 
@@ -122,6 +122,9 @@ class OpDef:
             self._check_limits(name, d, descs)
         outs = list(self.infer(call))
         for i, out in enumerate(outs):
+            # every operand an op creates must pass the spec's "check dimensions" (valid dimensions,
+            # element count in the range of long): overflowing shape arithmetic is a TypeError
+            check_dimensions(out, "output")
             lname = self.outputs[min(i, len(self.outputs) - 1)]
             if lname in self.limits:
                 self._check_limits(lname, out, {**descs, lname: out}, output=True)

@@ -70,29 +70,25 @@ def spec_capabilities() -> Capabilities:
     return Capabilities(ops={name: dict(lims) for name, lims in _spec_ops().items()})
 
 
-def _types_list(value, what: str) -> tuple[str, ...]:
-    if value == "all" or value is None:
-        return ALL_TYPES
-    if isinstance(value, str) or not isinstance(value, Iterable):
-        raise CapabilitySpecError(f"{what} must be 'all' or a list of data types")
-    out = tuple(value)
-    for t in out:
-        if t not in DATA_TYPES:
-            raise CapabilitySpecError(f"{what}: unknown data type {t!r}")
-    return out
-
-
-def _op_list(value, what: str) -> list[str]:
-    known = _spec_ops()
+def _names(value, known, what: str, kind: str) -> list[str]:
+    """'all' (or absent) -> every known name; else a list whose every entry must be known."""
     if value == "all" or value is None:
         return list(known)
     if isinstance(value, str) or not isinstance(value, Iterable):
-        raise CapabilitySpecError(f"{what} must be 'all' or a list of operator names")
-    ops = list(value)
-    for op in ops:
-        if op not in known:
-            raise CapabilitySpecError(f"{what}: unknown operator {op!r}")
-    return ops
+        raise CapabilitySpecError(f"{what} must be 'all' or a list of {kind}s")
+    out = list(value)
+    for name in out:
+        if name not in known:
+            raise CapabilitySpecError(f"{what}: unknown {kind} {name!r}")
+    return out
+
+
+def _types_list(value, what: str) -> tuple[str, ...]:
+    return tuple(_names(value, ALL_TYPES, what, "data type"))
+
+
+def _op_list(value, what: str) -> list[str]:
+    return _names(value, _spec_ops(), what, "operator name")
 
 
 def _narrow(lim: Limits, types: tuple[str, ...], max_rank: int, required: bool) -> Limits | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import FLOAT_TYPES, WebNNTypeError
+from ..core import FLOAT_TYPES, MAX_DIMENSION, OperationError, WebNNTypeError
 from ..registry import Call, Limits, OpDef, register, same_as
 from ._common import f32
 
@@ -45,11 +45,14 @@ def _geometry(call: Call, in_shape, f_shape):
         raise WebNNTypeError("groups must be at least 1.")
     if c != fi:
         raise WebNNTypeError(f"input channels {c} must equal the filter's input channels {fi}.")
-    if c % groups:
-        raise WebNNTypeError(f"input channels {c} must be divisible by groups {groups}.")
-    for i in range(2):
-        if out_pad[i] >= strides[i]:
-            raise WebNNTypeError(f"outputPadding {out_pad} must be smaller than strides {strides}.")
+    # spec: outputPadding must be smaller than strides only when outputSizes is not given (it is
+    # ignored otherwise). There is no "input channels divisible by groups" rule at HEAD.
+    if call["outputSizes"] is None:
+        for i in range(2):
+            if out_pad[i] >= strides[i]:
+                raise WebNNTypeError(f"outputPadding {out_pad} must be smaller than strides {strides}.")
+    if fo * groups > MAX_DIMENSION:
+        raise WebNNTypeError(f"output channels {fo} * groups {groups} is not a valid dimension.")
     base = [
         (size - 1) * s + (k - 1) * d + 1 - pb - pe
         for size, s, k, d, pb, pe in ((h, strides[0], kh, dil[0], pad[0], pad[1]), (w, strides[1], kw, dil[1], pad[2], pad[3]))
@@ -65,8 +68,8 @@ def _geometry(call: Call, in_shape, f_shape):
                 )
         out_pad = [sizes[i] - base[i] for i in range(2)]
     out_hw = [base[i] + out_pad[i] for i in range(2)]
-    if any(o <= 0 for o in out_hw):
-        raise WebNNTypeError(f"the output size {out_hw} is not positive.")
+    if any(o <= 0 or o > MAX_DIMENSION for o in out_hw):
+        raise WebNNTypeError(f"the output size {out_hw} is not a valid dimension.")
     oc = fo * groups
     bias = call["bias"]
     if bias is not None and not isinstance(bias, str) and tuple(bias.shape) != (oc,):
@@ -83,9 +86,17 @@ def _infer(call: Call):
     return [x.with_shape(shape)]
 
 
+def _executable(g) -> None:
+    # the builder accepts any groups (spec HEAD has no divisibility rule), but a grouped
+    # transposed convolution can only run when the input channels split evenly into the groups
+    if g["c"] % g["groups"]:
+        raise OperationError(f"convTranspose2d: input channels {g['c']} are not divisible by groups {g['groups']}.")
+
+
 def _reference(call: Call):
     x, f = call["input"], call["filter"]
     g = _geometry(call, x.shape, f.shape)
+    _executable(g)
     xf = f32(x).astype(np.float64)
     if g["layout"] == "nhwc":
         xf = xf.transpose(0, 3, 1, 2)
@@ -118,6 +129,7 @@ def _reference(call: Call):
 def _lower(lb, call: Call):
     x, f = call["input"], call["filter"]
     g = _geometry(call, lb.shape(x), lb.shape(f))
+    _executable(g)
     xf = lb.cast(x, "float32")
     if g["layout"] == "nhwc":
         xf = lb.node("Transpose", [xf], perm=[0, 3, 1, 2])
