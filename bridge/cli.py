@@ -71,23 +71,24 @@ def _serve(args) -> int:
 
 
 def _devices(args) -> int:
-    from backends import backend_for
-    from policy.inventory import load_profile, probe_inventory
+    from policy.inventory import capabilities_of, load_profile, probe_inventory
 
     devices = load_profile(args.devices) if args.devices else probe_inventory()
     rows = []
     for d in devices:
-        row = {"id": d.id, "kind": d.kind, "backend": d.backend, "name": d.name, **dict(d.details)}
-        if d.backend != "simulated":
-            caps = backend_for(d).capabilities(d)
-            row["ops"] = len(caps.ops)
-        rows.append(row)
+        caps = capabilities_of(d)
+        # data types of each op's main (first) operand: what the device computes in
+        types = sorted({t for lims in caps.ops.values() for t in next(iter(lims.values())).types})
+        rows.append({"id": d.id, "kind": d.kind, "backend": d.backend, "name": d.name, **dict(d.details),
+                     "ops": len(caps.ops), "dataTypes": types, "maxRank": caps.max_rank,
+                     "maxTensorByteLength": caps.max_tensor_byte_length})
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
         for r in rows:
-            extra = f"  ops={r['ops']}" if "ops" in r else ""
-            print(f"{r['kind']:4} {r['id']:40} {r['name']}{extra}")
+            backend = r.get("declared backend", r["backend"]) + (" (simulated)" if r.get("simulated") else "")
+            print(f"{r['kind']:4} {r['id']:34} {backend:24} ops={r['ops']:<3} rank<={r['maxRank']} "
+                  f"{','.join(r['dataTypes'])}  {r['name']}")
     return 0
 
 
