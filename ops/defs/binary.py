@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core import FLOAT_TYPES, broadcast_shapes
 from ..registry import Call, Limits, OpDef, register, same_as
-from ._common import in_float32
+from ._common import in_float32, lower_max, lower_min
 
 
 def _int_div(a, b):
@@ -54,6 +54,20 @@ def infer(call: Call):
     return [a.with_shape(broadcast_shapes(a.shape, b.shape))]
 
 
+# ONNX Runtime's CPU Pow has kernels for float, double, int32 and int64 bases only
+_POW_VIA_DOUBLE = ("int8", "uint8", "uint32", "uint64")
+
+
+def lower_pow_via_double(lb, a: str, b: str) -> str:
+    """Integer pow through float64 (exact while results stay below 2^53), then int64, then the
+    operand's type: the last step keeps the low bits, as integer overflow does."""
+    from onnx import TensorProto
+
+    da, db = (lb.node("Cast", [v], dtype="float64", to=TensorProto.DOUBLE) for v in (a, b))
+    wide = lb.node("Cast", [lb.node("Pow", [da, db], dtype="float64")], dtype="int64", to=TensorProto.INT64)
+    return lb.cast(wide, lb.dtype(a))
+
+
 def _make(name: str, fn, onnx_op: str) -> OpDef:
     def reference(call: Call):
         a, b = call["a"], call["b"]
@@ -61,6 +75,12 @@ def _make(name: str, fn, onnx_op: str) -> OpDef:
             return [in_float32(fn)(a, b)]
 
     def lower(lb, call: Call):
+        if onnx_op == "Max":
+            return [lower_max(lb, call["a"], call["b"])]
+        if onnx_op == "Min":
+            return [lower_min(lb, call["a"], call["b"])]
+        if onnx_op == "Pow" and lb.dtype(call["a"]) in _POW_VIA_DOUBLE:
+            return [lower_pow_via_double(lb, call["a"], call["b"])]
         return [lb.node(onnx_op, [call["a"], call["b"]])]
 
     return OpDef(

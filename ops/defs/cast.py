@@ -45,7 +45,31 @@ def reference(call: Call):
 
 def lower(lb, call: Call):
     data_type = call["dataType"]
-    return [lb.node("Cast", [call["input"]], dtype=data_type, to=DATA_TYPES[data_type].onnx)]
+    x = call["input"]
+    if DATA_TYPES[lb.dtype(x)].is_float and not DATA_TYPES[data_type].is_float:
+        return [lower_saturating(lb, x, data_type)]
+    return [lb.node("Cast", [x], dtype=data_type, to=DATA_TYPES[data_type].onnx)]
+
+
+def lower_saturating(lb, x: str, data_type: str) -> str:
+    """float -> integer as the reference does it: truncate, NaN -> 0, saturate at the type's
+    range (ONNX Runtime's Cast alone wraps out-of-range values)."""
+    from onnx import TensorProto
+
+    info = np.iinfo(DATA_TYPES[data_type].numpy)
+    d = lb.node("Cast", [x], dtype="float64", to=TensorProto.DOUBLE)
+    zero = lb.const(np.array(0.0, np.float64))
+    d = lb.node("Where", [lb.node("IsNaN", [d], dtype="bool"), zero, d], dtype="float64")
+    lo, hi = (lb.const(np.array(v, np.float64)) for v in (float(info.min), float(info.max)))
+    d = lb.node("Min", [lb.node("Max", [d, lo], dtype="float64"), hi], dtype="float64")
+    out = lb.node("Cast", [d], dtype=data_type, to=DATA_TYPES[data_type].onnx)
+    if info.bits == 64:  # float64(max) rounds up to 2^63 / 2^64, which no longer fits
+        top = lb.node("GreaterOrEqual", [d, hi], dtype="bool")
+        # Where has no uint64 kernel: select in int64, whose bits are the same (-1 is 2^64 - 1)
+        bits = lb.cast(out, "int64")
+        out = lb.cast(lb.node("Where", [top, lb.scalar(np.int64(info.max).item() if info.min < 0 else -1, "int64"),
+                                        bits], dtype="int64"), data_type)
+    return out
 
 
 def tolerance(call: Call, data_type: str):

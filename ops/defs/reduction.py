@@ -27,6 +27,17 @@ def _axes(call: Call, rank: int) -> list[int]:
     return list(range(rank)) if axes is None else list(axes)
 
 
+def _int64_exact_sum(lb, x: str, op: str, shape, axes, keep: int) -> str:
+    """ReduceSum/SumSquare/L1 on int64 without ONNX Runtime's reduce kernels, which lose bits
+    above 2^53: a running sum (CumSum, exact in integers) along each axis, then its last entry."""
+    y = {"ReduceSumSquare": lambda: lb.node("Mul", [x, x]), "ReduceL1": lambda: lb.node("Abs", [x])}.get(
+        op, lambda: x)()
+    for a in axes:
+        y = lb.node("CumSum", [y, lb.scalar(a, "int64")])
+        y = lb.node("Slice", [y, lb.ints([shape[a] - 1]), lb.ints([shape[a]]), lb.ints([a])])
+    return y if keep else lb.node("Squeeze", [y, lb.ints(list(axes))])
+
+
 def _reduce_infer(call: Call):
     x = call["input"]
     axes = check_axes(_axes(call, x.rank), x.rank)
@@ -90,6 +101,21 @@ def _from_ordered(lb, v):
     return lb.cast(lb.node("Sub", [v, lb.scalar(INT64_MIN, "int64")]), "uint64")
 
 
+def _int64_extreme(lb, x, name, shape, axes, keep):
+    """reduceMax/reduceMin of int64 values. ONNX Runtime's int64 ReduceMax/ReduceMin compare
+    wrongly when the low 32-bit words differ in their top bit (ReduceMax([2147483648, 5]) == 5 with
+    onnxruntime 1.31); ArgMax/ArgMin are right, so each axis is reduced by picking the element at
+    the arg index."""
+    arg = "ArgMax" if name == "reduceMax" else "ArgMin"
+    for ax in axes:
+        idx = lb.node(arg, [x], dtype="int64", axis=int(ax), keepdims=1, select_last_index=0)
+        x = lb.node("GatherElements", [x, idx], dtype="int64", axis=int(ax))
+    if keep:
+        return x
+    out_shape = [d for i, d in enumerate(shape) if i not in set(axes)]
+    return lb.node("Reshape", [x, lb.ints(out_shape)], dtype="int64")
+
+
 def _make_reduce(name, allowed, required, fn, onnx_op, elementwise, ulp_fn) -> OpDef:
     def reference(call: Call):
         x = call["input"]
@@ -127,6 +153,10 @@ def _make_reduce(name, allowed, required, fn, onnx_op, elementwise, ulp_fn) -> O
                 r = lb.node("Mul", [x, x])
             else:
                 r = lb.node(elementwise, [x])
+        elif name in ("reduceMax", "reduceMin") and lb.dtype(x) == "int64":
+            r = _int64_extreme(lb, x, name, lb.shape(call["input"]), axes, keep)
+        elif op in ("ReduceSum", "ReduceSumSquare", "ReduceL1") and lb.dtype(x) == "int64":
+            r = _int64_exact_sum(lb, x, op, lb.shape(call["input"]), axes, keep)
         else:
             r = lb.node(op, [x, lb.ints(axes)], keepdims=keep)
         if back == "ordered":
