@@ -68,3 +68,44 @@ def ulp(n: int, f16: int | None = None):
         return ("ulp", f16 if dt == "float16" else n)
 
     return tol
+
+
+# ONNX Runtime's CPU Max/Min (and Clip) kernels compare int64 values wrongly when the low 32-bit
+# words differ in their top bit (e.g. Max(2147483648, 5) == 5 and Max(-4147483648, -2) ==
+# -4147483648 with onnxruntime 1.31), so int64 maximum/minimum are lowered to Less/Greater +
+# Where, which compare correctly.
+
+
+def lower_max(lb, a: str, b: str) -> str:
+    dt = lb.dtype(a)
+    if dt == "int64":
+        return lb.node("Where", [lb.node("Less", [a, b], dtype="bool"), b, a], dtype=dt)
+    return lb.node("Max", [a, b])
+
+
+def lower_min(lb, a: str, b: str) -> str:
+    dt = lb.dtype(a)
+    if dt == "int64":
+        return lb.node("Where", [lb.node("Greater", [a, b], dtype="bool"), b, a], dtype=dt)
+    return lb.node("Min", [a, b])
+
+
+def lower_sigmoid(lb, x: str) -> str:
+    """sigmoid(x) in float32, accurate to a few ULP over the whole range. ONNX Runtime's Sigmoid
+    kernel is an approximation (about 200 ULP off near x = -6, and 0 below x = -16.4 where the true
+    value is still a normal float). With e = exp(-|x|) and s = 1 / (1 + e):
+    sigmoid(x) = s for x >= 0 and e * s for x < 0, with no cancellation on either side."""
+    x = lower_f32(lb, x)
+    e = lb.node("Exp", [lb.node("Neg", [lb.node("Abs", [x])])])
+    s = lb.node("Div", [lb.scalar(1.0, "float32"), lb.node("Add", [lb.scalar(1.0, "float32"), e])])
+    nonneg = lb.node("GreaterOrEqual", [x, lb.scalar(0.0, "float32")], dtype="bool")
+    return lb.node("Where", [nonneg, s, lb.node("Mul", [e, s])], dtype="float32")
+
+
+def lower_expm1(lb, x: str) -> str:
+    """exp(x) - 1 in float32 without the cancellation near 0 (ONNX has no Expm1): with
+    t = tanh(x / 2), expm1(x) = 2t / (1 - t) exactly, and 1 - t is in (0, 2] with no cancellation
+    for x <= 0 (the only side this is used on)."""
+    x = lower_f32(lb, x)
+    t = lb.node("Tanh", [lb.node("Mul", [x, lb.scalar(0.5, "float32")])])
+    return lb.node("Div", [lb.node("Add", [t, t]), lb.node("Sub", [lb.scalar(1.0, "float32"), t])])

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes
 from ..registry import Call, Limits, OpDef, register, same_as
-from ._common import in_float32
+from ._common import in_float32, lower_expm1
 
 F = FLOAT_TYPES
 PRELU_TYPES = ("float32", "float16", "int64", "int32", "int8")
@@ -33,7 +33,11 @@ def _linear(x, alpha, beta):
 
 
 def _l_elu(lb, x, o):
-    return lb.node("Elu", [x], alpha=float(o["alpha"]))
+    # alpha * expm1(min(x, 0)) for x <= 0: ONNX Runtime's Elu computes exp(x) - 1, which loses
+    # up to ~1000 ULP to cancellation near 0
+    neg = lb.node("Mul", [lower_expm1(lb, lb.node("Min", [x, lb.scalar(0.0, "float32")])), lb.scalar(o["alpha"], "float32")])
+    pos = lb.node("Greater", [x, lb.scalar(0.0, "float32")], dtype="bool")
+    return lb.node("Where", [pos, x, neg], dtype="float32")
 
 
 def _l_hard_sigmoid(lb, x, o):

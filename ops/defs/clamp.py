@@ -17,6 +17,7 @@ import numpy as np
 
 from ..core import ALL_TYPES, FLOAT_TYPES, WebNNTypeError, cast_number, data_type_of
 from ..registry import Call, Limits, OpDef, register, same_as
+from ._common import lower_max, lower_min
 
 
 def bounds(call: Call, data_type: str):
@@ -59,9 +60,9 @@ def lower(lb, call: Call):
     lo, hi = bounds(call, dtype)
     y = x
     if lo is not None:
-        y = lb.node("Max", [y, lb.scalar(lo, dtype)])
+        y = lower_max(lb, y, lb.scalar(lo, dtype))
     if hi is not None:
-        y = lb.node("Min", [y, lb.scalar(hi, dtype)])
+        y = lower_min(lb, y, lb.scalar(hi, dtype))
     return [y if y != x else lb.node("Identity", [x])]
 
 

@@ -12,8 +12,9 @@ gru gates (layout "zrn": update z, reset r, new n; "rzn" swaps z and r):
 lstm gates (layout "iofg" or "ifgo"; peepholeWeight is [i, o, f] blocks):
     i = f(x·Wiᵀ + bi + h·Riᵀ + rbi + pi ⊙ c);  fg = f(... + pf ⊙ c);  g = g(...)
     c' = fg ⊙ c + i ⊙ g;  o = f(... + po ⊙ c');  h' = o ⊙ h(c')
-Sequences: step s of direction d reads input[s] (forward) or input[steps-1-s] (backward) and the
-sequence output stacks the per-step hidden states in step order, as the spec's algorithm does.
+Sequences: step s of direction d reads input[s] (forward) or input[steps-1-s] (backward); the
+sequence output holds, at index t, each direction's hidden state after it read input[t] (the
+spec's emulation appends forward states and prepends backward ones).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError
 from ..registry import Call, Limits, OpDef, register, same_as
-from ._common import dtype_name
+from ._common import dtype_name, lower_sigmoid
 
 F = FLOAT_TYPES
 GRU_GATES = {"zrn": ("z", "r", "n"), "rzn": ("r", "z", "n")}
@@ -113,7 +114,9 @@ class _Onnx:
         return self.lb.node("Sub", [self.lb.scalar(1.0, "float32"), a])
 
     def act(self, kind, a):
-        return self.lb.node({"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}[kind], [a])
+        if kind == "sigmoid":
+            return lower_sigmoid(self.lb, a)
+        return self.lb.node({"tanh": "Tanh", "relu": "Relu"}[kind], [a])
 
     def zeros(self, shape):
         return self.lb.const(np.zeros(shape, np.float32))
@@ -299,24 +302,25 @@ def _run_seq(T, call: Call, batch: int, lstm: bool):
         per.append(dict(W=T.pick(W, d), R=T.pick(R, d), B=T.pick(B, d), RB=T.pick(RB, d), P=T.pick(P, d) if lstm else None,
                         h=T.pick(H0, d) if H0 is not None else T.zeros((batch, hidden)),
                         c=(T.pick(C0, d) if C0 is not None else T.zeros((batch, hidden))) if lstm else None,
-                        backward=(d == 1 or direction == "backward")))
-    seq = []
+                        backward=(d == 1 or direction == "backward"), seq=[None] * steps))
     for s in range(steps):
         for st in per:
-            xt = T.step(x, steps - 1 - s if st["backward"] else s)
+            t = steps - 1 - s if st["backward"] else s
+            xt = T.step(x, t)
             if lstm:
                 st["h"], st["c"] = _lstm_cell(T, xt, st["h"], st["c"], st["W"], st["R"], st["B"], st["RB"], st["P"],
                                               hidden, call.get("layout", "iofg"), acts)
             else:
                 st["h"] = _gru_cell(T, xt, st["h"], st["W"], st["R"], st["B"], st["RB"], hidden,
                                     call.get("layout", "zrn"), call.get("resetAfter", True), acts)
-        if call["returnSequence"]:
-            seq.append(T.stack([st["h"] for st in per]))
+            st["seq"][t] = st["h"]
     outs = [T.stack([st["h"] for st in per])]
     if lstm:
         outs.append(T.stack([st["c"] for st in per]))
     if call["returnSequence"]:
-        outs.append(T.stack(seq))
+        # the sequence is indexed by input time step: a backward direction's state after reading
+        # input[t] is at t (the spec's emulation prepends each backward step)
+        outs.append(T.stack([T.stack([st["seq"][t] for st in per]) for t in range(steps)]))
     return outs
 
 

@@ -10,9 +10,11 @@ import math
 
 import numpy as np
 
-from ..core import ALL_TYPES, FLOAT_TYPES
+from ..core import ALL_TYPES, DATA_TYPES, FLOAT_TYPES
 from ..registry import Call, Limits, OpDef, register, same_as
-from ._common import in_float32
+from ._common import in_float32, lower_f32, lower_max, lower_sigmoid
+
+ONNX_DOUBLE = 11  # onnx.TensorProto.DOUBLE
 
 SIGNED = ("float32", "float16", "int32", "int64", "int8")
 REQ_SIGNED = ("float32", "float16", "int32")
@@ -20,23 +22,54 @@ REQ_SIGNED = ("float32", "float16", "int32")
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+
+# erfc(z) = t * exp(-z*z + P(t)), t = 1 / (1 + z/2), z >= 0: Numerical Recipes' erfcc (fractional
+# error below 1.2e-7), evaluated in float64
+_ERFC = (-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807, -1.13520398,
+         1.48851587, -0.82215223, 0.17087277)
+
+
 def _gelu(x):
-    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
+    # 0.5 * x * erfc(-x / sqrt(2)): the same function as 0.5 * x * (1 + erf(x / sqrt(2))) without
+    # the cancellation of 1 + erf for negative x; gelu(-Infinity) is -0
+    x64 = np.asarray(x, np.float64)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isneginf(x64), -0.0, 0.5 * x64 * _erfc(-x64 / math.sqrt(2.0)))
 
 
 def _lower_gelu(lb, x):
-    # 0.5 * x * (1 + erf(x / sqrt(2))) in the input's type
-    dt = lb.dtype(x)
-    half, one, rsqrt2 = (lb.scalar(v, dt) for v in (0.5, 1.0, 1 / math.sqrt(2.0)))
+    """x >= 0 (and NaN): 0.5 * x * (1 + erf(x / sqrt(2))) in float32, where 1 + erf >= 1.
+    x < 0: 0.5 * x * erfc(-x / sqrt(2)) in float64 with an erfc approximation (ONNX has no Erfc,
+    and 1 + erf(x / sqrt(2)) cancels: about 40 ULP off at x = -2, 0 instead of -8e-8 at x = -5.5).
+    Both branches are within 2 ULP of the true float32 result."""
+    x = lower_f32(lb, x)
+    half, one, rsqrt2 = (lb.scalar(v, "float32") for v in (0.5, 1.0, 1 / math.sqrt(2.0)))
     e = lb.node("Erf", [lb.node("Mul", [x, rsqrt2])])
-    return lb.node("Mul", [lb.node("Mul", [x, half]), lb.node("Add", [e, one])])
+    pos = lb.node("Mul", [lb.node("Mul", [x, half]), lb.node("Add", [e, one])])
+
+    def d(v):
+        return lb.const(np.array(v, np.float64))
+
+    xd = lb.node("Max", [lb.node("Cast", [x], dtype="float64", to=ONNX_DOUBLE), d(-40.0)])  # gelu(-40) == -0
+    z = lb.node("Mul", [xd, d(-1 / math.sqrt(2.0))])
+    t = lb.node("Div", [d(1.0), lb.node("Add", [d(1.0), lb.node("Mul", [z, d(0.5)])])])
+    p = d(_ERFC[-1])
+    for c in reversed(_ERFC[1:-1]):
+        p = lb.node("Add", [d(c), lb.node("Mul", [t, p])])
+    arg = lb.node("Add", [lb.node("Sub", [d(_ERFC[0]), lb.node("Mul", [z, z])]), lb.node("Mul", [t, p])])
+    erfc = lb.node("Mul", [t, lb.node("Exp", [arg])])
+    neg = lb.node("Mul", [lb.node("Mul", [xd, d(0.5)]), erfc])
+    neg = lb.node("Cast", [neg], dtype="float32", to=DATA_TYPES["float32"].onnx)
+    is_neg = lb.node("Less", [x, lb.scalar(0.0, "float32")], dtype="bool")
+    return lb.node("Where", [is_neg, neg, pos], dtype="float32")
 
 
 def _lower_relu(lb, x):
     # ONNX Runtime's CPU Relu has no int64/int32 kernels: max(x, 0) is the same function
     if lb.dtype(x) in ("float32", "float16"):
         return lb.node("Relu", [x])
-    return lb.node("Max", [x, lb.scalar(0, lb.dtype(x))])
+    return lower_max(lb, x, lb.scalar(0, lb.dtype(x)))
 
 
 def _hard_swish(x):
@@ -61,7 +94,7 @@ _ROWS = {
     "log": (FLOAT_TYPES, FLOAT_TYPES, np.log, "Log", 8),
     "sqrt": (FLOAT_TYPES, FLOAT_TYPES, np.sqrt, "Sqrt", 1),
     "reciprocal": (FLOAT_TYPES, FLOAT_TYPES, lambda x: 1.0 / x, "Reciprocal", 2),
-    "sigmoid": (FLOAT_TYPES, FLOAT_TYPES, lambda x: 1.0 / (1.0 + np.exp(-x)), "Sigmoid", 34),
+    "sigmoid": (FLOAT_TYPES, FLOAT_TYPES, lambda x: 1.0 / (1.0 + np.exp(-x)), lower_sigmoid, 34),
     "tanh": (FLOAT_TYPES, FLOAT_TYPES, np.tanh, "Tanh", 16),
     "softplus": (FLOAT_TYPES, FLOAT_TYPES, lambda x: np.logaddexp(0.0, x), "Softplus", 18),
     "softsign": (FLOAT_TYPES, FLOAT_TYPES, lambda x: x / (1.0 + np.abs(x)), "Softsign", 3),
