@@ -317,6 +317,25 @@ async def run_pages(urls: list[str], origin: str, *, jobs: int, deadline_s: floa
     return [results[u] for u in urls]
 
 
+def _run_in_thread(coro):
+    """asyncio.run() on a thread of its own: callers may already be inside an event loop (e.g.
+    a test process that also drives Playwright's sync API)."""
+    out: dict = {}
+
+    def target():
+        try:
+            out["value"] = asyncio.run(coro)
+        except BaseException as e:  # re-raised in the caller
+            out["error"] = e
+
+    t = threading.Thread(target=target, name="wpt-runner")
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
 def summarize(results: list[PageResult]) -> tuple[str, int, int]:
     lines = []
     passed = total = 0
@@ -386,8 +405,8 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.monotonic()
     try:
-        results = asyncio.run(run_pages(urls, wpt.origin, jobs=args.jobs, deadline_s=args.timeout,
-                                        chromium=args.chromium, on_result=progress))
+        results = _run_in_thread(run_pages(urls, wpt.origin, jobs=args.jobs, deadline_s=args.timeout,
+                                           chromium=args.chromium, on_result=progress))
     finally:
         host.stop()
         wpt.stop()
