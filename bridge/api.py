@@ -484,6 +484,7 @@ class MLGraphBuilder:
         outs = [MLOperand(self, d, "output") for d in descs]
         node = Node(op, call.map_operands(lambda o: Ref(o.id), _is_operand), [o.id for o in outs])
         node.operands = {o.id: o for _, o in call.operands(_is_operand)}  # type: ignore[attr-defined]
+        node.output_descs = {o.id: o.desc for o in outs}  # type: ignore[attr-defined]
         for o in outs:
             o.node = node
         self.nodes.append(node)
@@ -543,6 +544,11 @@ class MLGraphBuilder:
                     raise WebNNTypeError("build(): a constant's tensor has been destroyed.")
                 ir.constants[o.id] = o.value
         ir.nodes = [n for n in self.nodes if id(n) in nodes]
+        for n in ir.nodes:
+            # a multi-output op (split, gru, lstm) may have outputs the graph does not use: the
+            # backends still need their descriptors
+            for oid, desc in n.output_descs.items():  # type: ignore[attr-defined]
+                ir.operands.setdefault(oid, desc)
         ir.outputs = {name: o.id for name, o in outputs.items()}
         return ir
 

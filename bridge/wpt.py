@@ -361,8 +361,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="window and/or dedicatedworker (default both, as the files declare)")
     p.add_argument("-j", "--jobs", type=int, default=2, help="pages run at once (default 2)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per page before giving up (default 600)")
-    p.add_argument("--timeout-multiplier", type=float, default=4.0,
-                   help="testharness timeout_multiplier (default 4)")
+    p.add_argument("--timeout-multiplier", type=float, default=1.0,
+                   help="testharness timeout_multiplier (default 1: 10 s a file, 60 s for timeout=long)")
     p.add_argument("--json", type=Path, help="write every subtest result to this file")
     p.add_argument("--failures", action="store_true", help="print each failing subtest and its message")
     p.add_argument("--devices", metavar="PROFILE.json", help="run the host on a simulated inventory")

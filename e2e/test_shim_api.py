@@ -118,9 +118,13 @@ def test_build_rejects_inputs_as_outputs_and_empty_outputs(page, host):
         """
         const x = b.input('x', f32([2]));
         const b2 = new MLGraphBuilder(ctx);
-        return [await rejName(b.build({x})), await rejName(b2.build({}))];""",
+        const out = [await rejName(b.build({x})), await rejName(b2.build({}))];
+        // a build() that failed validation leaves the builder unbuilt: it builds once more
+        const y = b.relu(x);
+        out.push(await rejName(b.build({y})), await rejName(b.build({y})));
+        return out;""",
     )
-    assert r == ["TypeError", "TypeError"]
+    assert r == ["TypeError", "TypeError", "no error", "InvalidStateError"]
 
 
 def test_tensor_and_dispatch_rules(page, host):

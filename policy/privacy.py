@@ -62,8 +62,10 @@ class CanonicalProfile:
 _PROFILE_CACHE: dict[tuple, list[CanonicalProfile]] = {}
 
 
-def _pow2_floor(n: int) -> int:
-    return 0 if n <= 0 else 1 << (int(n).bit_length() - 1)
+def _is_round(n: int) -> bool:
+    """A canonical byte length: 0, a power of two, or one less (2^31 - 1, INT32_MAX, is what
+    most runtimes take). A device's own odd limit is never reported; only these constants."""
+    return n == 0 or n & (n - 1) == 0 or (n + 1) & n == 0
 
 
 def _build_profiles(entries: Sequence[Mapping]) -> list[CanonicalProfile]:
@@ -73,7 +75,8 @@ def _build_profiles(entries: Sequence[Mapping]) -> list[CanonicalProfile]:
         name = str(e.pop("name", f"profile-{i}"))
         desc = str(e.pop("description", ""))
         caps = capabilities_from_spec(e)
-        caps.max_tensor_byte_length = _pow2_floor(caps.max_tensor_byte_length)
+        if not _is_round(caps.max_tensor_byte_length):
+            raise ValueError(f"profile {name}: maxTensorByteLength must be 2^k or 2^k - 1")
         out.append(CanonicalProfile(name, desc, caps, io_types(caps)))
     if not out:
         raise ValueError("no canonical limits profiles")

@@ -69,7 +69,8 @@ def test_canonical_profiles_are_ordered_largest_first(rules):
     sizes = [capability_size(p.caps) for p in profiles]
     assert sizes == sorted(sizes, reverse=True) and sizes[-1] == 0
     for p in profiles:
-        assert p.caps.max_tensor_byte_length & (p.caps.max_tensor_byte_length - 1) == 0  # a power of two (or 0)
+        n = p.caps.max_tensor_byte_length
+        assert n == 0 or n & (n - 1) == 0 or (n + 1) & n == 0  # 2^k or 2^k - 1: a round constant
 
 
 @pytest.mark.parametrize("fixture,device", sorted(DEVICE_BUCKETS))
@@ -209,10 +210,18 @@ def test_effective_report_is_coarse(rules):
 def test_inline_profiles_in_rules(tmp_path):
     p = tmp_path / "r.toml"
     p.write_text('[[privacy.profiles]]\nname = "f32-only"\ndataTypes = ["float32"]\nops = ["add"]\nmaxRank = 4\n'
-                 'maxTensorByteLength = 1000\n\n[[privacy.profiles]]\nname = "empty"\nops = []\ndataTypes = []\n'
+                 'maxTensorByteLength = 1024\n\n[[privacy.profiles]]\nname = "empty"\nops = []\ndataTypes = []\n'
                  'maxRank = 0\nmaxTensorByteLength = 0\n')
     r = engine.load_rules(p)
     cpu = load_profile("cpu-only")[0]
     name, limits = privacy.bucketed_support_limits(capabilities_of(cpu), r)
-    assert name == "f32-only" and limits["maxTensorByteLength"] == 512
+    assert name == "f32-only" and limits["maxTensorByteLength"] == 1024
     assert set(limits) == {"preferredInputLayout", "maxTensorByteLength", "input", "constant", "output", "add"}
+
+
+def test_profiles_must_use_round_byte_lengths(tmp_path):
+    """A profile's maxTensorByteLength is a canonical constant, never an odd device figure."""
+    p = tmp_path / "r.toml"
+    p.write_text('[[privacy.profiles]]\nname = "odd"\nmaxTensorByteLength = 1000\n')
+    with pytest.raises(ValueError, match="2\\^k"):
+        privacy.canonical_profiles(engine.load_rules(p))
