@@ -2576,6 +2576,15 @@ IDL = {
      "default": None
     },
     {
+     "name": "roundingType",
+     "type": {
+      "t": "enum",
+      "name": "MLRoundingType"
+     },
+     "required": False,
+     "default": None
+    },
+    {
      "name": "strides",
      "type": {
       "t": "sequence",

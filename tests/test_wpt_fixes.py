@@ -217,3 +217,23 @@ def test_unused_outputs_of_a_multi_output_op(contexts):
                    {"x": x})
     for res in got.values():
         np.testing.assert_array_equal(res["a"], [2, 3])
+
+
+# --------------------------------------------------------------------------- legacy roundingType
+
+
+@pytest.mark.parametrize("options,shape", [
+    ({}, [1, 1, 2, 2]),
+    ({"outputShapeRounding": "ceil"}, [1, 1, 3, 3]),
+    ({"roundingType": "ceil"}, [1, 1, 3, 3]),  # the pre-#770 name still works
+    ({"roundingType": "floor"}, [1, 1, 2, 2]),
+])
+def test_pool_output_rounding_and_its_legacy_name(contexts, options, shape):
+    x = np.arange(25, dtype=np.float32).reshape(1, 1, 5, 5)
+    opts = {"windowDimensions": [2, 2], "strides": [2, 2], **options}
+    res = run_both(contexts, lambda bb: {"y": bb.maxPool2d(bb.input("x", {"dataType": "float32", "shape": [1, 1, 5, 5]}),
+                                                            opts)}, {"x": x})
+    for r in res.values():
+        assert list(r["y"].shape) == shape
+    np.testing.assert_array_equal(res["onnxruntime"]["y"], res["reference"]["y"])
+    assert res["reference"]["y"][0, 0, 0, 0] == 6.0

@@ -2575,6 +2575,15 @@ const IDL = {
      "default": null
     },
     {
+     "name": "roundingType",
+     "type": {
+      "t": "enum",
+      "name": "MLRoundingType"
+     },
+     "required": false,
+     "default": null
+    },
+    {
      "name": "strides",
      "type": {
       "t": "sequence",

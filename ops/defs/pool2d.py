@@ -44,7 +44,8 @@ def parse(call: Call, input_shape) -> dict:
             raise WebNNTypeError(
                 f"outputSizes {output_sizes} must be the floor ({[fh, fw]}) or ceil ({[ch, cw]}) output sizes."
             )
-    elif call.get("outputShapeRounding", "floor") == "ceil":
+    elif "ceil" in (call.get("outputShapeRounding", "floor"), call.get("roundingType", "floor")):
+        # roundingType: the legacy name (idl/extensions.idl), used when outputShapeRounding is default
         out_h, out_w = ch, cw
     else:
         out_h, out_w = fh, fw
