@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,13 +167,22 @@ def register(*defs: OpDef) -> None:
         REGISTRY[d.name] = d
 
 
-def load_all() -> dict[str, OpDef]:
-    """Import every module in ops/defs; each registers its operators."""
-    if not REGISTRY:
-        from . import defs
+_LOAD_LOCK = threading.RLock()
+_loaded = False
 
-        for mod in sorted(pkgutil.iter_modules(defs.__path__), key=lambda m: m.name):
-            importlib.import_module(f"{defs.__name__}.{mod.name}")
+
+def load_all() -> dict[str, OpDef]:
+    """Import every module in ops/defs; each registers its operators. Thread-safe: the host's
+    sessions run on worker threads, and none may see a half-filled registry."""
+    global _loaded
+    if not _loaded:
+        with _LOAD_LOCK:
+            if not _loaded:
+                from . import defs
+
+                for mod in sorted(pkgutil.iter_modules(defs.__path__), key=lambda m: m.name):
+                    importlib.import_module(f"{defs.__name__}.{mod.name}")
+                _loaded = True
     return REGISTRY
 
 
