@@ -126,7 +126,10 @@ class Host:
         if path == SHIM_PATH:
             host = request.headers.get("Host") or f"{self.config.host}:{self.port}"
             body = shim.shim_source(f"http://{host}").encode()
-            return _response(200, body, "text/javascript; charset=utf-8", {"Access-Control-Allow-Origin": "*"})
+            # CORP: pages that are cross-origin isolated (COEP require-corp, for SharedArrayBuffer)
+            # may load the shim from the host's origin too
+            return _response(200, body, "text/javascript; charset=utf-8",
+                             {"Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin"})
         if path == VALIDATE_PATH:
             return self.validate(request, url.query)
         if self.config.app_dir is not None:

@@ -201,6 +201,22 @@ class WptServer:
     def origin(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}"
 
+    def headers_for(self, path: str) -> dict[str, str]:
+        """wptserve's FILE.headers convention (e.g. COOP/COEP for SharedArrayBuffer tests); a
+        generated .any page takes the headers of its .any.js."""
+        for suffix in (".any.worker.html", ".any.worker.js", ".any.html"):
+            if path.endswith(suffix):
+                path = path[: -len(suffix)] + ".any.js"
+                break
+        f = self.root / (path.lstrip("/") + ".headers")
+        out: dict[str, str] = {}
+        if f.is_file():
+            for line in f.read_text(encoding="utf-8").splitlines():
+                name, sep, value = line.partition(":")
+                if sep and name.strip():
+                    out[name.strip()] = value.strip()
+        return out
+
     def respond(self, url_path: str, query: str) -> tuple[int, str, bytes]:
         path = "/" + posixpath.normpath("/" + urllib.parse.unquote(url_path)).lstrip("/")
         if path == "/resources/testharnessreport.js":
@@ -240,6 +256,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         status, ctype, body = self.wpt.respond(url.path, url.query)
         self.send_response(status)
+        if status == 200:
+            path = "/" + posixpath.normpath("/" + urllib.parse.unquote(url.path)).lstrip("/")
+            for name, value in self.wpt.headers_for(path).items():
+                self.send_header(name, value)
         self.send_header("Content-Type", f"{ctype}; charset=utf-8" if ctype.startswith("text/") else ctype)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")

@@ -82,3 +82,12 @@ def test_websocket_origin_checks_without_a_browser(host):
     assert _ws_status(ws, None) == 403  # loopback is not a permission
     assert _ws_status(ws, "http://evil.example") == 403
     assert _ws_status(ws, host.url) == "open"
+
+
+def test_cross_origin_isolated_pages_can_load_the_shim(host):
+    """COEP require-corp pages (SharedArrayBuffer) load the shim cross-origin: it carries CORP."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"{host.url}/webnn-shim.js") as r:
+        assert r.headers["Cross-Origin-Resource-Policy"] == "cross-origin"
+        assert r.headers["Access-Control-Allow-Origin"] == "*"

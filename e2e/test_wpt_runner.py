@@ -128,3 +128,18 @@ def test_runner_end_to_end_in_chromium(mini_wpt, tmp_path, capsys):
 def test_runner_rejects_a_non_wpt_directory(tmp_path, capsys):
     assert wpt.main([str(tmp_path)]) == 2
     assert "not a wpt checkout" in capsys.readouterr().err
+
+
+def test_headers_files_apply_to_generated_pages(mini_wpt):
+    """wptserve's FILE.headers: COOP/COEP for the SharedArrayBuffer tests reach the .any pages."""
+    (mini_wpt / "webnn" / "conformance_tests" / "relu.https.any.js.headers").write_text(
+        "Cross-Origin-Embedder-Policy: require-corp\nCross-Origin-Opener-Policy: same-origin\n")
+    server = wpt.WptServer(mini_wpt, "http://h/webnn-shim.js", {})
+    try:
+        for page in ("relu.https.any.html", "relu.https.any.worker.html", "relu.https.any.worker.js",
+                     "relu.https.any.js"):
+            h = server.headers_for(f"/webnn/conformance_tests/{page}")
+            assert h == {"Cross-Origin-Embedder-Policy": "require-corp", "Cross-Origin-Opener-Policy": "same-origin"}
+        assert server.headers_for("/webnn/resources/helper.js") == {}
+    finally:
+        server.stop()
