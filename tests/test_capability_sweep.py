@@ -286,39 +286,23 @@ def _matmul(b, dt):
 HID = 2  # hidden size of the recurrent cases
 
 
-def _gru(b, dt):
-    ins = {}
-    x = inp(b, ins, "x", rand(dt, (2, 1, 3), -1, 1))
-    w = inp(b, ins, "w", rand(dt, (1, 3 * HID, 3), -1, 1))
-    r = inp(b, ins, "r", rand(dt, (1, 3 * HID, HID), -1, 1))
-    return b.gru(x, w, r, 2, HID, {"returnSequence": True}), ins
+def _recurrent(gates: int, cell: bool):
+    """gru (3 gates) / lstm (4 gates): a 2-step sequence, or one cell step with its states."""
 
+    def make(b, dt):
+        ins = {}
+        lead = () if cell else (1,)
+        x = inp(b, ins, "x", rand(dt, (1, 3) if cell else (2, 1, 3), -1, 1))
+        w = inp(b, ins, "w", rand(dt, lead + (gates * HID, 3), -1, 1))
+        r = inp(b, ins, "r", rand(dt, lead + (gates * HID, HID), -1, 1))
+        if not cell:
+            op = b.gru if gates == 3 else b.lstm
+            return op(x, w, r, 2, HID, {"returnSequence": True}), ins
+        states = [inp(b, ins, n, rand(dt, (1, HID), -1, 1)) for n in ("h", "c")[: gates - 2]]
+        op = b.gruCell if gates == 3 else b.lstmCell
+        return op(x, w, r, *states, HID), ins
 
-def _gru_cell(b, dt):
-    ins = {}
-    x = inp(b, ins, "x", rand(dt, (1, 3), -1, 1))
-    w = inp(b, ins, "w", rand(dt, (3 * HID, 3), -1, 1))
-    r = inp(b, ins, "r", rand(dt, (3 * HID, HID), -1, 1))
-    h = inp(b, ins, "h", rand(dt, (1, HID), -1, 1))
-    return b.gruCell(x, w, r, h, HID), ins
-
-
-def _lstm(b, dt):
-    ins = {}
-    x = inp(b, ins, "x", rand(dt, (2, 1, 3), -1, 1))
-    w = inp(b, ins, "w", rand(dt, (1, 4 * HID, 3), -1, 1))
-    r = inp(b, ins, "r", rand(dt, (1, 4 * HID, HID), -1, 1))
-    return b.lstm(x, w, r, 2, HID, {"returnSequence": True}), ins
-
-
-def _lstm_cell(b, dt):
-    ins = {}
-    x = inp(b, ins, "x", rand(dt, (1, 3), -1, 1))
-    w = inp(b, ins, "w", rand(dt, (4 * HID, 3), -1, 1))
-    r = inp(b, ins, "r", rand(dt, (4 * HID, HID), -1, 1))
-    h = inp(b, ins, "h", rand(dt, (1, HID), -1, 1))
-    c = inp(b, ins, "c", rand(dt, (1, HID), -1, 1))
-    return b.lstmCell(x, w, r, h, c, HID), ins
+    return make
 
 
 def _batch_norm(b, dt):
@@ -515,10 +499,10 @@ TABLE = {
     "instanceNormalization": _instance_norm,
     "layerNormalization": _layer_norm,
     # recurrent
-    "gru": _gru,
-    "gruCell": _gru_cell,
-    "lstm": _lstm,
-    "lstmCell": _lstm_cell,
+    "gru": _recurrent(3, cell=False),
+    "gruCell": _recurrent(3, cell=True),
+    "lstm": _recurrent(4, cell=False),
+    "lstmCell": _recurrent(4, cell=True),
 }
 
 # The operand whose data types the main sweep walks, when it is not the op's first operand.

@@ -6,21 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bridge.api import ML, MLGraphBuilder
+from bridge.api import MLGraphBuilder
 from ops.core import WebNNTypeError
-
-
-@pytest.fixture(scope="module")
-def contexts():
-    ml = ML()
-    ort = [d for d in ml.inventory if d.backend == "onnxruntime" and d.kind == "cpu"][:1]
-    ref = [d for d in ml.inventory if d.backend == "reference"]
-    return {"onnxruntime": ML(ort).createContext(), "reference": ML(ref).createContext()}
-
-
-@pytest.fixture
-def b(contexts):
-    return MLGraphBuilder(contexts["reference"])
 
 
 def inp(b, shape, data_type="float32", name=None):

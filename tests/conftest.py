@@ -1,0 +1,21 @@
+"""Shared fixtures: one context per backend of this machine (ONNX Runtime CPU and the numpy
+reference), and a builder on the reference context."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.api import ML, MLGraphBuilder
+
+
+@pytest.fixture(scope="session")
+def contexts():
+    ml = ML()
+    ort = [d for d in ml.inventory if d.backend == "onnxruntime" and d.kind == "cpu"][:1]
+    ref = [d for d in ml.inventory if d.backend == "reference"]
+    return {"onnxruntime": ML(ort).createContext(), "reference": ML(ref).createContext()}
+
+
+@pytest.fixture
+def b(contexts):
+    return MLGraphBuilder(contexts["reference"])
