@@ -244,3 +244,25 @@ def test_dedicated_worker_with_import_scripts(page, host):
         f"{host.url}/webnn-shim.js",
     )
     assert r == pytest.approx([0.5, 1.0, 0.0], abs=1e-6)
+
+
+def test_repeated_builder_calls_reuse_host_answers_safely(page, host):
+    """The shim caches the host's validation answers: repeated calls give equal but independent
+    descriptors, repeated errors stay errors of the same type, and state checks still come first."""
+    r = run(
+        page,
+        host,
+        """
+        const x = b.input('x', f32([2, 3]));
+        const y1 = b.relu(x), y2 = b.relu(x);
+        const independent = y1.shape !== y2.shape && JSON.stringify(y1.shape) === JSON.stringify(y2.shape);
+        const bad = b.input('bad', {dataType: 'int32', shape: [2]});
+        const e1 = errName(() => b.softmax(bad, 0)), e2 = errName(() => b.softmax(bad, 0));
+        const b2 = new MLGraphBuilder(ctx);
+        const x2 = b2.input('x', f32([2, 3]));
+        await b2.build({y: b2.relu(x2)});
+        const afterBuild = errName(() => b2.relu(x2));  // cached answer, but the builder has built
+        return {independent, e1, e2, afterBuild};
+        """,
+    )
+    assert r == {"independent": True, "e1": "TypeError", "e2": "TypeError", "afterBuild": "InvalidStateError"}

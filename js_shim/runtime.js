@@ -284,6 +284,7 @@ class HostLink {
     this.token = null;
     this.closed = false;
     this.contexts = new Set();
+    this.answers = new Map();  // validation answers, see validate()
     this.ready = this.open();
   }
   open() {
@@ -354,14 +355,25 @@ class HostLink {
   }
   // Synchronous question to the host's op registry (builder methods must throw synchronously).
   validate(ctx, op, args) {
-    const q = JSON.stringify({ s: this.token, c: ctx.id, op, args });
-    const xhr = new XMLHttpRequest();
-    xhr.open('GET', `${HOST_ORIGIN}/webnn/validate?q=${encodeURIComponent(q)}`, false);
-    try { xhr.send(); } catch (e) { throw makeError('InvalidStateError', 'The webnn-bridge host is unreachable.'); }
-    if (xhr.status !== 200) throw makeError(xhr.status === 403 ? 'SecurityError' : 'UnknownError', `webnn-bridge validation failed (HTTP ${xhr.status}).`);
-    const r = JSON.parse(xhr.responseText);
+    // The host's answer is a pure function of (context, op, arguments with operand
+    // descriptors): repeated calls (a model's repeated blocks) reuse it instead of another
+    // synchronous round trip. Only answers are cached, never rules; build() re-validates all.
+    const key = JSON.stringify([ctx.id, op, args]);
+    let r = this.answers.get(key);
+    if (r === undefined) {
+      const q = JSON.stringify({ s: this.token, c: ctx.id, op, args });
+      const xhr = new XMLHttpRequest();
+      xhr.open('GET', `${HOST_ORIGIN}/webnn/validate?q=${encodeURIComponent(q)}`, false);
+      try { xhr.send(); } catch (e) { throw makeError('InvalidStateError', 'The webnn-bridge host is unreachable.'); }
+      if (xhr.status !== 200) throw makeError(xhr.status === 403 ? 'SecurityError' : 'UnknownError', `webnn-bridge validation failed (HTTP ${xhr.status}).`);
+      r = JSON.parse(xhr.responseText);
+      if (!(r.error && r.error.name === 'InvalidStateError')) {
+        if (this.answers.size >= 4096) this.answers.delete(this.answers.keys().next().value);
+        this.answers.set(key, r);
+      }
+    }
     if (r.error) throw makeError(r.error.name, r.error.message);
-    return r.outputs;
+    return r.outputs.map((d) => ({ dataType: d.dataType, shape: d.shape.slice() }));
   }
 }
 let LINK = null;
