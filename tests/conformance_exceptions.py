@@ -16,8 +16,6 @@ _VIA_DOUBLE = "ONNX Runtime computes this through float64: 64-bit integers above
 ORT_LARGE_INT64: dict[tuple[str, str], str] = {
     ("maxPool2d", "int64"): "MaxPool has no int64 kernel; lowered through float64. " + _VIA_DOUBLE,
     ("maxPool2d", "uint64"): "MaxPool has no uint64 kernel; lowered through float64. " + _VIA_DOUBLE,
-    ("pow", "int64"): "Pow's int64 kernel. " + _VIA_DOUBLE,
+    ("pow", "int64"): "Integer pow is lowered through float64. " + _VIA_DOUBLE,
     ("pow", "uint64"): "Pow has no uint64 kernel; lowered through float64. " + _VIA_DOUBLE,
-    ("reduceProduct", "int64"): "ReduceProd's int64 kernel. " + _VIA_DOUBLE,
-    ("reduceProduct", "uint64"): "ReduceProd, computed in int64. " + _VIA_DOUBLE,
 }

@@ -224,3 +224,18 @@ def test_pool_output_rounding_and_its_legacy_name(contexts, options, shape):
         assert list(r["y"].shape) == shape
     np.testing.assert_array_equal(res["onnxruntime"]["y"], res["reference"]["y"])
     assert res["reference"]["y"][0, 0, 0, 0] == 6.0
+
+
+# --------------------------------------------------------------------------- integer pow
+
+
+@pytest.mark.parametrize("dt", ["int8", "int32", "int64"])
+def test_integer_pow_with_negative_exponents(contexts, dt):
+    """Truncation toward zero on both backends (the reference used to raise numpy's ValueError,
+    and ONNX Runtime turned 0^-1 into the type's minimum)."""
+    a = np.array([2, 1, -1, -1, 0, 3, -2], dt)
+    e = np.array([-1, -3, -3, -2, -1, 4, 3], dt)
+    res = run_both(contexts, lambda bb: {"y": bb.pow(bb.input("a", {"dataType": dt, "shape": [7]}),
+                                                     bb.input("e", {"dataType": dt, "shape": [7]}))}, {"a": a, "e": e})
+    for r in res.values():
+        assert r["y"].tolist() == [0, 1, -1, 1, 0, 81, -8]

@@ -25,10 +25,20 @@ def _int_div(a, b):
 
 
 def _pow(a, b):
+    """Integer pow truncates the real result toward zero: a negative exponent gives 0, except for
+    bases 1 and -1 (and 0 to a negative power is 0, where the real result is infinite).
+    Overflow keeps the low bits. The spec leaves these cases to the implementation."""
     if a.dtype.kind == "f":
         with np.errstate(all="ignore"):
             return np.power(a, b)
-    return np.power(a, b.astype(a.dtype))
+    b = b.astype(a.dtype)
+    with np.errstate(all="ignore"):
+        pos = np.power(a, np.where(b < 0, 0, b).astype(a.dtype))
+    if a.dtype.kind == "u":
+        return pos
+    odd = (b % 2) != 0
+    neg = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0)).astype(a.dtype)
+    return np.where(b < 0, neg, pos).astype(a.dtype)
 
 
 _TABLE = {
@@ -55,16 +65,24 @@ def infer(call: Call):
 
 
 # ONNX Runtime's CPU Pow has kernels for float, double, int32 and int64 bases only
-_POW_VIA_DOUBLE = ("int8", "uint8", "uint32", "uint64")
+_POW_VIA_DOUBLE = ("int8", "uint8", "int32", "uint32", "int64", "uint64")
 
 
 def lower_pow_via_double(lb, a: str, b: str) -> str:
     """Integer pow through float64 (exact while results stay below 2^53), then int64, then the
-    operand's type: the last step keeps the low bits, as integer overflow does."""
+    operand's type: the last step keeps the low bits, as integer overflow does. Negative
+    exponents truncate toward zero (0.5 -> 0, (-1)^-3 -> -1); 0 to a negative power, infinite
+    in float64, is made 0 as in the reference."""
     from onnx import TensorProto
 
     da, db = (lb.node("Cast", [v], dtype="float64", to=TensorProto.DOUBLE) for v in (a, b))
-    wide = lb.node("Cast", [lb.node("Pow", [da, db], dtype="float64")], dtype="int64", to=TensorProto.INT64)
+    p = lb.node("Pow", [da, db], dtype="float64")
+    if not lb.dtype(a).startswith("u"):
+        zero = lb.const(np.array(0.0, np.float64))
+        inf_case = lb.node("And", [lb.node("Equal", [da, zero], dtype="bool"),
+                                   lb.node("Less", [db, zero], dtype="bool")], dtype="bool")
+        p = lb.node("Where", [inf_case, zero, p], dtype="float64")
+    wide = lb.node("Cast", [p], dtype="int64", to=TensorProto.INT64)
     return lb.cast(wide, lb.dtype(a))
 
 

@@ -38,6 +38,27 @@ def _int64_exact_sum(lb, x: str, op: str, shape, axes, keep: int) -> str:
     return y if keep else lb.node("Squeeze", [y, lb.ints(list(axes))])
 
 
+def _int64_exact_product(lb, x: str, shape, axes, keep: int) -> str:
+    """ReduceProd on int64 without ONNX Runtime's kernel (float64 inside): along each axis, pad
+    to a power of two with ones, then multiply the two halves until one entry is left. Integer
+    Mul keeps the low bits, as wrapping int64/uint64 products do."""
+    y = x
+    rank = len(shape)
+    for a in axes:
+        n = shape[a]
+        m = 1 << max(0, (n - 1).bit_length())
+        if m > n:
+            pads = [0] * (2 * rank)
+            pads[rank + a] = m - n
+            y = lb.node("Pad", [y, lb.ints(pads), lb.scalar(1, "int64")], mode="constant")
+        while m > 1:
+            m //= 2
+            lo = lb.node("Slice", [y, lb.ints([0]), lb.ints([m]), lb.ints([a])])
+            hi = lb.node("Slice", [y, lb.ints([m]), lb.ints([2 * m]), lb.ints([a])])
+            y = lb.node("Mul", [lo, hi])
+    return y if keep else lb.node("Squeeze", [y, lb.ints(list(axes))])
+
+
 def _reduce_infer(call: Call):
     x = call["input"]
     axes = check_axes(_axes(call, x.rank), x.rank)
@@ -157,6 +178,8 @@ def _make_reduce(name, allowed, required, fn, onnx_op, elementwise, ulp_fn) -> O
             r = _int64_extreme(lb, x, name, lb.shape(call["input"]), axes, keep)
         elif op in ("ReduceSum", "ReduceSumSquare", "ReduceL1") and lb.dtype(x) == "int64":
             r = _int64_exact_sum(lb, x, op, lb.shape(call["input"]), axes, keep)
+        elif op == "ReduceProd" and lb.dtype(x) == "int64":
+            r = _int64_exact_product(lb, x, lb.shape(call["input"]), axes, keep)
         else:
             r = lb.node(op, [x, lb.ints(axes)], keepdims=keep)
         if back == "ordered":
