@@ -14,8 +14,6 @@ EXCEPTIONS: dict[str, str | tuple[str, tuple[str, ...]]] = {}
 # reference is exact). tests/test_capability_sweep.py runs these as strict xfails.
 _VIA_DOUBLE = "ONNX Runtime computes this through float64: 64-bit integers above 2^53 lose their low bits"
 ORT_LARGE_INT64: dict[tuple[str, str], str] = {
-    ("maxPool2d", "int64"): "MaxPool has no int64 kernel; lowered through float64. " + _VIA_DOUBLE,
-    ("maxPool2d", "uint64"): "MaxPool has no uint64 kernel; lowered through float64. " + _VIA_DOUBLE,
     ("pow", "int64"): "Integer pow is lowered through float64. " + _VIA_DOUBLE,
     ("pow", "uint64"): "Pow has no uint64 kernel; lowered through float64. " + _VIA_DOUBLE,
 }

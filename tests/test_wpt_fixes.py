@@ -239,3 +239,27 @@ def test_integer_pow_with_negative_exponents(contexts, dt):
                                                      bb.input("e", {"dataType": dt, "shape": [7]}))}, {"a": a, "e": e})
     for r in res.values():
         assert r["y"].tolist() == [0, 1, -1, 1, 0, 81, -8]
+
+
+# --------------------------------------------------------------------------- exact 64-bit maxPool2d
+
+
+@pytest.mark.parametrize("dt", ["int64", "uint64"])
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+@pytest.mark.parametrize("opts", [
+    {},
+    {"windowDimensions": [3, 2], "strides": [2, 1], "padding": [1, 0, 2, 1]},
+    {"windowDimensions": [2, 2], "dilations": [2, 1], "strides": [1, 2]},
+    {"windowDimensions": [3, 3], "padding": [2, 2, 2, 2], "outputShapeRounding": "ceil", "strides": [2, 2]},
+    {"windowDimensions": [2, 3], "padding": [3, 3, 3, 3]},  # padding larger than the window
+])
+def test_max_pool_64bit_is_exact(contexts, dt, layout, opts):
+    """Values far above 2^53 that differ only in their low bits: float64 could not tell them apart."""
+    shape = [2, 3, 5, 6] if layout == "nchw" else [2, 5, 6, 3]
+    rng = np.random.default_rng(7)
+    base = np.int64(2**62) if dt == "int64" else np.uint64(2**63 + 2**62)
+    x = (base + rng.integers(0, 1000, size=shape).astype(base.dtype)).astype(dt)
+    res = run_both(contexts, lambda bb: {"y": bb.maxPool2d(bb.input("x", {"dataType": dt, "shape": shape}),
+                                                           {**opts, "layout": layout})}, {"x": x})
+    assert res["onnxruntime"]["y"].shape == res["reference"]["y"].shape
+    np.testing.assert_array_equal(res["onnxruntime"]["y"], res["reference"]["y"])

@@ -146,6 +146,34 @@ def _fits(p, pads) -> bool:
     return pads[0] < kh and pads[2] < kh and pads[1] < kw and pads[3] < kw
 
 
+_EXACT64_MAX_WINDOW = 256
+
+
+def _lower_max_exact64(lb, x: str, p) -> str:
+    """maxPool2d of 64-bit integers without float64: one strided slice per window position,
+    stacked on a new last axis, reduced with the exact int64 maximum of reduceMax (uint64 goes
+    through an order-preserving int64 mapping)."""
+    from .reduction import INT64_MIN, _from_ordered, _int64_extreme, _ordered_int64
+
+    unsigned = lb.dtype(x) == "uint64"
+    v = _ordered_int64(lb, x) if unsigned else x
+    pads = _pads_for_onnx(p)
+    if any(pads):
+        v = _explicit_pad(lb, v, p, pads, lb.scalar(INT64_MIN, "int64"))
+    (kh, kw), (sh, sw), (dh, dw) = p["window"], p["strides"], p["dilations"]
+    oh, ow = p["out_hw"]
+    parts = []
+    for i in range(kh):
+        for j in range(kw):
+            s = lb.node("Slice", [v, lb.ints([i * dh, j * dw]),
+                                  lb.ints([i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1]),
+                                  lb.ints([2, 3]), lb.ints([sh, sw])])
+            parts.append(lb.node("Unsqueeze", [s, lb.ints([4])]))
+    stacked = parts[0] if len(parts) == 1 else lb.node("Concat", parts, axis=4)
+    y = _int64_extreme(lb, stacked, "reduceMax", [p["batches"], p["channels"], oh, ow, kh * kw], [4], False)
+    return _from_ordered(lb, y) if unsigned else y
+
+
 def _lower_max(lb, x: str, p) -> str:
     dtype = lb.dtype(x)
     pads = _pads_for_onnx(p)
@@ -154,8 +182,11 @@ def _lower_max(lb, x: str, p) -> str:
             x = _explicit_pad(lb, x, p, pads, lb.scalar(_lowest(DATA_TYPES[dtype].numpy), dtype))
             pads = [0, 0, 0, 0]
         return lb.node("MaxPool", [x], **_pool_attrs(p, pads))
+    if dtype in ("int64", "uint64") and p["window"][0] * p["window"][1] <= _EXACT64_MAX_WINDOW:
+        return _lower_max_exact64(lb, x, p)
     # ONNX MaxPool has no int32/int64/uint32/uint64 kernels: compute those in float64 (exact for
-    # 32-bit integers; 64-bit values beyond 2^53 lose precision).
+    # 32-bit integers; 64-bit values beyond 2^53 lose precision, for windows too large for the
+    # exact path below).
     v = lb.node("Cast", [x], to=ONNX_DOUBLE)
     if not _fits(p, pads):
         v = _explicit_pad(lb, v, p, pads, lb.const(np.array(-np.inf, np.float64), "lowest"))
