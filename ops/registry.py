@@ -42,6 +42,18 @@ class Limits:
     required_ranks: tuple[int, int] | None = None
 
 
+def resolve_same(limits: Mapping[str, Limits], name: str) -> Limits:
+    """Operand ``name``'s limits with "same as" links followed: the data types of the operand it
+    names, and its rank range too when the rank is tied (same_rank). Cycles stop the walk."""
+    lim = limits[name]
+    seen = {name}
+    while lim.same is not None and lim.same in limits and lim.same not in seen:
+        seen.add(lim.same)
+        ref = limits[lim.same]
+        lim = Limits(types=ref.types, ranks=lim.ranks if lim.same_rank is None else ref.ranks, same=ref.same)
+    return lim
+
+
 def same_as(name: str, same_rank: bool = True, ranks: tuple[int, int | None] = (0, None)) -> Limits:
     """Data type "same as NAME"; with same_rank the rank must match NAME's too."""
     return Limits(same=name, ranks=ranks, same_rank=name if same_rank else None)

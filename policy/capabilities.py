@@ -36,7 +36,7 @@ from functools import lru_cache
 
 from backends.base import Capabilities
 from ops.core import ALL_TYPES, DATA_TYPES
-from ops.registry import Limits, load_all
+from ops.registry import Limits, load_all, resolve_same
 
 SPEC_KEYS = {
     "dataTypes",
@@ -147,12 +147,7 @@ def capabilities_from_spec(spec: Mapping | None) -> Capabilities:
 def resolved(limits: Mapping[str, Limits], name: str, max_rank: int) -> tuple[frozenset[str], int, int]:
     """The effective (data types, min rank, max rank) of one operand, following "same as" links
     the way privacy.support_limits reports them."""
-    lim = limits[name]
-    seen = {name}
-    while lim.same is not None and lim.same in limits and lim.same not in seen:
-        seen.add(lim.same)
-        ref = limits[lim.same]
-        lim = Limits(types=ref.types, ranks=lim.ranks if lim.same_rank is None else ref.ranks, same=ref.same)
+    lim = resolve_same(limits, name)
     lo, hi = lim.ranks
     return frozenset(lim.types), lo, max_rank if hi is None else hi
 

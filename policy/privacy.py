@@ -12,6 +12,7 @@ from pathlib import Path
 
 from backends.base import Capabilities
 from ops import idl
+from ops.registry import resolve_same
 
 from .capabilities import capabilities_from_spec, io_types, is_subset
 from .qos import estimate_qos  # noqa: F401  (re-exported: part of what a page may learn)
@@ -19,12 +20,8 @@ from .qos import estimate_qos  # noqa: F401  (re-exported: part of what a page m
 # --------------------------------------------------------------------------- opSupportLimits
 
 
-def _limits_entry(lim, limits: dict, caps: Capabilities) -> dict:
-    seen = set()
-    while lim.same is not None and lim.same in limits and lim.same not in seen:
-        seen.add(lim.same)
-        ref = limits[lim.same]
-        lim = type(lim)(types=ref.types, ranks=lim.ranks if lim.same_rank is None else ref.ranks, same=ref.same)
+def _limits_entry(limits: dict, name: str, caps: Capabilities) -> dict:
+    lim = resolve_same(limits, name)
     lo, hi = lim.ranks
     return {"dataTypes": list(lim.types), "rankRange": {"min": lo, "max": caps.max_rank if hi is None else hi}}
 
@@ -47,7 +44,7 @@ def support_limits(caps: Capabilities, *, io_types: Sequence[str] | None = None)
         limits = caps.ops.get(op)
         if limits is None:
             continue
-        out[op] = {name: _limits_entry(lim, limits, caps) for name, lim in limits.items()}
+        out[op] = {name: _limits_entry(limits, name, caps) for name in limits}
     return out
 
 

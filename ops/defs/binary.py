@@ -64,15 +64,12 @@ def infer(call: Call):
     return [a.with_shape(broadcast_shapes(a.shape, b.shape))]
 
 
-# ONNX Runtime's CPU Pow has kernels for float, double, int32 and int64 bases only
-_POW_VIA_DOUBLE = ("int8", "uint8", "int32", "uint32", "int64", "uint64")
-
-
 def lower_pow_via_double(lb, a: str, b: str) -> str:
-    """Integer pow through float64 (exact while results stay below 2^53), then int64, then the
-    operand's type: the last step keeps the low bits, as integer overflow does. Negative
-    exponents truncate toward zero (0.5 -> 0, (-1)^-3 -> -1); 0 to a negative power, infinite
-    in float64, is made 0 as in the reference."""
+    """Integer pow (ONNX Runtime has no int8/uint8/uint32/uint64 Pow kernels, and its int32/int64
+    ones leave overflow undefined) through float64, exact while results stay below 2^53, then
+    int64, then the operand's type: the last step keeps the low bits, as integer overflow does.
+    Negative exponents truncate toward zero (0.5 -> 0, (-1)^-3 -> -1); 0 to a negative power,
+    infinite in float64, is made 0 as in the reference."""
     from onnx import TensorProto
 
     da, db = (lb.node("Cast", [v], dtype="float64", to=TensorProto.DOUBLE) for v in (a, b))
@@ -97,7 +94,7 @@ def _make(name: str, fn, onnx_op: str) -> OpDef:
             return [lower_max(lb, call["a"], call["b"])]
         if onnx_op == "Min":
             return [lower_min(lb, call["a"], call["b"])]
-        if onnx_op == "Pow" and lb.dtype(call["a"]) in _POW_VIA_DOUBLE:
+        if onnx_op == "Pow" and lb.dtype(call["a"]) not in FLOAT_TYPES:
             return [lower_pow_via_double(lb, call["a"], call["b"])]
         return [lb.node(onnx_op, [call["a"], call["b"]])]
 
