@@ -109,3 +109,32 @@ def lower_expm1(lb, x: str) -> str:
     x = lower_f32(lb, x)
     t = lb.node("Tanh", [lb.node("Mul", [x, lb.scalar(0.5, "float32")])])
     return lb.node("Div", [lb.node("Add", [t, t]), lb.node("Sub", [lb.scalar(1.0, "float32"), t])])
+
+
+# --------------------------------------------------------------------------- exact 64-bit integers
+
+INT64_MIN = np.int64(-(2**63))
+
+
+def ordered_int64(lb, x):
+    """uint64 -> int64 with the order preserved (flip the sign bit); undo with from_ordered."""
+    return lb.node("Add", [lb.cast(x, "int64"), lb.scalar(INT64_MIN, "int64")])
+
+
+def from_ordered(lb, v):
+    return lb.cast(lb.node("Sub", [v, lb.scalar(INT64_MIN, "int64")]), "uint64")
+
+
+def int64_extreme(lb, x, name, shape, axes, keep):
+    """reduceMax/reduceMin of int64 values. ONNX Runtime's int64 ReduceMax/ReduceMin compare
+    wrongly when the low 32-bit words differ in their top bit (ReduceMax([2147483648, 5]) == 5 with
+    onnxruntime 1.31); ArgMax/ArgMin are right, so each axis is reduced by picking the element at
+    the arg index."""
+    arg = "ArgMax" if name == "reduceMax" else "ArgMin"
+    for ax in axes:
+        idx = lb.node(arg, [x], dtype="int64", axis=int(ax), keepdims=1, select_last_index=0)
+        x = lb.node("GatherElements", [x, idx], dtype="int64", axis=int(ax))
+    if keep:
+        return x
+    out_shape = [d for i, d in enumerate(shape) if i not in set(axes)]
+    return lb.node("Reshape", [x, lb.ints(out_shape)], dtype="int64")

@@ -24,12 +24,12 @@ from ..core import (
     check_axis,
 )
 from ..registry import Call, Limits, OpDef, register, same_as
+from ._common import INT64_MIN
 
 REQ3 = FLOAT_TYPES + ("int32",)
 REQ5 = FLOAT_TYPES + ("int32", "int8", "uint8")
 INDEX_TYPES = ("int32", "uint32", "int64")
 
-INT64_MIN = np.iinfo(np.int64).min
 
 
 def _check_shape(shape, what="output") -> tuple[int, ...]:

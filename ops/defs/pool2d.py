@@ -22,6 +22,7 @@ import numpy as np
 from ..core import ALL_TYPES, DATA_TYPES, FLOAT_TYPES, WebNNTypeError
 from ..registry import Call, Limits, OpDef, register
 from . import _nn
+from ._common import INT64_MIN, from_ordered, int64_extreme, ordered_int64
 
 ONNX_DOUBLE = 11  # onnx.TensorProto.DOUBLE
 
@@ -153,10 +154,8 @@ def _lower_max_exact64(lb, x: str, p) -> str:
     """maxPool2d of 64-bit integers without float64: one strided slice per window position,
     stacked on a new last axis, reduced with the exact int64 maximum of reduceMax (uint64 goes
     through an order-preserving int64 mapping)."""
-    from .reduction import INT64_MIN, _from_ordered, _int64_extreme, _ordered_int64
-
     unsigned = lb.dtype(x) == "uint64"
-    v = _ordered_int64(lb, x) if unsigned else x
+    v = ordered_int64(lb, x) if unsigned else x
     pads = _pads_for_onnx(p)
     if any(pads):
         v = _explicit_pad(lb, v, p, pads, lb.scalar(INT64_MIN, "int64"))
@@ -170,8 +169,8 @@ def _lower_max_exact64(lb, x: str, p) -> str:
                                   lb.ints([2, 3]), lb.ints([sh, sw])])
             parts.append(lb.node("Unsqueeze", [s, lb.ints([4])]))
     stacked = parts[0] if len(parts) == 1 else lb.node("Concat", parts, axis=4)
-    y = _int64_extreme(lb, stacked, "reduceMax", [p["batches"], p["channels"], oh, ow, kh * kw], [4], False)
-    return _from_ordered(lb, y) if unsigned else y
+    y = int64_extreme(lb, stacked, "reduceMax", [p["batches"], p["channels"], oh, ow, kh * kw], [4], False)
+    return from_ordered(lb, y) if unsigned else y
 
 
 def _lower_max(lb, x: str, p) -> str:

@@ -14,12 +14,11 @@ import numpy as np
 
 from ..core import ALL_TYPES, FLOAT_TYPES, WebNNTypeError, check_axes, check_axis
 from ..registry import Call, Limits, OpDef, register, same_as
-from ._common import dtype_name, f32
+from ._common import dtype_name, f32, from_ordered, int64_extreme, ordered_int64
 
 SUMMABLE = ("float32", "float16", "int32", "uint32", "int64", "uint64")
 INT_REQ = ("float32", "float16", "int32")
 
-INT64_MIN = np.int64(-(2**63))
 
 
 def _axes(call: Call, rank: int) -> list[int]:
@@ -113,30 +112,6 @@ _REDUCE = {
 }
 
 
-def _ordered_int64(lb, x):
-    """uint64 -> int64 with the order preserved (flip the sign bit); undo with _from_ordered."""
-    return lb.node("Add", [lb.cast(x, "int64"), lb.scalar(INT64_MIN, "int64")])
-
-
-def _from_ordered(lb, v):
-    return lb.cast(lb.node("Sub", [v, lb.scalar(INT64_MIN, "int64")]), "uint64")
-
-
-def _int64_extreme(lb, x, name, shape, axes, keep):
-    """reduceMax/reduceMin of int64 values. ONNX Runtime's int64 ReduceMax/ReduceMin compare
-    wrongly when the low 32-bit words differ in their top bit (ReduceMax([2147483648, 5]) == 5 with
-    onnxruntime 1.31); ArgMax/ArgMin are right, so each axis is reduced by picking the element at
-    the arg index."""
-    arg = "ArgMax" if name == "reduceMax" else "ArgMin"
-    for ax in axes:
-        idx = lb.node(arg, [x], dtype="int64", axis=int(ax), keepdims=1, select_last_index=0)
-        x = lb.node("GatherElements", [x, idx], dtype="int64", axis=int(ax))
-    if keep:
-        return x
-    out_shape = [d for i, d in enumerate(shape) if i not in set(axes)]
-    return lb.node("Reshape", [x, lb.ints(out_shape)], dtype="int64")
-
-
 def _make_reduce(name, allowed, required, fn, onnx_op, elementwise, ulp_fn) -> OpDef:
     def reference(call: Call):
         x = call["input"]
@@ -160,7 +135,7 @@ def _make_reduce(name, allowed, required, fn, onnx_op, elementwise, ulp_fn) -> O
         if dt == "float16" and name not in ("reduceMax", "reduceMin"):
             x, back = lb.cast(x, "float32"), "float16"
         elif dt == "uint64" and name in ("reduceMax", "reduceMin"):
-            x = _ordered_int64(lb, x)
+            x = ordered_int64(lb, x)
             back = "ordered"
         elif dt in ("uint32", "uint64"):
             x, back = lb.cast(x, "int64"), dt
@@ -175,7 +150,7 @@ def _make_reduce(name, allowed, required, fn, onnx_op, elementwise, ulp_fn) -> O
             else:
                 r = lb.node(elementwise, [x])
         elif name in ("reduceMax", "reduceMin") and lb.dtype(x) == "int64":
-            r = _int64_extreme(lb, x, name, lb.shape(call["input"]), axes, keep)
+            r = int64_extreme(lb, x, name, lb.shape(call["input"]), axes, keep)
         elif op in ("ReduceSum", "ReduceSumSquare", "ReduceL1") and lb.dtype(x) == "int64":
             r = _int64_exact_sum(lb, x, op, lb.shape(call["input"]), axes, keep)
         elif op == "ReduceProd" and lb.dtype(x) == "int64":
@@ -183,7 +158,7 @@ def _make_reduce(name, allowed, required, fn, onnx_op, elementwise, ulp_fn) -> O
         else:
             r = lb.node(op, [x, lb.ints(axes)], keepdims=keep)
         if back == "ordered":
-            return [_from_ordered(lb, r)]
+            return [from_ordered(lb, r)]
         return [lb.cast(r, back) if back else r]
 
     def tolerance(call: Call, data_type: str | None = None):
@@ -232,7 +207,7 @@ def _make_arg(name, np_fn, onnx_op) -> OpDef:
         x = call["input"]
         dt = lb.dtype(x)
         if dt == "uint64":
-            x = _ordered_int64(lb, x)
+            x = ordered_int64(lb, x)
         elif dt == "uint32":
             x = lb.cast(x, "int64")
         r = lb.node(onnx_op, [x], dtype="int64", axis=int(call["axis"]),
