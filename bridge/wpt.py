@@ -217,8 +217,13 @@ class WptServer:
                     out[name.strip()] = value.strip()
         return out
 
+    @staticmethod
+    def clean_path(url_path: str) -> str:
+        """The URL path, decoded and normalized lexically: no '..' escapes the root."""
+        return "/" + posixpath.normpath("/" + urllib.parse.unquote(url_path)).lstrip("/")
+
     def respond(self, url_path: str, query: str) -> tuple[int, str, bytes]:
-        path = "/" + posixpath.normpath("/" + urllib.parse.unquote(url_path)).lstrip("/")
+        path = self.clean_path(url_path)
         if path == "/resources/testharnessreport.js":
             return 200, "text/javascript", self.report_js.encode()
         q = f"?{query}" if query else ""
@@ -257,8 +262,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         status, ctype, body = self.wpt.respond(url.path, url.query)
         self.send_response(status)
         if status == 200:
-            path = "/" + posixpath.normpath("/" + urllib.parse.unquote(url.path)).lstrip("/")
-            for name, value in self.wpt.headers_for(path).items():
+            for name, value in self.wpt.headers_for(self.wpt.clean_path(url.path)).items():
                 self.send_header(name, value)
         self.send_header("Content-Type", f"{ctype}; charset=utf-8" if ctype.startswith("text/") else ctype)
         self.send_header("Content-Length", str(len(body)))

@@ -22,3 +22,14 @@ function contextOptions() {
       throw new Error(`unknown ?policy=${policy}`);
   }
 }
+
+// A context for the ?policy= of the page, after checking that the shim installed the API.
+async function createContext() {
+  if (!navigator.ml || typeof navigator.ml.createContext !== 'function') {
+    throw new Error('navigator.ml is not available (WebNN shim not loaded?)');
+  }
+  if (typeof MLGraphBuilder !== 'function') {
+    throw new Error('MLGraphBuilder is not defined');
+  }
+  return navigator.ml.createContext(contextOptions());
+}
