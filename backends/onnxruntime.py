@@ -5,18 +5,26 @@ dispatch. Execution providers found at probe time become devices (CPU, CUDA, Ten
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from collections.abc import Mapping
 
 import numpy as np
 
-from ops.core import DATA_TYPES, OperationError
+from ops.core import DATA_TYPES, OperationError, UnknownError
 from ops.graph import GraphIR, is_ref
 from ops.registry import load_all
 
 from .base import Backend, Compiled, Device
 
 OPSET = 21
+
+log = logging.getLogger("webnn_bridge.onnxruntime")
+
+# Every graph's InferenceSession runs on ONE process-wide pair of ORT thread pools (0: ORT picks
+# the number of physical cores). Per-session pools cost a thread per core per graph, and joining
+# them when a graph is destroyed stalls the host.
+GLOBAL_THREADS = {"intra_op": 0, "inter_op": 0}
 
 # execution provider -> (device kind, description); order is preference within a kind
 KNOWN_PROVIDERS = {
@@ -36,7 +44,24 @@ KNOWN_PROVIDERS = {
 def _ort():
     import onnxruntime
 
+    _global_thread_pools()
     return onnxruntime
+
+
+@functools.lru_cache(maxsize=1)
+def _global_thread_pools() -> None:
+    """Create ORT's shared thread pools; must run before the first InferenceSession."""
+    from onnxruntime.capi import _pybind_state
+
+    _pybind_state.set_global_thread_pool_sizes(GLOBAL_THREADS["intra_op"], GLOBAL_THREADS["inter_op"])
+
+
+def session_options():
+    """The options every compiled graph gets (the one place to tune ORT threading)."""
+    opts = _ort().SessionOptions()
+    opts.log_severity_level = 3
+    opts.use_per_session_threads = False  # the global pools above
+    return opts
 
 
 @functools.lru_cache(maxsize=1)
@@ -57,7 +82,7 @@ def supported_ir_version() -> int:
         m = helper.make_model(g, opset_imports=[helper.make_opsetid("", OPSET)])
         m.ir_version = ir
         try:
-            ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+            ort.InferenceSession(m.SerializeToString(), session_options(), providers=["CPUExecutionProvider"])
             return ir
         except Exception:
             continue
@@ -165,18 +190,21 @@ class OrtCompiled(Compiled):
     def __init__(self, graph: GraphIR, providers: tuple[str, ...]):
         ort = _ort()
         model, self.in_map, self.out_map = lower_graph(graph)
-        opts = ort.SessionOptions()
-        opts.log_severity_level = 3
         try:
-            self.session = ort.InferenceSession(model.SerializeToString(), opts, providers=list(providers))
-        except Exception as e:  # ORT rejects the model: a compile failure per spec
-            raise OperationError(f"ONNX Runtime could not compile the graph: {e}") from e
+            self.session = ort.InferenceSession(model.SerializeToString(), session_options(), providers=list(providers))
+        except Exception as e:  # ORT rejects the model: a compile failure per spec (details stay in the log)
+            log.warning("compile failed: %s", e)
+            raise OperationError("The graph could not be compiled.") from None
         self.output_names = list(self.out_map.values())
         self.webnn_outputs = list(self.out_map.keys())
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         feed = {self.in_map[k]: np.asarray(v) for k, v in inputs.items()}
-        results = self.session.run(self.output_names, feed)
+        try:
+            results = self.session.run(self.output_names, feed)
+        except Exception as e:  # runtime internals stay in the host log, never reach a page
+            log.warning("execution failed: %s", e)
+            raise UnknownError("The graph could not be executed.") from None
         return dict(zip(self.webnn_outputs, results))
 
     def close(self) -> None:

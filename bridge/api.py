@@ -30,9 +30,13 @@ from ops.core import (
     InvalidStateError,
     NotSupportedError,
     OperandDesc,
+    OperationError,
+    UnknownError,
+    WebNNError,
     WebNNTypeError,
     cast_number,
     check_dimensions,
+    check_rank_first,
     desc_from_dict,
 )
 from ops.graph import GraphIR, Node, Ref
@@ -147,24 +151,65 @@ def _check_capabilities(opdef: OpDef, call: Call, outs: list[OperandDesc], caps:
 # --------------------------------------------------------------------------- helpers
 
 
-def buffer_bytes(data: Any, desc: OperandDesc, what: str) -> bytes:
-    """Check an AllowSharedBufferSource against a descriptor and copy its bytes (spec: copied
-    synchronously at the call)."""
+def buffer_bytes(data: Any, desc: OperandDesc, what: str) -> memoryview:
+    """Check an AllowSharedBufferSource against a descriptor; a byte view of it, not a copy
+    (callers copy it at once with array_from_bytes: spec, copied synchronously at the call)."""
     if isinstance(data, np.ndarray):
         if data.dtype != desc.numpy_dtype and data.dtype != np.uint8:
             raise WebNNTypeError(f"{what}: a {data.dtype} array cannot hold {desc.data_type} data.")
-        raw = np.ascontiguousarray(data).tobytes()
+        raw = memoryview(np.ascontiguousarray(data).reshape(-1).view(np.uint8))
     elif isinstance(data, (bytes, bytearray, memoryview)):
-        raw = bytes(data)
+        raw = memoryview(data).cast("B") if memoryview(data).format != "B" else memoryview(data)
     else:
         raise WebNNTypeError(f"{what}: expected an ArrayBuffer or ArrayBufferView.")
-    if len(raw) != desc.byte_length:
-        raise WebNNTypeError(f"{what}: byte length {len(raw)} does not match {desc} ({desc.byte_length} bytes).")
+    if raw.nbytes != desc.byte_length:
+        raise WebNNTypeError(f"{what}: byte length {raw.nbytes} does not match {desc} ({desc.byte_length} bytes).")
     return raw
 
 
-def array_from_bytes(raw: bytes, desc: OperandDesc) -> np.ndarray:
+def array_from_bytes(raw: bytes | memoryview, desc: OperandDesc) -> np.ndarray:
+    """The one copy of a page's bytes into a tensor's storage."""
     return np.frombuffer(raw, dtype=desc.numpy_dtype).reshape(desc.shape).copy()
+
+
+class MemoryBudget:
+    """Bytes that tensors, constants and built graphs may hold: one per session, whose parent is
+    the host-wide one. ``limit`` None means unlimited. Thread-safe (sessions run on threads)."""
+
+    def __init__(self, limit: int | None = None, parent: MemoryBudget | None = None, name: str = "session"):
+        self.limit = limit
+        self.parent = parent
+        self.name = name
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def charge(self, n: int, what: str, error: type[WebNNError] = UnknownError) -> int:
+        """Reserve ``n`` bytes or raise ``error`` (the spec's type for the failing call)."""
+        with self._lock:
+            if self.limit is not None and self.used + n > self.limit:
+                raise error(f"{what} needs {n} bytes, more than the {self.name}'s allocation budget has left.")
+            self.used += n
+        if self.parent is not None:
+            try:
+                self.parent.charge(n, what, error)
+            except WebNNError:
+                self.release(n, parents=False)
+                raise
+        return n
+
+    def release(self, n: int, parents: bool = True) -> None:
+        with self._lock:
+            self.used = max(0, self.used - n)
+        if parents and self.parent is not None:
+            self.parent.release(n)
+
+
+def graph_bytes(ir: GraphIR) -> int:
+    """What a built graph may hold: its constants and every intermediate/output value (an upper
+    bound: the runtime reuses buffers, but constant folding may materialise any of them)."""
+    produced = {oid for n in ir.nodes for oid in n.outputs}
+    values = sum(ir.operands[oid].byte_length for oid in produced if oid in ir.operands)
+    return values + sum(np.asarray(a).nbytes for a in ir.constants.values())
 
 
 # --------------------------------------------------------------------------- ML
@@ -179,6 +224,7 @@ class ML:
         self.inventory = list(inventory) if inventory is not None else probe_inventory()
         self.rules = rules
         self.simulated = simulated
+        self.budget = MemoryBudget(None, name="host")  # host-wide; the server sets its limit
 
     def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
         from policy import engine
@@ -217,6 +263,7 @@ class MLContext:
             self.accelerated = hint
         self._lost_event = threading.Event()
         self.lost_info: dict | None = None
+        self.budget: MemoryBudget = ml.budget  # a host session replaces it with its own
         self.graphs: list[MLGraph] = []
         self.tensors: list[MLTensor] = []
 
@@ -241,25 +288,29 @@ class MLContext:
 
     # -- tensors
     def createTensor(self, descriptor: Mapping) -> MLTensor:  # noqa: N802
+        check_rank_first(descriptor, self.capabilities.max_rank, "tensor")
         _, conv = idl.convert_args("MLContext", "createTensor", [dict(descriptor)])
         if self.is_lost:
             raise InvalidStateError("The context is lost.")
         d = conv["descriptor"]
-        desc = check_dimensions(desc_from_dict(d), "tensor")
+        desc = check_dimensions(desc_from_dict(d), "tensor", self.capabilities.max_rank)
         self._check_byte_length(desc)
         t = MLTensor(self, desc, readable=d["readable"], writable=d["writable"], constant=False)
+        t.charged = self.budget.charge(desc.byte_length, "createTensor")
         t.data = np.zeros(desc.shape, desc.numpy_dtype)
         self.tensors.append(t)
         return t
 
     def createConstantTensor(self, descriptor: Mapping, inputData: Any) -> MLTensor:  # noqa: N802,N803
+        check_rank_first(descriptor, self.capabilities.max_rank, "tensor")
         _, conv = idl.convert_args("MLContext", "createConstantTensor", [dict(descriptor), inputData])
         if self.is_lost:
             raise InvalidStateError("The context is lost.")
-        desc = check_dimensions(desc_from_dict(conv["descriptor"]), "tensor")
+        desc = check_dimensions(desc_from_dict(conv["descriptor"]), "tensor", self.capabilities.max_rank)
         self._check_byte_length(desc)
         raw = buffer_bytes(conv["inputData"], desc, "createConstantTensor")
         t = MLTensor(self, desc, readable=False, writable=False, constant=True)
+        t.charged = self.budget.charge(desc.byte_length, "createConstantTensor")
         t.data = array_from_bytes(raw, desc)
         self.tensors.append(t)
         return t
@@ -303,6 +354,8 @@ class MLContext:
             raise InvalidStateError("The context is lost.")
         if outputData is None:
             return t.data.copy()
+        if outputData is READ_VIEW:
+            return t.data  # the host's reply path: no copy (tensor data is replaced, never mutated)
         if isinstance(outputData, np.ndarray):
             if outputData.nbytes != t.desc.byte_length:
                 raise WebNNTypeError("readTensor: output buffer byte length does not match the tensor.")
@@ -363,6 +416,9 @@ class MLContext:
 
 idl.register_interface("MLContext", lambda v: isinstance(v, MLContext))
 
+# readTensor(tensor, READ_VIEW): the host's own reply path gets the tensor's array without a copy
+READ_VIEW = object()
+
 
 class MLTensor:
     def __init__(self, context: MLContext, desc: OperandDesc, readable: bool, writable: bool, constant: bool):
@@ -373,6 +429,7 @@ class MLTensor:
         self.constant = constant
         self.destroyed = False
         self.data: np.ndarray | None = None
+        self.charged = 0  # bytes reserved in the context's budget
 
     @property
     def dataType(self) -> str:  # noqa: N802
@@ -387,6 +444,8 @@ class MLTensor:
             return
         self.destroyed = True
         self.data = None
+        self.context.budget.release(self.charged)
+        self.charged = 0
         if self in self.context.tensors:
             self.context.tensors.remove(self)
 
@@ -401,12 +460,15 @@ class MLGraph:
         self.compiled = compiled
         self.placement = placement
         self.destroyed = False
+        self.charged = 0  # bytes reserved in the context's budget
 
     def destroy(self) -> None:
         if self.destroyed:
             return
         self.destroyed = True
         self.compiled.close()
+        self.context.budget.release(self.charged)
+        self.charged = 0
         if self in self.context.graphs:
             self.context.graphs.remove(self)
 
@@ -441,6 +503,7 @@ class MLGraphBuilder:
 
     # -- graph inputs and constants
     def input(self, name: str, descriptor: Mapping) -> MLOperand:
+        check_rank_first(descriptor, self.context.capabilities.max_rank, "input")
         _, conv = idl.convert_args("MLGraphBuilder", "input", [name, dict(descriptor)])
         self._check_can_build()
         name = conv["name"]
@@ -496,6 +559,13 @@ class MLGraphBuilder:
             raise AttributeError(name)
         return lambda *args: self._op(name, args)
 
+    def operator(self, op: str, args: list) -> MLOperand | list[MLOperand]:
+        """Call a registered operator by name (a page's graph replayed on the host): nothing but
+        the registry's operators can be reached this way."""
+        if op not in load_all():
+            raise WebNNTypeError(f"'{op[:64]}' is not an operator.")
+        return self._op(op, tuple(args))
+
     # -- build
     def build(self, outputs: Mapping[str, MLOperand]) -> MLGraph:
         _, conv = idl.convert_args("MLGraphBuilder", "build", [dict(outputs)])
@@ -515,10 +585,19 @@ class MLGraphBuilder:
         from policy import engine
 
         placement = engine.decide_build(self.context.decision, ir, self.context.ml.inventory, self.context.ml.rules)
-        compiled = self.context.backend.compile(ir, self.context.exec_device)
-        if self.context.is_lost:
-            raise InvalidStateError("The context was lost while building.")
+        # reserved before compiling: the runtime may materialise values (constant folding) at once
+        budget = self.context.budget
+        charged = budget.charge(graph_bytes(ir), "build()", OperationError)
+        try:
+            compiled = self.context.backend.compile(ir, self.context.exec_device)
+        except BaseException:
+            budget.release(charged)
+            raise
         graph = MLGraph(self.context, ir, compiled, placement)
+        graph.charged = charged
+        if self.context.is_lost:
+            graph.destroy()
+            raise InvalidStateError("The context was lost while building.")
         self.context.graphs.append(graph)
         return graph
 

@@ -20,19 +20,26 @@ from collections.abc import Callable
 from typing import Any
 
 PROTOCOL_VERSION = 1
-MAX_HEADER = 64 * 1024 * 1024
+MAX_HEADER = 16 * 1024 * 1024  # JSON part of any frame (tensor bytes travel as payload)
+MAX_DEPTH = 32  # nesting of JSON arrays/objects; the deepest real message is far below
 
 
 class ProtocolError(Exception):
     """A frame that is not a well-formed message."""
 
 
-def encode(header: dict, payload: bytes | bytearray | memoryview | None = None) -> str | bytes:
+def encode(header: dict, payload: bytes | bytearray | memoryview | None = None) -> str | bytearray:
     text = json.dumps(header, separators=(",", ":"), allow_nan=False)
     if payload is None:
         return text
     head = text.encode()
-    return struct.pack("<I", len(head)) + head + bytes(payload)
+    body = memoryview(payload).cast("B")
+    # one copy of the payload into the frame (no intermediate bytes objects)
+    frame = bytearray(4 + len(head) + len(body))
+    struct.pack_into("<I", frame, 0, len(head))
+    frame[4 : 4 + len(head)] = head
+    frame[4 + len(head) :] = body
+    return frame
 
 
 def encode_parts(header: dict, parts: list[bytes]) -> bytes:
@@ -43,13 +50,50 @@ def encode_parts(header: dict, parts: list[bytes]) -> bytes:
     return encode({**header, "parts": offsets}, b"".join(parts))
 
 
+def _finite(text: str) -> float:
+    v = float(text)
+    if not math.isfinite(v):
+        raise ProtocolError("numbers must be finite (use {\"$number\": ...})")
+    return v
+
+
+def _no_constant(name: str):
+    raise ProtocolError(f"{name} is not JSON (use {{\"$number\": ...}})")
+
+
+def _check_depth(value: Any) -> None:
+    """Iteratively (no recursion a page could exhaust) bound the nesting of a parsed message."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise ProtocolError(f"message nests deeper than {MAX_DEPTH} levels")
+        children = []
+        for v in level:
+            items = v.values() if v.__class__ is dict else v
+            children += [x for x in items if x.__class__ is dict or x.__class__ is list]
+        level = children
+
+
+def parse_json(text: str | bytes, what: str = "message") -> Any:
+    """Strict, bounded JSON: finite numbers only, at most MAX_HEADER bytes and MAX_DEPTH levels."""
+    if len(text) > MAX_HEADER:
+        raise ProtocolError(f"{what} is longer than {MAX_HEADER} bytes")
+    try:
+        value = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+    except RecursionError:
+        raise ProtocolError(f"{what} nests too deeply") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ProtocolError(f"{what} is not JSON: {e}") from None
+    _check_depth(value)
+    return value
+
+
 def decode(frame: str | bytes | bytearray | memoryview) -> tuple[dict, memoryview | None]:
     """Parse one frame into (header, payload). Raises ProtocolError on anything malformed."""
     if isinstance(frame, str):
-        try:
-            header = json.loads(frame)
-        except ValueError as e:
-            raise ProtocolError(f"text frame is not JSON: {e}") from None
+        header = parse_json(frame, "text frame")
         payload = None
     else:
         mv = memoryview(frame)
@@ -58,14 +102,19 @@ def decode(frame: str | bytes | bytearray | memoryview) -> tuple[dict, memoryvie
         (n,) = struct.unpack_from("<I", mv, 0)
         if n > min(MAX_HEADER, len(mv) - 4):
             raise ProtocolError("binary frame header length exceeds the frame")
-        try:
-            header = json.loads(bytes(mv[4 : 4 + n]).decode())
-        except (ValueError, UnicodeDecodeError) as e:
-            raise ProtocolError(f"binary frame header is not JSON: {e}") from None
+        header = parse_json(bytes(mv[4 : 4 + n]), "binary frame header")
         payload = mv[4 + n :]
     if not isinstance(header, dict) or not isinstance(header.get("t"), str):
         raise ProtocolError("message must be a JSON object with a string 't' field")
     return header, payload
+
+
+def request_id(header: dict) -> int | None:
+    """The id a reply echoes: a safe integer, else None (a reply must always be encodable)."""
+    rid = header.get("id")
+    if isinstance(rid, int) and not isinstance(rid, bool) and abs(rid) <= 2**53:
+        return rid
+    return None
 
 
 def part(header: dict, payload: memoryview | None, index: int) -> memoryview:

@@ -12,35 +12,82 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ops.core import (
+    DataError,
     InvalidStateError,
     OperandDesc,
+    OperationError,
     UnknownError,
     WebNNError,
     WebNNTypeError,
     check_dimensions,
+    check_rank_first,
     desc_from_dict,
 )
+from ops.registry import load_all
 
 from . import protocol
-from .api import ML, MLContext, MLGraph, MLGraphBuilder, MLTensor, OperandStub, infer_call, prepare_call
+from .api import (
+    ML,
+    READ_VIEW,
+    MemoryBudget,
+    MLContext,
+    MLGraph,
+    MLGraphBuilder,
+    MLTensor,
+    OperandStub,
+    infer_call,
+    prepare_call,
+)
 
 log = logging.getLogger("webnn_bridge.session")
 
 Frame = str | bytes
 
 # messages answered with a reply; the others are fire-and-forget (spec: no completion signal)
-REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor"}
+REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
+MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
+GENERIC_FAILURE = "The host could not complete the operation."
+
+
+@dataclass
+class SessionLimits:
+    """What one page connection may hold (the server's --session-budget / --max-graphs)."""
+
+    budget_bytes: int | None = None
+    max_graphs: int | None = None
+
+
+def pong(message) -> str | None:
+    """The keepalive answer, cheap enough for the event loop itself: a hung host is one whose loop
+    does not answer, a busy session still does."""
+    if not isinstance(message, str) or len(message) > 64 or '"ping"' not in message:
+        return None
+    try:
+        header, _ = protocol.decode(message)
+    except protocol.ProtocolError:
+        return None
+    if header["t"] != "ping":
+        return None
+    return pong_frame(header.get("n"))
+
+
+def pong_frame(n) -> str:
+    return protocol.encode({"t": "pong", "n": n if isinstance(n, int) and not isinstance(n, bool) else None})
 
 
 class Session:
     def __init__(self, ml: ML, origin: str | None = None, observer: Callable[[str, dict], None] | None = None):
         self.ml = ml
         self.origin = origin
+        limits: SessionLimits = getattr(ml, "session_limits", None) or SessionLimits()
+        self.max_graphs = limits.max_graphs
+        self.budget = MemoryBudget(limits.budget_bytes, parent=ml.budget, name="session")
         self.token = secrets.token_urlsafe(18)
         self.contexts: dict[int, MLContext] = {}
         self.graphs: dict[int, MLGraph] = {}
@@ -54,43 +101,46 @@ class Session:
         try:
             header, payload = protocol.decode(frame)
         except protocol.ProtocolError as e:
-            return [protocol.encode({"t": "error", "error": {"name": "DataError", "message": str(e)}})]
-        kind = header["t"]
-        rid = header.get("id")
+            return [protocol.encode({"t": "error", "error": wire(DataError(str(e)))})]
+        kind = header["t"][:64]
         handler = getattr(self, f"on_{kind}", None)
         if handler is None:
-            return [self._error(rid, WebNNTypeError(f"unknown message type '{kind}'"))]
+            return [self._error(protocol.request_id(header), WebNNTypeError(f"unknown message type '{kind}'"))]
         try:
             reply = handler(header, payload)
         except WebNNError as e:
             return self._failed(kind, header, e)
         except protocol.ProtocolError as e:
             return self._failed(kind, header, WebNNTypeError(f"malformed '{kind}' message: {e}"))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            return self._failed(kind, header, WebNNTypeError(f"malformed '{kind}' message: {type(e).__name__}: {e}"))
+        except KeyError as e:
+            return self._failed(kind, header, WebNNTypeError(f"malformed '{kind}' message: missing {e}"))
+        except (TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
+            log.debug("malformed %s: %r", kind, e)
+            return self._failed(kind, header, WebNNTypeError(f"malformed '{kind}' message."))
         except MemoryError:
-            return self._failed(kind, header, UnknownError("out of memory"))
-        except Exception as e:  # a backend failure must not take the host down
+            log.warning("session %s: %s ran out of host memory", self.token[:6], kind)
+            return self._failed(kind, header, UnknownError(GENERIC_FAILURE))
+        except Exception:  # a backend failure must not take the host down; its details stay here
             log.exception("unexpected failure handling %s", kind)
-            return self._failed(kind, header, UnknownError(f"{type(e).__name__}: {e}"))
+            return self._failed(kind, header, UnknownError(GENERIC_FAILURE))
         if reply is None:
             return []
         return reply if isinstance(reply, list) else [reply]
 
     def _error(self, rid, e: WebNNError) -> Frame:
-        return protocol.encode({"t": "reply", "re": rid, "error": e.to_wire()})
+        return protocol.encode({"t": "reply", "re": rid, "error": wire(e)})
 
     def _failed(self, kind: str, header: dict, e: WebNNError) -> list[Frame]:
         if kind in REPLIED:
-            return [self._error(header.get("id"), e)]
+            return [self._error(protocol.request_id(header), e)]
         # spec: failures of dispatch/writeTensor are not reported to the caller; log and tell
         # the page's console through an event (no promise to reject)
-        log.info("session %s: %s failed: %s", self.token[:6], kind, e)
+        log.info("session %s: %s failed: %s", self.token[:6], kind, str(e)[:MAX_MESSAGE_CHARS])
         self.sent_errors += 1
-        return [protocol.encode({"t": "warning", "op": kind, "error": e.to_wire()})]
+        return [protocol.encode({"t": "warning", "op": kind, "error": wire(e)})]
 
     def _ok(self, header: dict, **fields) -> Frame:
-        return protocol.encode({"t": "reply", "re": header.get("id"), "ok": protocol.encode_value(fields)})
+        return protocol.encode({"t": "reply", "re": protocol.request_id(header), "ok": protocol.encode_value(fields)})
 
     # ------------------------------------------------------------------ lookups
     def _context(self, cid) -> MLContext:
@@ -125,6 +175,7 @@ class Session:
         cid = self._new_id(self.contexts, h["ctx"])
         options = protocol.decode_value(h.get("options") or {})
         ctx = self.ml.createContext(options)
+        ctx.budget = self.budget
         self.contexts[cid] = ctx
         self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx})
         return self._ok(h, accelerated=ctx.accelerated, limits=ctx.opSupportLimits())
@@ -144,6 +195,8 @@ class Session:
     def on_build(self, h, payload):
         ctx = self._context(h["ctx"])
         gid = self._new_id(self.graphs, h["graph"])
+        if self.max_graphs is not None and len(self.graphs) >= self.max_graphs:
+            raise OperationError(f"This page holds {len(self.graphs)} graphs, the most one page may hold.")
         graph = self.replay(ctx, h, payload)
         self.graphs[gid] = graph
         self._observe("build", {"graph": graph, "context": ctx})
@@ -164,6 +217,7 @@ class Session:
             operands[item["operand"]] = b.input(item["name"], item["desc"])
         for item in h.get("constants", []):
             if "part" in item:
+                check_rank_first(item["desc"], ctx.capabilities.max_rank, "constant")
                 desc = check_dimensions(desc_from_dict(item["desc"]))
                 raw = protocol.part(h, payload, item["part"])
                 operands[item["operand"]] = b.constant(item["desc"], np.frombuffer(raw, dtype=desc.numpy_dtype))
@@ -173,11 +227,14 @@ class Session:
             else:
                 operands[item["operand"]] = b.constant(self._tensor(item["tensor"]))
         for node in h.get("nodes", []):
-            args = protocol.decode_value(node["args"], resolve)
             op = node["op"]
-            if not isinstance(op, str) or op in ("input", "constant", "build"):
-                raise WebNNTypeError(f"'{op}' is not an operator")
-            result = getattr(b, op)(*args)
+            if not isinstance(op, str) or op not in load_all():
+                # only registered operators are dispatched, never other builder attributes
+                raise WebNNTypeError(f"'{str(op)[:64]}' is not an operator")
+            args = protocol.decode_value(node["args"], resolve)
+            if not isinstance(args, list):
+                raise WebNNTypeError(f"{op}: arguments must be a list")
+            result = b.operator(op, args)
             outs = result if isinstance(result, list) else [result]
             ids = node["outputs"]
             if len(ids) != len(outs):
@@ -216,8 +273,8 @@ class Session:
 
     def on_readTensor(self, h, payload):  # noqa: N802
         t = self._tensor(h["tensor"])
-        data = t.context.readTensor(t)
-        return protocol.encode({"t": "reply", "re": h.get("id"), "ok": {}}, np.ascontiguousarray(data).tobytes())
+        data = np.ascontiguousarray(t.context.readTensor(t, READ_VIEW))
+        return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": {}}, memoryview(data).cast("B"))
 
     def on_destroyTensor(self, h, payload):  # noqa: N802
         t = self.tensors.pop(h.get("tensor"), None)
@@ -236,6 +293,10 @@ class Session:
         graph.last_latency_ms = ms  # operator-side only; pages get a bucket (on_graphLatency)
         self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms})
         return None
+
+    def on_ping(self, h, payload):
+        """Keepalive that reached the session (normally the server answers it with pong())."""
+        return pong_frame(h.get("n"))
 
     def on_graphLatency(self, h, payload):  # noqa: N802
         """The bucketed latency of a graph's latest dispatch (10-20 ms steps, coarser above)."""
@@ -256,9 +317,10 @@ class Session:
 
         def stub(tag: dict):
             d = tag.get("$desc")
-            if not isinstance(d, dict):
+            if not isinstance(d, dict) or not isinstance(d.get("shape", []), list):
                 raise WebNNTypeError("operand descriptor expected")
-            return OperandStub(OperandDesc(str(d.get("dataType")), tuple(int(x) for x in d.get("shape", []))))
+            desc = OperandDesc(str(d.get("dataType")), tuple(int(x) for x in d.get("shape", [])))
+            return OperandStub(check_dimensions(desc, "operand", ctx.capabilities.max_rank))
 
         args = protocol.decode_value(raw_args, stub)
         if op in ("input", "constant"):
@@ -266,8 +328,10 @@ class Session:
             d = args[1] if op == "input" else args[0]
             from ops import idl
 
+            check_rank_first(d, ctx.capabilities.max_rank, op)
             conv = idl.convert_dictionary("MLOperandDescriptor", d, f"{op}(): descriptor")
-            return [ctx.check_operand(op, check_dimensions(desc_from_dict(conv), op)).to_wire()]
+            desc = check_dimensions(desc_from_dict(conv), op, ctx.capabilities.max_rank)
+            return [ctx.check_operand(op, desc).to_wire()]
         opdef, call = prepare_call(op, args)
         return [d.to_wire() for d in infer_call(opdef, call, ctx.capabilities)]
 
@@ -289,6 +353,14 @@ class Session:
                 self.observer(event, facts)
             except Exception:  # tracing must never break a session
                 log.exception("observer failed")
+
+
+def wire(e: WebNNError) -> dict:
+    """An error as a page sees it: the spec's name and a bounded message of our own."""
+    w = e.to_wire()
+    if len(w["message"]) > MAX_MESSAGE_CHARS:
+        w["message"] = w["message"][: MAX_MESSAGE_CHARS - 3] + "..."
+    return w
 
 
 def placement_report(graph: MLGraph) -> dict:

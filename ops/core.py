@@ -176,18 +176,36 @@ def check_dimensions(
     with a context's limits also the rank ("shape's size is too large to be supported") and the
     byte length ("not supported by the implementation", i.e. above maxTensorByteLength)."""
     data_type(desc.data_type)
+    # rank first, then a running element count that stops at the limit: a page's huge shape
+    # costs linear time, never a product of thousands of big dimensions
+    if max_rank is not None and desc.rank > max_rank:
+        raise WebNNTypeError(f"Invalid {what} shape {shape_text(desc.shape)}: rank {desc.rank} exceeds the maximum {max_rank}.")
+    count = 1
     for d in desc.shape:
         if not isinstance(d, int) or d <= 0 or d > MAX_DIMENSION:
-            raise WebNNTypeError(f"Invalid {what} shape {list(desc.shape)}: dimensions must be in 1..2^31-1.")
-    if max_rank is not None and desc.rank > max_rank:
-        raise WebNNTypeError(f"Invalid {what} shape {list(desc.shape)}: rank {desc.rank} exceeds the maximum {max_rank}.")
-    if desc.size > MAX_DIMENSION:
-        raise WebNNTypeError(f"Invalid {what} shape {list(desc.shape)}: element count exceeds 2^31-1.")
+            raise WebNNTypeError(f"Invalid {what} shape {shape_text(desc.shape)}: dimensions must be in 1..2^31-1.")
+        count *= d
+        if count > MAX_DIMENSION:
+            raise WebNNTypeError(f"Invalid {what} shape {shape_text(desc.shape)}: element count exceeds 2^31-1.")
     if max_byte_length is not None and desc.byte_length > max_byte_length:
         raise WebNNTypeError(
             f"Invalid {what} {desc}: byte length {desc.byte_length} exceeds maxTensorByteLength {max_byte_length}."
         )
     return desc
+
+
+def check_rank_first(descriptor, max_rank: int, what: str = "operand") -> None:
+    """Before any per-dimension work (WebIDL conversion included): a descriptor whose shape is
+    longer than the context's maximum rank is refused at once, in time independent of its values."""
+    shape = descriptor.get("shape") if isinstance(descriptor, dict) else None
+    if isinstance(shape, (list, tuple)) and len(shape) > max_rank:
+        raise WebNNTypeError(f"Invalid {what} shape {shape_text(shape)}: rank {len(shape)} exceeds the maximum {max_rank}.")
+
+
+def shape_text(shape: Sequence[int], most: int = 10) -> str:
+    """A shape for an error message, abbreviated when a page sent a very long one."""
+    shown = ",".join(map(str, list(shape[:most])))
+    return f"[{shown}]" if len(shape) <= most else f"[{shown},... ({len(shape)} dimensions)]"
 
 
 def desc_from_dict(obj: dict, what: str = "descriptor") -> OperandDesc:

@@ -252,7 +252,7 @@ def test_frames_are_json_or_binary_never_base64(ml):
     c.ok({"t": "createContext", "ctx": 1})
     c.ok({"t": "createTensor", "ctx": 1, "tensor": 2, "desc": {"dataType": "float32", "shape": [4], "readable": True}})
     frames = c.call({"t": "readTensor", "tensor": 2})
-    assert isinstance(frames[0], bytes)
+    assert isinstance(frames[0], (bytes, bytearray))
     n = struct.unpack_from("<I", frames[0])[0]
     header = json.loads(frames[0][4 : 4 + n])
     assert header == {"t": "reply", "re": c.n, "ok": {}} and len(frames[0]) == 4 + n + 16
