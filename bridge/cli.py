@@ -46,7 +46,14 @@ def _serve(args) -> int:
         app_dir=Path(args.app) if args.app else None,
         allow_origins=list(args.allow_origin),
         ml_factory=ml_factory(args.devices, args.rules),
+        allow_hosts=list(args.allow_host),
+        max_graphs_per_session=args.max_graphs or None,
+        keepalive_timeout_s=args.keepalive_timeout,
     )
+    if args.session_budget is not None:
+        config.session_budget_bytes = args.session_budget << 20 or None
+    if args.host_budget is not None:
+        config.host_budget_bytes = args.host_budget << 20 or None
     if args.trace:
         from policy.trace import SessionTracer, TraceWriter
 
@@ -112,6 +119,16 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--rules", metavar="RULES.toml", help="override device-selection rules")
     s.add_argument("--trace", metavar="TRACE.jsonl",
                    help="record every context, build and dispatch (options, graph summary, decision, latency)")
+    s.add_argument("--allow-host", metavar="NAME", action="append", default=[],
+                   help="also answer requests addressed to this host name (repeatable; DNS-rebinding defence)")
+    s.add_argument("--session-budget", metavar="MIB", type=int,
+                   help="bytes of tensors and graphs one page may hold, in MiB (default 4096; 0: unlimited)")
+    s.add_argument("--host-budget", metavar="MIB", type=int,
+                   help="the same for all pages together (default 3/4 of physical RAM; 0: unlimited)")
+    s.add_argument("--max-graphs", metavar="N", type=int, default=256,
+                   help="graphs one page may hold at once (default 256; 0: unlimited)")
+    s.add_argument("--keepalive-timeout", metavar="SECONDS", type=float, default=10.0,
+                   help="pages declare the host lost when it does not answer a ping this long (default 10)")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions and failures")
     s.set_defaults(func=_serve)
 

@@ -38,7 +38,7 @@ def encode(header: dict, payload: bytes | bytearray | memoryview | None = None) 
     frame = bytearray(4 + len(head) + len(body))
     struct.pack_into("<I", frame, 0, len(head))
     frame[4 : 4 + len(head)] = head
-    frame[4 + len(head) :] = body
+    memoryview(frame)[4 + len(head) :] = body  # (bytearray slice assignment would copy twice)
     return frame
 
 

@@ -12,9 +12,11 @@ Everything protocol- or WebNN-related lives in session.py / api.py; this module 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import mimetypes
+import os
 import posixpath
 import urllib.parse
 from collections.abc import Callable
@@ -28,9 +30,9 @@ from websockets.http11 import Request, Response
 
 from ops.core import WebNNError, WebNNTypeError
 
-from . import shim
+from . import protocol, shim
 from .api import ML
-from .session import Session
+from .session import Session, SessionLimits, pong
 
 log = logging.getLogger("webnn_bridge.server")
 
@@ -54,6 +56,22 @@ class HostConfig:
     # sees every dynamic message the host sends to pages (websocket frames, validation replies):
     # the e2e privacy scan uses it
     frame_tap: Callable[[str | bytes], None] | None = None
+    # DNS-rebinding defence: Host header names accepted besides IP literals and localhost
+    allow_hosts: list[str] = field(default_factory=list)
+    # what one page connection, and all of them together, may hold (None: unlimited)
+    session_budget_bytes: int | None = 4 << 30
+    host_budget_bytes: int | None = field(default_factory=lambda: default_host_budget())
+    max_graphs_per_session: int | None = 256
+    # the shim declares the host lost when a keepalive ping goes unanswered this long
+    keepalive_timeout_s: float = 10.0
+
+
+def default_host_budget() -> int | None:
+    """Three quarters of physical memory (None where the platform does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 3 // 4
+    except (ValueError, OSError, AttributeError):
+        return None
 
 
 def own_origins(host: str, port: int) -> set[str]:
@@ -81,17 +99,49 @@ def _response(status: int, body: bytes, content_type: str, extra: dict | None = 
     headers["X-Content-Type-Options"] = "nosniff"
     for k, v in (extra or {}).items():
         headers[k] = v
-    reason = {200: "OK", 403: "Forbidden", 404: "Not Found", 400: "Bad Request"}.get(status, "Error")
+    reason = {200: "OK", 403: "Forbidden", 404: "Not Found", 400: "Bad Request", 414: "URI Too Long"}.get(status, "Error")
     return Response(status, reason, headers, body)
+
+
+def host_name_allowed(host_header: str | None, extra: set[str]) -> bool:
+    """Jupyter's rule against DNS rebinding: a request must address us by an IP literal, by a
+    localhost name, or by a name the operator allowed; a rebound attacker's name is none of these."""
+    if not host_header:
+        return False
+    try:
+        name = urllib.parse.urlsplit(f"//{host_header}").hostname or ""
+    except ValueError:
+        return False
+    name = name.rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost") or name in extra:
+        return True
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return False
+
+
+def single_header(request: Request, name: str) -> str | None:
+    """A header that must appear at most once (two Origin headers are a malformed request)."""
+    values = request.headers.get_all(name)
+    if len(values) > 1:
+        raise ValueError(f"more than one {name} header")
+    return values[0] if values else None
 
 
 class Host:
     def __init__(self, config: HostConfig):
         self.config = config
         self.ml = config.ml_factory()
+        self.ml.budget.limit = config.host_budget_bytes
+        self.ml.session_limits = SessionLimits(
+            config.session_budget_bytes, config.max_graphs_per_session, config.keepalive_timeout_s
+        )
         self.sessions: dict[str, Session] = {}
         self.server = None
         self._allowed: set[str] = set()
+        self._hosts = {h.lower().strip("[]") for h in config.allow_hosts} | {config.host.lower().strip("[]")}
 
     @property
     def allowed_origins(self) -> set[str]:
@@ -105,7 +155,7 @@ class Host:
     def origin_allowed(self, request: Request) -> tuple[bool, str | None]:
         """Every channel from a page checks its Origin; a same-origin GET (which browsers send
         without Origin) is recognised by Sec-Fetch-Site. Loopback alone is not a permission."""
-        origin = request.headers.get("Origin")
+        origin = single_header(request, "Origin")
         if origin is not None:
             try:
                 return normalize_origin(origin) in self._allowed, origin
@@ -115,11 +165,24 @@ class Host:
 
     # ------------------------------------------------------------------ HTTP side
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Every request: a malformed one gets a 4xx, never a 500 or a traceback."""
+        try:
+            if not host_name_allowed(single_header(request, "Host"), self._hosts):
+                log.warning("refused request for host %r", request.headers.get_all("Host")[:1])
+                return _response(403, b"host not allowed\n", "text/plain")
+            return self.route(request)
+        except ValueError as e:
+            return _response(400, f"bad request: {e}\n".encode(), "text/plain")
+        except OSError as e:  # e.g. a path longer than the file system allows
+            log.info("request for %r failed: %s", request.path[:80], e)
+            return _response(414 if len(request.path) > 1024 else 404, b"not found\n", "text/plain")
+
+    def route(self, request: Request) -> Response | None:
         url = urllib.parse.urlsplit(request.path)
         path = url.path
         if path == WS_PATH:
             ok, origin = self.origin_allowed(request)
-            if not ok or request.headers.get("Origin") is None:
+            if not ok or origin is None:
                 log.warning("refused websocket from origin %r", origin)
                 return _response(403, b"origin not allowed\n", "text/plain")
             return None  # go on with the websocket handshake
@@ -142,7 +205,9 @@ class Host:
         if not ok:
             return _response(403, b'{"error":{"name":"SecurityError","message":"origin not allowed"}}', "application/json")
         try:
-            q = json.loads(urllib.parse.parse_qs(query).get("q", ["{}"])[0])
+            q = protocol.parse_json(urllib.parse.parse_qs(query).get("q", ["{}"])[0], "validation request")
+            if not isinstance(q, dict):
+                raise WebNNTypeError("malformed validation request")
             session = self.sessions.get(q.get("s"))
             if session is None:
                 raise WebNNTypeError("no such session")
@@ -152,8 +217,9 @@ class Host:
             body = {"outputs": session.validate(q.get("c"), op, q["args"])}
         except WebNNError as e:
             body = {"error": e.to_wire()}
-        except Exception as e:  # malformed input never takes the host down
-            body = {"error": {"name": "TypeError", "message": f"{type(e).__name__}: {e}"}}
+        except Exception as e:  # malformed input never takes the host down; no internals to pages
+            log.debug("validation request failed: %r", e)
+            body = {"error": {"name": "TypeError", "message": "malformed validation request"}}
         raw = json.dumps(body).encode()
         if self.config.frame_tap is not None:
             self.config.frame_tap(raw)
@@ -187,6 +253,9 @@ class Host:
         log.info("session %s opened from %s", session.token[:6], origin)
         try:
             async for message in connection:
+                if (keepalive := pong(message)) is not None:  # answered by the loop itself
+                    await connection.send(keepalive)
+                    continue
                 # handled one at a time, in order: the context timeline
                 replies = await asyncio.to_thread(session.receive, message)
                 for r in replies:

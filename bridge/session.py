@@ -61,6 +61,7 @@ class SessionLimits:
 
     budget_bytes: int | None = None
     max_graphs: int | None = None
+    keepalive_timeout_s: float = 10.0
 
 
 def pong(message) -> str | None:
@@ -87,6 +88,7 @@ class Session:
         self.origin = origin
         limits: SessionLimits = getattr(ml, "session_limits", None) or SessionLimits()
         self.max_graphs = limits.max_graphs
+        self.keepalive_timeout_s = limits.keepalive_timeout_s
         self.budget = MemoryBudget(limits.budget_bytes, parent=ml.budget, name="session")
         self.token = secrets.token_urlsafe(18)
         self.contexts: dict[int, MLContext] = {}
@@ -169,7 +171,8 @@ class Session:
 
     # ------------------------------------------------------------------ handlers
     def on_hello(self, h, payload):
-        return self._ok(h, session=self.token, protocol=protocol.PROTOCOL_VERSION)
+        ms = int(self.keepalive_timeout_s * 1000)
+        return self._ok(h, session=self.token, protocol=protocol.PROTOCOL_VERSION, keepalive=ms)
 
     def on_createContext(self, h, payload):  # noqa: N802
         cid = self._new_id(self.contexts, h["ctx"])

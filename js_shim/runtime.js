@@ -294,19 +294,38 @@ class HostLink {
       ws.binaryType = 'arraybuffer';
       this.ws = ws;
       ws.onopen = () => {
-        this.request({ t: 'hello' }).then((r) => { this.token = r.session; resolve(this); }, reject);
+        this.request({ t: 'hello' }).then((r) => { this.token = r.session; this.keepalive(r.keepalive); resolve(this); }, reject);
       };
       ws.onerror = () => reject(makeError('NotSupportedError', `Cannot reach the webnn-bridge host at ${WS_URL}.`));
       ws.onclose = () => this.onClose();
       ws.onmessage = (ev) => this.onMessage(ev.data);
     });
   }
-  onClose() {
+  onClose(message = 'The connection to the webnn-bridge host was closed.') {
+    if (this.closed) return;
     this.closed = true;
-    for (const { reject } of this.pending.values()) reject(makeError('InvalidStateError', 'The connection to the webnn-bridge host was closed.'));
+    clearInterval(this.heartbeat);
+    for (const { reject } of this.pending.values()) reject(makeError('InvalidStateError', message));
     this.pending.clear();
-    for (const ctx of Array.from(this.contexts)) loseContext(ctx, 'The connection to the webnn-bridge host was closed.');
+    for (const ctx of Array.from(this.contexts)) loseContext(ctx, message);
     if (LINK === this) LINK = null;
+  }
+  // Keepalive: a host that is alive but stuck (stopped, deadlocked) never closes the socket, so
+  // the page pings it; a ping unanswered for `timeoutMs` (the host's setting) loses every context
+  // of this link and rejects every pending promise. Judged per outstanding ping, so a throttled
+  // background tab whose timers fire late is not mistaken for a hung host.
+  keepalive(timeoutMs) {
+    if (!(timeoutMs > 0)) return;
+    let sentAt = null; let n = 0;
+    this.onPong = () => { sentAt = null; };
+    this.heartbeat = setInterval(() => {
+      if (this.closed) { clearInterval(this.heartbeat); return; }
+      if (sentAt === null) { sentAt = Date.now(); this.ws.send(JSON.stringify({ t: 'ping', n: ++n })); return; }
+      if (Date.now() - sentAt > timeoutMs) {
+        try { this.ws.close(); } catch (e) { /* already closing */ }
+        this.onClose('The webnn-bridge host stopped responding.');
+      }
+    }, Math.max(100, Math.min(timeoutMs / 4, 2500)));
   }
   onMessage(data) {
     let header; let payload = null;
@@ -323,6 +342,8 @@ class HostLink {
       this.pending.delete(header.re);
       if (header.error) p.reject(makeError(header.error.name, header.error.message));
       else p.resolve(payload ? Object.assign({ $payload: payload }, header.ok) : header.ok);
+    } else if (header.t === 'pong') {
+      if (this.onPong) this.onPong();
     } else if (header.t === 'warning') {
       console.warn(`webnn-bridge: ${header.op} failed on the host: ${header.error.name}: ${header.error.message}`);
     } else if (header.t === 'error') {

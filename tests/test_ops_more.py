@@ -305,7 +305,7 @@ def _onnx_rnn(op, x, w, r, b, hidden, **attrs):
     import onnxruntime as ort
     from onnx import TensorProto, helper, numpy_helper
 
-    from backends.onnxruntime import supported_ir_version
+    from backends.onnxruntime import session_options, supported_ir_version
 
     inits = [numpy_helper.from_array(a, n) for a, n in ((w, "W"), (r, "R"), (b, "B"))]
     node = helper.make_node(op, ["X", "W", "R", "B"], ["Y", "Yh"], hidden_size=hidden, **attrs)
@@ -313,7 +313,7 @@ def _onnx_rnn(op, x, w, r, b, hidden, **attrs):
                           [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ("Y", "Yh")], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
     m.ir_version = supported_ir_version()
-    s = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    s = ort.InferenceSession(m.SerializeToString(), session_options(), providers=["CPUExecutionProvider"])
     return s.run(None, {"X": x})
 
 

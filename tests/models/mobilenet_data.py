@@ -246,7 +246,9 @@ def build_onnx_model(weights: dict[str, np.ndarray], with_features: bool = False
 def _session(model):
     import onnxruntime as ort
 
-    opts = ort.SessionOptions()
+    from backends.onnxruntime import session_options
+
+    opts = session_options()  # the host's process uses ORT's global thread pools
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
 
