@@ -35,6 +35,10 @@ Frame = str | bytes
 
 # messages answered with a reply; the others are fire-and-forget (spec: no completion signal)
 REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor"}
+# cheap whatever their arguments (see Session.is_quick)
+QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency"}
+QUICK_READ_BYTES = 256 * 1024
+QUICK_DISPATCH_MS = 0.5
 
 
 class Session:
@@ -224,6 +228,27 @@ class Session:
         if t is not None:
             t.destroy()
         return None
+
+    # ------------------------------------------------------------------ scheduling hint
+    def is_quick(self, frame: Frame) -> bool:
+        """Whether handling this frame is cheap enough (well under a millisecond) to run on the
+        host's event loop instead of a worker thread: control messages, zero-copy tensor writes,
+        small reads and dispatches of graphs whose previous run was quick. A wrong guess only
+        costs latency; the answer never changes what a message does."""
+        try:
+            header, payload = protocol.decode(frame)
+        except protocol.ProtocolError:
+            return True  # answered with an error at once
+        kind = header["t"]
+        if kind in QUICK:
+            return True
+        if kind == "readTensor":
+            t = self.tensors.get(header.get("tensor"))
+            return t is None or t.desc.byte_length <= QUICK_READ_BYTES
+        if kind == "dispatch":
+            g = self.graphs.get(header.get("graph"))
+            return g is None or getattr(g, "last_latency_ms", None) is not None and g.last_latency_ms < QUICK_DISPATCH_MS
+        return False
 
     def on_dispatch(self, h, payload):
         ctx = self._context(h["ctx"])
