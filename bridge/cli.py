@@ -10,19 +10,22 @@ import sys
 from pathlib import Path
 
 
-def ml_factory(devices: str | None, rules_path: str | None):
-    """What the host builds its ML from: the probed inventory, or a declared (simulated) one."""
+def ml_factory(devices: str | None, rules_path: str | None, cache_dir: str | None = None):
+    """What the host builds its ML from: the probed inventory, or a declared (simulated) one.
+    ``cache_dir``: where compiled graphs persist across restarts (None: in memory only)."""
     from .api import ML
 
     def make_ml():
+        from backends.cache import CompileCache
         from policy.engine import load_rules
         from policy.inventory import load_profile, probe_inventory
 
         rules = load_rules(rules_path)
+        cache = CompileCache(cache_dir)
         if devices:
             cpu = [d for d in probe_inventory() if d.kind == "cpu"]
-            return ML(load_profile(devices) + cpu[:1], rules=rules, simulated=True)
-        return ML(rules=rules)
+            return ML(load_profile(devices) + cpu[:1], rules=rules, simulated=True, compile_cache=cache)
+        return ML(rules=rules, compile_cache=cache)
 
     return make_ml
 
@@ -45,7 +48,7 @@ def _serve(args) -> int:
         port=args.port,
         app_dir=Path(args.app) if args.app else None,
         allow_origins=list(args.allow_origin),
-        ml_factory=ml_factory(args.devices, args.rules),
+        ml_factory=ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir),
     )
     if args.trace:
         from policy.trace import SessionTracer, TraceWriter
@@ -98,6 +101,12 @@ def _codegen(args) -> int:
     return codegen.main(["--check"] if args.check else [])
 
 
+def default_cache_dir():
+    from backends.cache import default_cache_dir
+
+    return default_cache_dir()
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="webnn-bridge", description="Run W3C WebNN pages on a Python host.")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -112,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--rules", metavar="RULES.toml", help="override device-selection rules")
     s.add_argument("--trace", metavar="TRACE.jsonl",
                    help="record every context, build and dispatch (options, graph summary, decision, latency)")
+    s.add_argument("--cache-dir", metavar="DIR", default=str(default_cache_dir()),
+                   help="keep compiled graphs here across restarts (default: %(default)s)")
+    s.add_argument("--no-cache", action="store_true", help="keep compiled graphs in memory only")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions and failures")
     s.set_defaults(func=_serve)
 

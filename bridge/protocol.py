@@ -19,6 +19,8 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+Buffer = bytes | bytearray | memoryview  # or anything else with the buffer protocol (numpy arrays)
+
 PROTOCOL_VERSION = 1
 MAX_HEADER = 64 * 1024 * 1024
 
@@ -27,12 +29,12 @@ class ProtocolError(Exception):
     """A frame that is not a well-formed message."""
 
 
-def encode(header: dict, payload: bytes | bytearray | memoryview | None = None) -> str | bytes:
+def encode(header: dict, payload: Buffer | None = None) -> str | bytes:
     text = json.dumps(header, separators=(",", ":"), allow_nan=False)
     if payload is None:
         return text
     head = text.encode()
-    return struct.pack("<I", len(head)) + head + bytes(payload)
+    return b"".join((struct.pack("<I", len(head)), head, payload))  # the payload is copied once
 
 
 def encode_parts(header: dict, parts: list[bytes]) -> bytes:

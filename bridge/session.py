@@ -148,6 +148,7 @@ class Session:
     def on_build(self, h, payload):
         ctx = self._context(h["ctx"])
         gid = self._new_id(self.graphs, h["graph"])
+        ctx.cache_partition = self.origin or ""
         graph = self.replay(ctx, h, payload)
         self.graphs[gid] = graph
         self._observe("build", {"graph": graph, "context": ctx})
@@ -215,13 +216,13 @@ class Session:
         t = self._tensor(h["tensor"])
         if payload is None:
             raise WebNNTypeError("writeTensor needs data")
-        t.context.writeTensor(t, payload)
+        t.context.write_received(t, payload)
         return None
 
     def on_readTensor(self, h, payload):  # noqa: N802
         t = self._tensor(h["tensor"])
-        data = t.context.readTensor(t)
-        return protocol.encode({"t": "reply", "re": h.get("id"), "ok": {}}, np.ascontiguousarray(data).tobytes())
+        data = np.ascontiguousarray(t.context.read_view(t)).reshape(-1).view(np.uint8)
+        return protocol.encode({"t": "reply", "re": h.get("id"), "ok": {}}, data)
 
     def on_destroyTensor(self, h, payload):  # noqa: N802
         t = self.tensors.pop(h.get("tensor"), None)
