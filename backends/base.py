@@ -74,6 +74,18 @@ class Backend:
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         raise NotImplementedError
 
+    # -- compile cache (backends/cache.py); a backend that returns no token is never cached
+    def cache_token(self, device: Device) -> str | None:
+        """What besides the graph decides the compiled result (runtime version, device, code)."""
+        return None
+
+    def artifact(self, graph: GraphIR, device: Device) -> bytes:
+        """The compile work worth keeping on disk (load_artifact turns it into a Compiled)."""
+        raise NotImplementedError
+
+    def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
+        raise NotImplementedError
+
 
 def check_inputs(graph: GraphIR, inputs: Mapping[str, np.ndarray]) -> None:
     for name, desc in graph.input_descs().items():

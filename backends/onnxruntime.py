@@ -61,6 +61,8 @@ def session_options():
     opts = _ort().SessionOptions()
     opts.log_severity_level = 3
     opts.use_per_session_threads = False  # the global pools above
+    # the page's own threads compete for the same cores: idle ORT threads sleep, not spin
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return opts
 
 
@@ -144,6 +146,12 @@ class OnnxLowering:
         return self.node("Cast", [value], dtype=dtype, to=DATA_TYPES[dtype].onnx)
 
 
+def io_names(graph: GraphIR) -> tuple[dict[str, str], dict[str, str]]:
+    """WebNN input/output names -> the lowered model's value names."""
+    return ({name: f"input_{i}" for i, name in enumerate(graph.inputs)},
+            {name: f"output_{i}" for i, name in enumerate(graph.outputs)})
+
+
 def lower_graph(graph: GraphIR):
     """GraphIR -> (onnx.ModelProto, input name map, output name map)."""
     from onnx import helper
@@ -151,13 +159,12 @@ def lower_graph(graph: GraphIR):
     registry = load_all()
     lb = OnnxLowering()
     names: dict[int, str] = {}
-    in_map: dict[str, str] = {}
+    in_map, out_map = io_names(graph)
     graph_inputs = []
-    for i, (name, oid) in enumerate(graph.inputs.items()):
+    for name, oid in graph.inputs.items():
         desc = graph.operands[oid]
-        vname = f"input_{i}"
+        vname = in_map[name]
         names[oid] = vname
-        in_map[name] = vname
         lb.dtypes[vname], lb.shapes[vname] = desc.data_type, desc.shape
         graph_inputs.append(helper.make_tensor_value_info(vname, DATA_TYPES[desc.data_type].onnx, list(desc.shape)))
     for oid, arr in graph.constants.items():
@@ -172,13 +179,11 @@ def lower_graph(graph: GraphIR):
             vname = lb.cast(vname, desc.data_type) if lb.dtypes.get(vname) not in (None, desc.data_type) else vname
             lb.dtypes[vname], lb.shapes[vname] = desc.data_type, desc.shape
             names[oid] = vname
-    out_map: dict[str, str] = {}
     graph_outputs = []
-    for i, (name, oid) in enumerate(graph.outputs.items()):
+    for name, oid in graph.outputs.items():
         desc = graph.operands[oid]
-        vname = f"output_{i}"
+        vname = out_map[name]
         lb.nodes.append(helper.make_node("Identity", [names[oid]], [vname]))
-        out_map[name] = vname
         graph_outputs.append(helper.make_tensor_value_info(vname, DATA_TYPES[desc.data_type].onnx, list(desc.shape)))
     g = helper.make_graph(lb.nodes, "webnn", graph_inputs, graph_outputs, initializer=lb.initializers)
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="webnn-bridge")
@@ -186,12 +191,19 @@ def lower_graph(graph: GraphIR):
     return model, in_map, out_map
 
 
+def serialize_graph(graph: GraphIR) -> bytes:
+    return lower_graph(graph)[0].SerializeToString()
+
+
 class OrtCompiled(Compiled):
-    def __init__(self, graph: GraphIR, providers: tuple[str, ...]):
+    def __init__(self, graph: GraphIR, providers: tuple[str, ...], model: bytes | None = None):
+        """``model``: the graph already lowered and serialized (a compile cache artifact)."""
         ort = _ort()
-        model, self.in_map, self.out_map = lower_graph(graph)
+        self.in_map, self.out_map = io_names(graph)
+        if model is None:
+            model = serialize_graph(graph)
         try:
-            self.session = ort.InferenceSession(model.SerializeToString(), session_options(), providers=list(providers))
+            self.session = ort.InferenceSession(model, session_options(), providers=list(providers))
         except Exception as e:  # ORT rejects the model: a compile failure per spec (details stay in the log)
             log.warning("compile failed: %s", e)
             raise OperationError("The graph could not be compiled.") from None
@@ -248,4 +260,32 @@ class OnnxRuntimeBackend(Backend):
         return load_all()[op].lower is not _no_lowering
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
-        return OrtCompiled(graph, device.providers or ("CPUExecutionProvider",))
+        return OrtCompiled(graph, self._providers(device))
+
+    @staticmethod
+    def _providers(device: Device) -> tuple[str, ...]:
+        return device.providers or ("CPUExecutionProvider",)
+
+    def cache_token(self, device: Device) -> str:
+        return repr(("onnxruntime", _ort().__version__, OPSET, device.id, self._providers(device), lowering_fingerprint()))
+
+    def artifact(self, graph: GraphIR, device: Device) -> bytes:
+        return serialize_graph(graph)
+
+    def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
+        return OrtCompiled(graph, self._providers(device), artifact)
+
+
+@functools.lru_cache(maxsize=1)
+def lowering_fingerprint() -> str:
+    """A digest of the code that lowers graphs (the op registry and this module): an on-disk
+    compiled model is reused only by the code that produced it."""
+    import hashlib
+    from pathlib import Path
+
+    import ops
+
+    h = hashlib.blake2b(digest_size=16)
+    for f in sorted(Path(ops.__file__).parent.rglob("*.py")) + [Path(__file__)]:
+        h.update(f.read_bytes())
+    return h.hexdigest()

@@ -24,6 +24,7 @@ import numpy as np
 
 from backends import backend_for
 from backends.base import Capabilities, Compiled, Device
+from backends.cache import CompileCache, default_cache
 from ops import idl
 from ops.core import (
     DATA_TYPES,
@@ -218,13 +219,16 @@ def graph_bytes(ir: GraphIR) -> int:
 class ML:
     """navigator.ml. ``inventory`` is the device list (default: probed from installed runtimes)."""
 
-    def __init__(self, inventory: Iterable[Device] | None = None, rules=None, simulated: bool = False):
+    def __init__(self, inventory: Iterable[Device] | None = None, rules=None, simulated: bool = False,
+                 compile_cache: CompileCache | None = None):
         from policy.inventory import probe_inventory
 
         self.inventory = list(inventory) if inventory is not None else probe_inventory()
         self.rules = rules
         self.simulated = simulated
         self.budget = MemoryBudget(None, name="host")  # host-wide; the server sets its limit
+        # identical graphs share compiled sessions (backends/cache.py); default: in memory only
+        self.compile_cache = compile_cache if compile_cache is not None else default_cache()
 
     def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
         from policy import engine
@@ -266,6 +270,9 @@ class MLContext:
         self.budget: MemoryBudget = ml.budget  # a host session replaces it with its own
         self.graphs: list[MLGraph] = []
         self.tensors: list[MLTensor] = []
+        # compile caches are partitioned by this (the host sets the page's origin): a build's
+        # timing must never reveal what another origin built
+        self.cache_partition = ""
 
     # -- state
     @property
@@ -339,23 +346,44 @@ class MLContext:
             raise WebNNTypeError(f"{what} has been destroyed.")
         return tensor
 
-    def writeTensor(self, tensor: MLTensor, inputData: Any) -> None:  # noqa: N802,N803
+    def _writable(self, tensor: Any) -> MLTensor:
         t = self._check_tensor(tensor, "writeTensor: tensor")
         if not t.writable:
             raise WebNNTypeError("writeTensor: the tensor is not writable.")
-        raw = buffer_bytes(inputData, t.desc, "writeTensor")
-        t.data = array_from_bytes(raw, t.desc)
+        return t
 
-    def readTensor(self, tensor: MLTensor, outputData: Any = None) -> np.ndarray | None:  # noqa: N802,N803
+    def _readable(self, tensor: Any) -> MLTensor:
         t = self._check_tensor(tensor, "readTensor: tensor")
         if not t.readable:
             raise WebNNTypeError("readTensor: the tensor is not readable.")
         if self.is_lost:
             raise InvalidStateError("The context is lost.")
+        return t
+
+    def writeTensor(self, tensor: MLTensor, inputData: Any) -> None:  # noqa: N802,N803
+        t = self._writable(tensor)
+        raw = buffer_bytes(inputData, t.desc, "writeTensor")
+        t.data = array_from_bytes(raw, t.desc)
+
+    def write_received(self, tensor: MLTensor, payload: memoryview) -> None:
+        """writeTensor with bytes the host received from a page: a read-only frame, so the
+        tensor keeps a view of it instead of a copy (copied only when mutable or unaligned)."""
+        t = self._writable(tensor)
+        if len(payload) != t.desc.byte_length:
+            raise WebNNTypeError(f"writeTensor: byte length {len(payload)} does not match {t.desc} "
+                                 f"({t.desc.byte_length} bytes).")
+        a = np.frombuffer(payload, dtype=t.desc.numpy_dtype).reshape(t.desc.shape)
+        t.data = a if payload.readonly and a.flags.aligned else a.copy()
+
+    def read_view(self, tensor: MLTensor) -> np.ndarray:
+        """readTensor for the host's sessions: the tensor's current contents, not copied (the
+        caller serializes them at once; dispatch replaces, never mutates, a tensor's array)."""
+        return self._readable(tensor).data
+
+    def readTensor(self, tensor: MLTensor, outputData: Any = None) -> np.ndarray | None:  # noqa: N802,N803
+        t = self._readable(tensor)
         if outputData is None:
             return t.data.copy()
-        if outputData is READ_VIEW:
-            return t.data  # the host's reply path: no copy (tensor data is replaced, never mutated)
         if isinstance(outputData, np.ndarray):
             if outputData.nbytes != t.desc.byte_length:
                 raise WebNNTypeError("readTensor: output buffer byte length does not match the tensor.")
@@ -415,10 +443,6 @@ class MLContext:
 
 
 idl.register_interface("MLContext", lambda v: isinstance(v, MLContext))
-
-# readTensor(tensor, READ_VIEW): the host's own reply path gets the tensor's array without a copy
-READ_VIEW = object()
-
 
 class MLTensor:
     def __init__(self, context: MLContext, desc: OperandDesc, readable: bool, writable: bool, constant: bool):
@@ -586,10 +610,11 @@ class MLGraphBuilder:
 
         placement = engine.decide_build(self.context.decision, ir, self.context.ml.inventory, self.context.ml.rules)
         # reserved before compiling: the runtime may materialise values (constant folding) at once
-        budget = self.context.budget
+        ctx = self.context
+        budget = ctx.budget
         charged = budget.charge(graph_bytes(ir), "build()", OperationError)
         try:
-            compiled = self.context.backend.compile(ir, self.context.exec_device)
+            compiled = ctx.ml.compile_cache.compile(ctx.backend, ir, ctx.exec_device, ctx.cache_partition)
         except BaseException:
             budget.release(charged)
             raise

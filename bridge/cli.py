@@ -10,19 +10,22 @@ import sys
 from pathlib import Path
 
 
-def ml_factory(devices: str | None, rules_path: str | None):
-    """What the host builds its ML from: the probed inventory, or a declared (simulated) one."""
+def ml_factory(devices: str | None, rules_path: str | None, cache_dir: str | None = None):
+    """What the host builds its ML from: the probed inventory, or a declared (simulated) one.
+    ``cache_dir``: where compiled graphs persist across restarts (None: in memory only)."""
     from .api import ML
 
     def make_ml():
+        from backends.cache import CompileCache
         from policy.engine import load_rules
         from policy.inventory import load_profile, probe_inventory
 
         rules = load_rules(rules_path)
+        cache = CompileCache(cache_dir)
         if devices:
             cpu = [d for d in probe_inventory() if d.kind == "cpu"]
-            return ML(load_profile(devices) + cpu[:1], rules=rules, simulated=True)
-        return ML(rules=rules)
+            return ML(load_profile(devices) + cpu[:1], rules=rules, simulated=True, compile_cache=cache)
+        return ML(rules=rules, compile_cache=cache)
 
     return make_ml
 
@@ -45,7 +48,7 @@ def _serve(args) -> int:
         port=args.port,
         app_dir=Path(args.app) if args.app else None,
         allow_origins=list(args.allow_origin),
-        ml_factory=ml_factory(args.devices, args.rules),
+        ml_factory=ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir),
         allow_hosts=list(args.allow_host),
         max_graphs_per_session=args.max_graphs or None,
         keepalive_timeout_s=args.keepalive_timeout,
@@ -105,6 +108,12 @@ def _codegen(args) -> int:
     return codegen.main(["--check"] if args.check else [])
 
 
+def default_cache_dir():
+    from backends.cache import default_cache_dir
+
+    return default_cache_dir()
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="webnn-bridge", description="Run W3C WebNN pages on a Python host.")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -129,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="graphs one page may hold at once (default 256; 0: unlimited)")
     s.add_argument("--keepalive-timeout", metavar="SECONDS", type=float, default=10.0,
                    help="pages declare the host lost when it does not answer a ping this long (default 10)")
+    s.add_argument("--cache-dir", metavar="DIR", default=str(default_cache_dir()),
+                   help="keep compiled graphs here across restarts (default: %(default)s)")
+    s.add_argument("--no-cache", action="store_true", help="keep compiled graphs in memory only")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions and failures")
     s.set_defaults(func=_serve)
 

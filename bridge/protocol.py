@@ -19,6 +19,8 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+Buffer = bytes | bytearray | memoryview  # or anything else with the buffer protocol (numpy arrays)
+
 PROTOCOL_VERSION = 1
 MAX_HEADER = 16 * 1024 * 1024  # JSON part of any frame (tensor bytes travel as payload)
 MAX_DEPTH = 32  # nesting of JSON arrays/objects; the deepest real message is far below
@@ -28,7 +30,7 @@ class ProtocolError(Exception):
     """A frame that is not a well-formed message."""
 
 
-def encode(header: dict, payload: bytes | bytearray | memoryview | None = None) -> str | bytearray:
+def encode(header: dict, payload: Buffer | None = None) -> str | bytes:
     text = json.dumps(header, separators=(",", ":"), allow_nan=False)
     if payload is None:
         return text

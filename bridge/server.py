@@ -18,8 +18,10 @@ import logging
 import mimetypes
 import os
 import posixpath
+import sys
 import urllib.parse
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,6 +44,7 @@ websockets.http11.MAX_LINE_LENGTH = max(websockets.http11.MAX_LINE_LENGTH, 4 * 1
 SHIM_PATH = "/webnn-shim.js"
 WS_PATH = "/webnn"
 VALIDATE_PATH = "/webnn/validate"
+SWITCH_INTERVAL_S = 0.001
 
 
 @dataclass
@@ -72,6 +75,12 @@ def default_host_budget() -> int | None:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 3 // 4
     except (ValueError, OSError, AttributeError):
         return None
+    # worker threads for builds and long dispatches (0: one per core, at least 2)
+    workers: int = 0
+
+
+def default_workers() -> int:
+    return max(2, os.cpu_count() or 1)
 
 
 def own_origins(host: str, port: int) -> set[str]:
@@ -140,6 +149,7 @@ class Host:
         )
         self.sessions: dict[str, Session] = {}
         self.server = None
+        self.pool: ThreadPoolExecutor | None = None
         self._allowed: set[str] = set()
         self._hosts = {h.lower().strip("[]") for h in config.allow_hosts} | {config.host.lower().strip("[]")}
 
@@ -247,17 +257,25 @@ class Host:
 
     # ------------------------------------------------------------------ websocket side
     async def handler(self, connection: ServerConnection) -> None:
+        """One session per connection, its messages handled strictly one at a time in arrival
+        order (the context timeline). Cheap messages (Session.is_quick) run right here on the
+        event loop: no thread hop for a tiny write, dispatch or read. The rest (builds, big
+        dispatches) go to the shared worker pool, one job per session at a time, so a pool queue
+        holds at most one job of each session: a storming page waits its turn like any other."""
         origin = connection.request.headers.get("Origin") if connection.request else None
         session = Session(self.ml, origin, self.config.observer)
         self.sessions[session.token] = session
         log.info("session %s opened from %s", session.token[:6], origin)
+        loop = asyncio.get_running_loop()
         try:
             async for message in connection:
                 if (keepalive := pong(message)) is not None:  # answered by the loop itself
                     await connection.send(keepalive)
                     continue
-                # handled one at a time, in order: the context timeline
-                replies = await asyncio.to_thread(session.receive, message)
+                if session.is_quick(message):
+                    replies = session.receive(message)
+                else:
+                    replies = await loop.run_in_executor(self.pool, session.receive, message)
                 for r in replies:
                     if self.config.frame_tap is not None:
                         self.config.frame_tap(r)
@@ -266,7 +284,7 @@ class Host:
             log.info("session %s ended: %s", session.token[:6], e)
         finally:
             self.sessions.pop(session.token, None)
-            await asyncio.to_thread(session.close)
+            await loop.run_in_executor(self.pool, session.close)
             log.info("session %s closed", session.token[:6])
 
     @property
@@ -277,6 +295,13 @@ class Host:
         return self.config.port
 
     async def start(self):
+        # Workers hold the interpreter while they replay and lower graphs; the default 5 ms
+        # switch interval then adds up to 5 ms per wake-up of the event loop that serves every
+        # other page's small messages. 1 ms keeps those bounded (process-wide, hence only lowered).
+        if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+            sys.setswitchinterval(SWITCH_INTERVAL_S)
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(self.config.workers or default_workers(), thread_name_prefix="webnn-host")
         self.server = await serve(
             self.handler,
             self.config.host,

@@ -34,7 +34,6 @@ from ops.registry import load_all
 from . import protocol
 from .api import (
     ML,
-    READ_VIEW,
     MemoryBudget,
     MLContext,
     MLGraph,
@@ -53,6 +52,10 @@ Frame = str | bytes
 REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
 MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
 GENERIC_FAILURE = "The host could not complete the operation."
+# cheap whatever their arguments (see Session.is_quick)
+QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency"}
+QUICK_READ_BYTES = 256 * 1024
+QUICK_DISPATCH_MS = 0.5
 
 
 @dataclass
@@ -200,6 +203,7 @@ class Session:
         gid = self._new_id(self.graphs, h["graph"])
         if self.max_graphs is not None and len(self.graphs) >= self.max_graphs:
             raise OperationError(f"This page holds {len(self.graphs)} graphs, the most one page may hold.")
+        ctx.cache_partition = self.origin or ""
         graph = self.replay(ctx, h, payload)
         self.graphs[gid] = graph
         self._observe("build", {"graph": graph, "context": ctx})
@@ -271,19 +275,40 @@ class Session:
         t = self._tensor(h["tensor"])
         if payload is None:
             raise WebNNTypeError("writeTensor needs data")
-        t.context.writeTensor(t, payload)
+        t.context.write_received(t, payload)
         return None
 
     def on_readTensor(self, h, payload):  # noqa: N802
         t = self._tensor(h["tensor"])
-        data = np.ascontiguousarray(t.context.readTensor(t, READ_VIEW))
-        return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": {}}, memoryview(data).cast("B"))
+        data = np.ascontiguousarray(t.context.read_view(t)).reshape(-1).view(np.uint8)
+        return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": {}}, data)
 
     def on_destroyTensor(self, h, payload):  # noqa: N802
         t = self.tensors.pop(h.get("tensor"), None)
         if t is not None:
             t.destroy()
         return None
+
+    # ------------------------------------------------------------------ scheduling hint
+    def is_quick(self, frame: Frame) -> bool:
+        """Whether handling this frame is cheap enough (well under a millisecond) to run on the
+        host's event loop instead of a worker thread: control messages, zero-copy tensor writes,
+        small reads and dispatches of graphs whose previous run was quick. A wrong guess only
+        costs latency; the answer never changes what a message does."""
+        try:
+            header, payload = protocol.decode(frame)
+        except protocol.ProtocolError:
+            return True  # answered with an error at once
+        kind = header["t"]
+        if kind in QUICK:
+            return True
+        if kind == "readTensor":
+            t = self.tensors.get(header.get("tensor"))
+            return t is None or t.desc.byte_length <= QUICK_READ_BYTES
+        if kind == "dispatch":
+            g = self.graphs.get(header.get("graph"))
+            return g is None or getattr(g, "last_latency_ms", None) is not None and g.last_latency_ms < QUICK_DISPATCH_MS
+        return False
 
     def on_dispatch(self, h, payload):
         ctx = self._context(h["ctx"])

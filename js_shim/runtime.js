@@ -334,7 +334,7 @@ class HostLink {
     } else {
       const n = new DataView(data).getUint32(0, true);
       header = JSON.parse(textDecoder.decode(new Uint8Array(data, 4, n)));
-      payload = data.slice(4 + n);
+      payload = new Uint8Array(data, 4 + n);  // a view: readTensor copies it once, where it goes
     }
     if (header.t === 'reply') {
       const p = this.pending.get(header.re);
@@ -351,10 +351,15 @@ class HostLink {
     }
   }
   frame(header, parts) {
+    // parts are copied here, once, into the frame (the caller's buffers may change afterwards)
     if (!parts) return JSON.stringify(header);
     let total = 0;
     const offsets = parts.map((p) => { const o = [total, p.byteLength]; total += p.byteLength; return o; });
-    const head = textEncoder.encode(JSON.stringify(Object.assign({}, header, { parts: offsets })));
+    let json = JSON.stringify(Object.assign({}, header, { parts: offsets }));
+    // pad the header with JSON whitespace so that the payload starts 8-byte aligned: the host
+    // then uses received tensor bytes in place
+    json += ' '.repeat((8 - ((4 + textEncoder.encode(json).byteLength) % 8)) % 8);
+    const head = textEncoder.encode(json);
     const buf = new Uint8Array(4 + head.byteLength + total);
     new DataView(buf.buffer).setUint32(0, head.byteLength, true);
     buf.set(head, 4);
@@ -407,6 +412,12 @@ function link() {
 // ---------------------------------------------------------------------------------- buffers
 function bytesOf(data, desc, what) {
   // AllowSharedBufferSource: the whole buffer or view, copied now (the caller may reuse it).
+  return viewOf(data, desc, what).slice();
+}
+
+// The checked bytes of an AllowSharedBufferSource, not copied: for data that is copied into a
+// frame before the call returns (HostLink.send/request build the frame synchronously).
+function viewOf(data, desc, what) {
   let view;
   if (ArrayBuffer.isView(data)) {
     const expected = DATA_TYPES[desc.dataType].array;
@@ -421,7 +432,7 @@ function bytesOf(data, desc, what) {
   if (view.byteLength !== size) {
     throw new TypeError(`${what}: byte length ${view.byteLength} does not match the descriptor (${size} bytes).`);
   }
-  return view.slice();
+  return view;
 }
 
 function sameDesc(a, b) {
@@ -595,7 +606,7 @@ const IMPL = {
       async createConstantTensor(c, conv) {
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext is lost.');
         const desc = conv.descriptor;
-        const bytes = bytesOf(conv.inputData, desc, 'createConstantTensor');
+        const bytes = viewOf(conv.inputData, desc, 'createConstantTensor');
         const id = nextObjectId++;
         await c.link.request({ t: 'createConstantTensor', ctx: c.id, tensor: id, desc }, [bytes]);
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost.');
@@ -606,23 +617,23 @@ const IMPL = {
       writeTensor(c, conv) {
         const t = checkTensor(c, conv.tensor, 'writeTensor');
         if (!t.writable) throw new TypeError('writeTensor: the MLTensor is not writable.');
-        const bytes = bytesOf(conv.inputData, t.desc, 'writeTensor');
+        const bytes = viewOf(conv.inputData, t.desc, 'writeTensor');
         c.link.send({ t: 'writeTensor', tensor: t.id }, [bytes]);
       },
       readTensor(c, conv) {
         const t = checkTensor(c, conv.tensor, 'readTensor');
         if (!t.readable) throw new TypeError('readTensor: the MLTensor is not readable.');
         const out = conv.outputData;
-        if (out !== undefined) bytesOf(out, t.desc, 'readTensor'); // type and length check only
+        if (out !== undefined) viewOf(out, t.desc, 'readTensor'); // type and length check only
         return new Promise((resolve, reject) => {
           t.pendingReads.add(reject);
           c.link.request({ t: 'readTensor', tensor: t.id }).then((r) => {
             if (!t.pendingReads.has(reject)) return;
             t.pendingReads.delete(reject);
-            if (out === undefined) { resolve(r.$payload); return; }
+            if (out === undefined) { resolve(r.$payload.slice().buffer); return; }
             const target = ArrayBuffer.isView(out) ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength) : new Uint8Array(out);
             if (target.byteLength !== r.$payload.byteLength) { reject(new TypeError('readTensor: the output buffer was detached.')); return; }
-            target.set(new Uint8Array(r.$payload));
+            target.set(r.$payload);
             resolve(undefined);
           }, (e) => { t.pendingReads.delete(reject); reject(e); });
         });

@@ -1,0 +1,243 @@
+"""Compile cache: building a graph the host has already compiled costs a lookup.
+
+- In memory: identical graphs share one compiled session (reference counted: each MLGraph holds
+  one reference and gives it back on destroy). A session nobody holds stays warm for a while
+  (bounded LRU), so a page reload rebuilds its graphs without compiling.
+- On disk (optional): the backend's compile artifact (for ONNX Runtime the lowered model), so
+  that a restarted host skips lowering. Entries carry a digest; a corrupt or unreadable entry
+  is ignored, deleted and rebuilt. The directory is bounded: the least recently used entries go.
+
+The key is a canonical digest of the graph (structure, descriptors, constant bytes; operand ids
+renumbered) plus the backend's cache token (runtime version, device, providers, this code's
+lowering) plus a partition: the page's origin. A page can time its build, so a cache must never
+tell one origin what another origin built.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from ops.graph import GraphIR, is_ref
+
+from .base import Backend, Compiled, Device
+
+log = logging.getLogger("webnn_bridge.cache")
+
+MAGIC = b"webnn-bridge compile cache 1\n"
+DIGEST_BYTES = 32
+
+
+def _hasher():
+    return hashlib.blake2b(digest_size=DIGEST_BYTES)
+
+
+def graph_digest(ir: GraphIR) -> str:
+    """A digest of what the graph computes, independent of the operand ids a builder handed out."""
+    h = _hasher()
+    canon: dict[int, int] = {}
+
+    def ref(oid: int) -> int:
+        return canon.setdefault(oid, len(canon))
+
+    def desc(oid: int) -> tuple:
+        d = ir.operands[oid]
+        return d.data_type, tuple(d.shape)
+
+    for name, oid in ir.inputs.items():
+        h.update(repr(("input", name, ref(oid), desc(oid))).encode())
+    for oid, value in ir.constants.items():
+        a = np.ascontiguousarray(value)
+        h.update(repr(("constant", ref(oid), desc(oid), a.dtype.str, a.shape)).encode())
+        h.update(a.reshape(-1).view(np.uint8))
+    for node in ir.nodes:
+        call = node.call.map_operands(lambda r: ("$", ref(r.id)), is_ref)
+        outs = [(ref(o), desc(o)) for o in node.outputs]
+        h.update(repr(("node", node.op, sorted(call.args.items()), sorted(call.options.items()), outs)).encode())
+    h.update(repr(("outputs", sorted((name, ref(oid)) for name, oid in ir.outputs.items()))).encode())
+    return h.hexdigest()
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "webnn-bridge"
+
+
+class _Entry:
+    def __init__(self, key: str, compiled: Compiled, size: int):
+        self.key = key
+        self.compiled = compiled
+        self.size = size
+        self.refs = 0
+
+
+class SharedCompiled(Compiled):
+    """One graph's reference to a cached compiled session."""
+
+    def __init__(self, cache: CompileCache, entry: _Entry, source: str):
+        self._cache = cache
+        self._entry = entry
+        self.source = source  # "compiled" | "memory" | "disk": how this build was served
+        self._closed = False
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return self._entry.compiled.run(inputs)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._cache._release(self._entry)
+
+
+class CompileCache:
+    def __init__(self, directory: str | Path | None = None, max_disk_bytes: int = 2 << 30,
+                 warm_entries: int = 16, warm_bytes: int = 512 << 20):
+        self.directory = Path(directory) if directory is not None else None
+        self.max_disk_bytes = max_disk_bytes
+        self.warm_entries = warm_entries
+        self.warm_bytes = warm_bytes
+        self._live: dict[str, _Entry] = {}
+        self._warm: OrderedDict[str, _Entry] = OrderedDict()
+        self._lock = threading.Lock()
+        self._building: dict[str, threading.Lock] = {}
+        self.stats = {"compiled": 0, "memory": 0, "disk": 0}
+
+    # ------------------------------------------------------------------ the one entry point
+    def compile(self, backend: Backend, ir: GraphIR, device: Device, partition: str = "") -> Compiled:
+        token = backend.cache_token(device)
+        if token is None:
+            return backend.compile(ir, device)
+        key = _hasher()
+        key.update(repr((partition, token)).encode())
+        key.update(graph_digest(ir).encode())
+        key = key.hexdigest()
+        with self._key_lock(key):  # concurrent builds of one graph compile it once
+            entry = self._take(key)
+            if entry is not None:
+                return SharedCompiled(self, entry, "memory")
+            compiled, source = self._load(backend, ir, device, key), "disk"
+            if compiled is None:
+                compiled, source = self._build(backend, ir, device, key), "compiled"
+            entry = _Entry(key, compiled, int(sum(np.asarray(a).nbytes for a in ir.constants.values())))
+            with self._lock:
+                entry.refs = 1
+                self._live[key] = entry
+                self.stats[source] += 1
+            return SharedCompiled(self, entry, source)
+
+    def _key_lock(self, key: str) -> threading.Lock:
+        with self._lock:
+            return self._building.setdefault(key, threading.Lock())
+
+    def _take(self, key: str) -> _Entry | None:
+        """A live or warm entry, with one more reference taken (atomically with any release)."""
+        with self._lock:
+            entry = self._live.get(key) or self._warm.pop(key, None)
+            if entry is not None:
+                self._live[key] = entry
+                entry.refs += 1
+                self.stats["memory"] += 1
+            return entry
+
+    def _release(self, entry: _Entry) -> None:
+        evicted = []
+        with self._lock:
+            entry.refs -= 1
+            if entry.refs > 0 or self._live.get(entry.key) is not entry:
+                return
+            del self._live[entry.key]
+            self._warm[entry.key] = entry
+            while self._warm and (len(self._warm) > self.warm_entries
+                                  or sum(e.size for e in self._warm.values()) > self.warm_bytes):
+                evicted.append(self._warm.popitem(last=False)[1])
+            for e in evicted:
+                self._building.pop(e.key, None)
+        for e in evicted:
+            e.compiled.close()
+
+    def clear(self) -> None:
+        """Drop the warm (unreferenced) sessions; graphs in use keep theirs."""
+        with self._lock:
+            evicted = list(self._warm.values())
+            self._warm.clear()
+        for e in evicted:
+            e.compiled.close()
+
+    # ------------------------------------------------------------------ disk
+    def _path(self, key: str) -> Path | None:
+        return None if self.directory is None else self.directory / f"{key}.wnc"
+
+    def _load(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> Compiled | None:
+        path = self._path(key)
+        if path is None or not path.is_file():
+            return None
+        try:
+            raw = path.read_bytes()
+            body = memoryview(raw)[len(MAGIC) + DIGEST_BYTES:]
+            h = _hasher()
+            h.update(body)
+            if not raw.startswith(MAGIC) or raw[len(MAGIC):len(MAGIC) + DIGEST_BYTES] != h.digest():
+                raise ValueError("digest mismatch")
+            compiled = backend.load_artifact(bytes(body), ir, device)
+        except Exception as e:  # a corrupt entry is rebuilt, never fatal
+            log.warning("ignoring unreadable compile cache entry %s: %s", path.name, e)
+            path.unlink(missing_ok=True)
+            return None
+        try:
+            os.utime(path)  # recently used: evicted last
+        except OSError:
+            pass
+        return compiled
+
+    def _build(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> Compiled:
+        path = self._path(key)
+        if path is None:
+            return backend.compile(ir, device)
+        artifact = backend.artifact(ir, device)
+        compiled = backend.load_artifact(artifact, ir, device)
+        try:
+            self._store(path, artifact)
+        except OSError as e:  # a full or read-only disk only costs the next build
+            log.warning("cannot write the compile cache: %s", e)
+        return compiled
+
+    def _store(self, path: Path, artifact: bytes) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        h = _hasher()
+        h.update(artifact)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        with open(tmp, "wb") as f:
+            f.write(MAGIC)
+            f.write(h.digest())
+            f.write(artifact)
+        os.replace(tmp, path)
+        self._trim()
+
+    def _trim(self) -> None:
+        entries = []
+        for p in self.directory.glob("*.wnc"):
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            entries.append((st.st_mtime, st.st_size, p))
+        total = sum(size for _, size, _ in entries)
+        for _, size, p in sorted(entries):
+            if total <= self.max_disk_bytes:
+                break
+            p.unlink(missing_ok=True)
+            total -= size
+
+
+@functools.lru_cache(maxsize=1)
+def default_cache() -> CompileCache:
+    """The in-memory cache of an ML built without one (Python users, tests)."""
+    return CompileCache()

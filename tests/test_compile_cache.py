@@ -1,0 +1,131 @@
+"""The compile cache: identical graphs share one compiled session, survive a host restart on disk,
+stay partitioned by origin, and a corrupt entry is rebuilt."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from backends.cache import CompileCache, graph_digest
+from bridge.api import ML, MLGraphBuilder
+
+
+@pytest.fixture(scope="module")
+def ort_devices():
+    devices = [d for d in ML().inventory if d.backend == "onnxruntime" and d.kind == "cpu"][:1]
+    if not devices:
+        pytest.skip("onnxruntime is not installed")
+    return devices
+
+
+def _ctx(ort_devices, cache: CompileCache, partition: str = "http://a.test"):
+    ctx = ML(ort_devices, compile_cache=cache).createContext()
+    ctx.cache_partition = partition
+    return ctx
+
+
+def _build(ctx, w: np.ndarray, scale: float = 1.0, name: str = "x"):
+    """y = relu(name @ W) * scale"""
+    b = MLGraphBuilder(ctx)
+    x = b.input(name, {"dataType": "float32", "shape": [1, w.shape[0]]})
+    y = b.relu(b.matmul(x, b.constant({"dataType": "float32", "shape": list(w.shape)}, w)))
+    y = b.mul(y, b.constant("float32", scale))
+    return b.build({"y": y})
+
+
+def _run(ctx, g, x: np.ndarray) -> np.ndarray:
+    return ctx.compute(g, {"x": x})["y"]
+
+
+W = np.arange(16, dtype=np.float32).reshape(4, 4) - 6
+X = np.array([[1, -2, 3, 0.5]], np.float32)
+WANT = np.maximum(X @ W, 0)
+
+
+def test_identical_graphs_share_one_session_until_the_last_destroy(ort_devices):
+    cache = CompileCache()
+    ctx = _ctx(ort_devices, cache)
+    g1 = _build(ctx, W)
+    MLGraphBuilder(ctx).input("unused", {"dataType": "float32", "shape": [1]})  # shifts operand ids
+    g2 = _build(ctx, W)  # other operand ids, same graph
+    assert (g1.compiled.source, g2.compiled.source) == ("compiled", "memory")
+    assert g1.compiled._entry is g2.compiled._entry
+    g1.destroy()
+    np.testing.assert_allclose(_run(ctx, g2, X), WANT)  # still usable by the other graph
+    g2.destroy()
+    g3 = _build(ctx, W)  # released but warm: a page reload rebuilds without compiling
+    assert g3.compiled.source == "memory"
+    np.testing.assert_allclose(_run(ctx, g3, X), WANT)
+    assert cache.stats == {"compiled": 1, "memory": 2, "disk": 0}
+
+
+def test_different_graphs_and_origins_do_not_share(ort_devices):
+    cache = CompileCache()
+    ctx = _ctx(ort_devices, cache)
+    base = _build(ctx, W)
+    w2 = W.copy()
+    w2[0, 0] += 1  # one constant byte differs
+    assert _build(ctx, w2).compiled.source == "compiled"
+    assert _build(ctx, W, scale=2.0).compiled.source == "compiled"  # an attribute-like scalar differs
+    assert _build(ctx, W, name="x2").compiled.source == "compiled"  # another input name
+    other = _ctx(ort_devices, cache, "http://b.test")
+    g = _build(other, W)
+    assert g.compiled.source == "compiled"  # another origin never sees the first one's graph
+    np.testing.assert_allclose(_run(other, g, X), WANT)
+    np.testing.assert_allclose(_run(ctx, base, X), WANT)
+    np.testing.assert_allclose(_run(ctx, _build(ctx, W, scale=2.0), X), 2 * WANT)
+
+
+def test_digest_ignores_operand_ids_but_not_content(ort_devices):
+    ctx = _ctx(ort_devices, CompileCache())
+    assert graph_digest(_build(ctx, W).ir) == graph_digest(_build(ctx, W).ir)
+    assert graph_digest(_build(ctx, W).ir) != graph_digest(_build(ctx, W.T.copy()).ir)
+
+
+def test_disk_cache_survives_a_restart_and_rebuilds_corrupt_entries(ort_devices, tmp_path):
+    g = _build(_ctx(ort_devices, CompileCache(tmp_path)), W)
+    assert g.compiled.source == "compiled"
+    files = list(tmp_path.glob("*.wnc"))
+    assert len(files) == 1
+    restarted = _ctx(ort_devices, CompileCache(tmp_path))  # a new host process: empty memory
+    g = _build(restarted, W)
+    assert g.compiled.source == "disk"
+    np.testing.assert_allclose(_run(restarted, g, X), WANT)
+    # flip one byte inside the stored model: the digest catches it, the graph is rebuilt
+    raw = bytearray(files[0].read_bytes())
+    raw[-20] ^= 0xFF
+    files[0].write_bytes(bytes(raw))
+    again = _ctx(ort_devices, CompileCache(tmp_path))
+    g = _build(again, W)
+    assert g.compiled.source == "compiled"
+    np.testing.assert_allclose(_run(again, g, X), WANT)
+    # truncated: ignored and rewritten as well
+    files[0].write_bytes(files[0].read_bytes()[:10])
+    assert _build(_ctx(ort_devices, CompileCache(tmp_path)), W).compiled.source == "compiled"
+    assert _build(_ctx(ort_devices, CompileCache(tmp_path)), W).compiled.source == "disk"
+
+
+def test_disk_cache_is_bounded(ort_devices, tmp_path):
+    cache = CompileCache(tmp_path, max_disk_bytes=1)  # keeps only the newest entry
+    ctx = _ctx(ort_devices, cache)
+    for scale in (1.0, 2.0, 3.0):
+        _build(ctx, W, scale=scale)
+    assert len(list(tmp_path.glob("*.wnc"))) <= 1
+
+
+def test_warm_sessions_are_bounded(ort_devices):
+    cache = CompileCache(warm_entries=1)
+    ctx = _ctx(ort_devices, cache)
+    for scale in (1.0, 2.0):
+        _build(ctx, W, scale=scale).destroy()
+    assert _build(ctx, W, scale=2.0).compiled.source == "memory"
+    assert _build(ctx, W, scale=1.0).compiled.source == "compiled"  # evicted
+
+
+def test_the_reference_backend_is_not_cached():
+    ref = [d for d in ML().inventory if d.backend == "reference"]
+    cache = CompileCache()
+    ctx = ML(ref, compile_cache=cache).createContext()
+    g = _build(ctx, W)
+    np.testing.assert_allclose(_run(ctx, g, X), WANT)
+    assert cache.stats == {"compiled": 0, "memory": 0, "disk": 0}
