@@ -67,6 +67,8 @@ class HostConfig:
     max_graphs_per_session: int | None = 256
     # the shim declares the host lost when a keepalive ping goes unanswered this long
     keepalive_timeout_s: float = 10.0
+    # worker threads for builds and long dispatches (0: one per core, at least 2)
+    workers: int = 0
 
 
 def default_host_budget() -> int | None:
@@ -75,8 +77,6 @@ def default_host_budget() -> int | None:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 3 // 4
     except (ValueError, OSError, AttributeError):
         return None
-    # worker threads for builds and long dispatches (0: one per core, at least 2)
-    workers: int = 0
 
 
 def default_workers() -> int:
