@@ -88,6 +88,11 @@ class SharedCompiled(Compiled):
         self.source = source  # "compiled" | "memory" | "disk": how this build was served
         self._closed = False
 
+    @property
+    def compiled(self) -> Compiled:
+        """The shared compiled graph behind this reference."""
+        return self._entry.compiled
+
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         return self._entry.compiled.run(inputs)
 
