@@ -30,6 +30,10 @@ def ml_factory(devices: str | None, rules_path: str | None, cache_dir: str | Non
     return make_ml
 
 
+class UsageError(Exception):
+    """A bad argument or input file: printed as one line, exit status 2."""
+
+
 def _serve(args) -> int:
     from .server import HostConfig, normalize_origin, run_forever
 
@@ -37,18 +41,17 @@ def _serve(args) -> int:
         try:
             normalize_origin(o)
         except ValueError as e:
-            print(f"webnn-bridge: --allow-origin: {e}", file=sys.stderr)
-            return 2
+            raise UsageError(f"--allow-origin: {e}") from None
     if args.app is not None and not Path(args.app).is_dir():
-        print(f"webnn-bridge: --app {args.app}: not a directory", file=sys.stderr)
-        return 2
+        raise UsageError(f"--app {args.app}: not a directory")
+    ml = ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir)()  # a bad profile or rules file fails here, in one line
 
     config = HostConfig(
         host=args.host,
         port=args.port,
         app_dir=Path(args.app) if args.app else None,
         allow_origins=list(args.allow_origin),
-        ml_factory=ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir),
+        ml_factory=lambda: ml,
         allow_hosts=list(args.allow_host),
         max_graphs_per_session=args.max_graphs or None,
         keepalive_timeout_s=args.keepalive_timeout,
@@ -69,13 +72,15 @@ def _serve(args) -> int:
             print(f"  app:       {host.url}/  (from {config.app_dir})", flush=True)
         print(f"  origins:   {', '.join(sorted(host.allowed_origins))}", flush=True)
 
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    if args.verbose:  # the host's own session log; websockets' per-request lines stay quiet
+        logging.getLogger("webnn_bridge").setLevel(logging.INFO)
     try:
         asyncio.run(run_forever(config, ready))
     except KeyboardInterrupt:
         pass
     except OSError as e:
-        print(f"webnn-bridge: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
+        print(f"webnn-bridge serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
         return 1
     return 0
 
@@ -95,11 +100,15 @@ def _devices(args) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
-        for r in rows:
-            backend = r.get("declared backend", r["backend"]) + (" (simulated)" if r.get("simulated") else "")
-            print(f"{r['kind']:4} {r['id']:34} {backend:24} ops={r['ops']:<3} rank<={r['maxRank']} "
-                  f"{','.join(r['dataTypes'])}  {r['name']}")
+        print(_table(["kind", "id", "backend", "ops", "max rank", "data types", "name"], [
+            [r["kind"], r["id"], r.get("declared backend", r["backend"]) + (" (simulated)" if r.get("simulated") else ""),
+             str(r["ops"]), str(r["maxRank"]), ",".join(r["dataTypes"]), r["name"]] for r in rows]))
     return 0
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(x) for x in col) for col in zip(head, *rows)]
+    return "\n".join("  ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip() for line in [head, *rows])
 
 
 def _codegen(args) -> int:
@@ -114,13 +123,45 @@ def default_cache_dir():
     return default_cache_dir()
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is outside 0-65535")
+    return port
+
+
+def _run(args) -> int:
+    """Run a parsed command; bad input files and arguments end in one line on stderr, exit 2."""
+    name = " ".join(x for x in ("webnn-bridge", args.cmd, getattr(args, "policy_cmd", None)) if x)
+    try:
+        return args.func(args)
+    except UsageError as e:
+        print(f"{name}: {e}", file=sys.stderr)
+    except (OSError, ValueError, TypeError, KeyError) as e:
+        # ValueError covers JSON/TOML syntax and profile/rules/trace checks; TypeError a bad option
+        detail = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) and e.filename and e.strerror else str(e)
+        print(f"{name}: {detail}", file=sys.stderr)
+    return 2
+
+
+def _parse(p: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Like parse_args, but an unknown flag is reported with the usage of its subcommand."""
+    args, extra = p.parse_known_args(argv)
+    if extra:
+        getattr(args, "parser", p).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="webnn-bridge", description="Run W3C WebNN pages on a Python host.")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     s = sub.add_parser("serve", help="start the host (websocket + shim + optional app)")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--port", type=int, default=8787, help="port (default 8787; 0 picks a free one)")
+    s.add_argument("--port", type=_port, default=8787, help="port (default 8787; 0 picks a free one)")
     s.add_argument("--app", metavar="DIR", help="serve a static web app from DIR with the shim injected")
     s.add_argument("--allow-origin", metavar="ORIGIN", action="append", default=[],
                    help="also accept pages from ORIGIN (repeatable)")
@@ -141,13 +182,13 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--cache-dir", metavar="DIR", default=str(default_cache_dir()),
                    help="keep compiled graphs here across restarts (default: %(default)s)")
     s.add_argument("--no-cache", action="store_true", help="keep compiled graphs in memory only")
-    s.add_argument("-v", "--verbose", action="store_true", help="log sessions and failures")
-    s.set_defaults(func=_serve)
+    s.add_argument("-v", "--verbose", action="store_true", help="log sessions opening and closing, and refused origins")
+    s.set_defaults(func=_serve, parser=s)
 
     d = sub.add_parser("devices", help="print the device inventory (operator view)")
     d.add_argument("--devices", metavar="PROFILE.json", help="show a declared inventory instead")
     d.add_argument("--json", action="store_true")
-    d.set_defaults(func=_devices)
+    d.set_defaults(func=_devices, parser=d)
 
     c = sub.add_parser("codegen", help="regenerate the shim's interface layer and the host IDL table")
     c.add_argument("--check", action="store_true", help="fail if generated files are stale")
@@ -167,8 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         from . import wpt
 
         return wpt.main(argv[1:])
-    args = p.parse_args(argv)
-    return args.func(args)
+    return _run(_parse(p, argv))
 
 
 if __name__ == "__main__":

@@ -5,22 +5,26 @@ Routes (all on one port):
 - ``/webnn-shim.js``      the shim script (public code, served to any page);
 - ``/webnn/validate?q=``  synchronous builder-call validation for the shim (allowed origins
                           only, and only for a live session token);
-- anything else           the ``--app`` directory, HTML pages with the shim tag injected.
+- ``/webnn/origin``       tells a page only whether its own Origin is allowed (so the shim can
+                          explain a refused websocket, which browsers report without a status);
+- anything else           the ``--app`` directory (bridge/static.py: GET/HEAD, ETag, Range), HTML
+                          pages with the shim tag injected; ``/`` without an index.html is the
+                          landing page (bridge/landing.py).
+The websockets HTTP hook closes the connection after each plain HTTP response (no keep-alive).
 Everything protocol- or WebNN-related lives in session.py / api.py; this module moves bytes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import http
 import ipaddress
 import json
 import logging
-import mimetypes
 import os
-import posixpath
 import sys
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +36,7 @@ from websockets.http11 import Request, Response
 
 from ops.core import WebNNError, WebNNTypeError
 
-from . import protocol, shim
+from . import landing, protocol, shim, static
 from .api import ML
 from .session import Session, SessionLimits, pong
 
@@ -45,6 +49,7 @@ SHIM_PATH = "/webnn-shim.js"
 WS_PATH = "/webnn"
 VALIDATE_PATH = "/webnn/validate"
 SWITCH_INTERVAL_S = 0.001
+ORIGIN_PATH = "/webnn/origin"
 
 
 @dataclass
@@ -106,10 +111,17 @@ def _response(status: int, body: bytes, content_type: str, extra: dict | None = 
     headers["Content-Length"] = str(len(body))
     headers["Cache-Control"] = "no-store"
     headers["X-Content-Type-Options"] = "nosniff"
+    headers["Connection"] = "close"  # the websockets HTTP hook closes after each response
     for k, v in (extra or {}).items():
         headers[k] = v
-    reason = {200: "OK", 403: "Forbidden", 404: "Not Found", 400: "Bad Request", 414: "URI Too Long"}.get(status, "Error")
-    return Response(status, reason, headers, body)
+    return Response(status, http.HTTPStatus(status).phrase, headers, body)
+
+
+def _head(request: Request, response: Response) -> Response:
+    """HEAD: the GET response's status and headers (Content-Length included), no body."""
+    if request.method != "HEAD":
+        return response
+    return Response(response.status_code, response.reason_phrase, response.headers, b"")
 
 
 def host_name_allowed(host_header: str | None, extra: set[str]) -> bool:
@@ -201,13 +213,13 @@ class Host:
             body = shim.shim_source(f"http://{host}").encode()
             # CORP: pages that are cross-origin isolated (COEP require-corp, for SharedArrayBuffer)
             # may load the shim from the host's origin too
-            return _response(200, body, "text/javascript; charset=utf-8",
-                             {"Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin"})
+            return _head(request, _response(200, body, "text/javascript; charset=utf-8",
+                         {"Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin"}))
         if path == VALIDATE_PATH:
             return self.validate(request, url.query)
-        if self.config.app_dir is not None:
-            return self.static(path)
-        return _response(404, b"not found\n", "text/plain")
+        if path == ORIGIN_PATH:
+            return self.origin_probe(request)
+        return self.static(request, url)
 
     def validate(self, request: Request, query: str) -> Response:
         ok, origin = self.origin_allowed(request)
@@ -235,25 +247,39 @@ class Host:
             self.config.frame_tap(raw)
         return _response(200, raw, "application/json", cors)
 
-    def static(self, path: str) -> Response:
-        root = self.config.app_dir.absolute()
-        rel = posixpath.normpath("/" + urllib.parse.unquote(path)).lstrip("/")
-        if rel.startswith("..") or "\0" in rel:
+    def origin_probe(self, request: Request) -> Response:
+        """Whether the asking page's own origin is allowed, and nothing else (readable by that
+        page only: the CORS header echoes its origin)."""
+        ok, origin = self.origin_allowed(request)
+        cors = {"Access-Control-Allow-Origin": origin, "Vary": "Origin"} if origin else {}
+        return _response(200, json.dumps({"allowed": ok}).encode(), "application/json", cors)
+
+    def static(self, request: Request, url: urllib.parse.SplitResult) -> Response | Awaitable[Response]:
+        """The app directory (read off the event loop) or, at ``/`` without an index, the landing page."""
+        if request.method not in ("GET", "HEAD"):
+            return _response(405, b"method not allowed\n", "text/plain", {"Allow": "GET, HEAD"})
+        app = self.config.app_dir
+        if url.path == "/" and (app is None or not (app / "index.html").is_file()):
+            body = landing.page(self.url_for(request), SHIM_PATH, list(self._allowed))
+            return _head(request, _response(200, body, "text/html; charset=utf-8"))
+        if app is None:
             return _response(404, b"not found\n", "text/plain")
-        # lexical containment: no '..' escapes; links placed inside the app directory are followed
-        target = root / rel if rel not in ("", ".") else root
-        if target.is_dir():
-            target = target / "index.html"
-        if not target.is_file():
-            return _response(404, b"not found\n", "text/plain")
-        ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        body = target.read_bytes()
-        if ctype == "text/html":
-            body = shim.inject(body.decode("utf-8", "replace"), SHIM_PATH).encode()
-            ctype = "text/html; charset=utf-8"
-        elif ctype.startswith("text/") or ctype in ("application/javascript", "application/json"):
-            ctype += "; charset=utf-8"
-        return _response(200, body, ctype)
+        return self._static_reply(request, app, url)
+
+    async def _static_reply(self, request: Request, app: Path, url: urllib.parse.SplitResult) -> Response:
+        r = await asyncio.to_thread(static.serve_file, app, request.method, url.path, url.query,
+                                    request.headers, SHIM_PATH)
+        headers = Headers(r.headers)
+        headers["X-Content-Type-Options"] = "nosniff"
+        headers["Connection"] = "close"
+        if "Content-Length" not in headers and r.status != 304:
+            headers["Content-Length"] = str(len(r.body))
+        return Response(r.status, http.HTTPStatus(r.status).phrase, headers, r.body)
+
+    def url_for(self, request: Request) -> str:
+        """The host's URL as the page addressed it (its Host header), else the bound one."""
+        host = request.headers.get("Host")
+        return f"http://{host}" if host else self.url
 
     # ------------------------------------------------------------------ websocket side
     async def handler(self, connection: ServerConnection) -> None:

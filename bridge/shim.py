@@ -28,13 +28,18 @@ def shim_source(host_origin: str) -> str:
 
 _HEAD = re.compile(r"<head(\s[^>]*)?>", re.IGNORECASE)
 _HTML = re.compile(r"<html(\s[^>]*)?>", re.IGNORECASE)
+# what may precede <html>: a BOM, whitespace, comments and the doctype
+_PROLOG = re.compile(r"\ufeff?(?:\s+|<!--.*?-->|<!doctype[^>]*>)*", re.IGNORECASE | re.DOTALL)
 
 
 def inject(html: str, src: str) -> str:
-    """Put the shim tag first in <head> so it runs before any page script."""
+    """Put the shim tag first in <head> so it runs before any page script. It never goes before
+    the doctype (that would put the page in quirks mode): without <head> or <html> it follows the
+    prolog (doctype and comments), where the parser opens <head> implicitly."""
     tag = f'<script src="{src}"></script>'
+    start = _PROLOG.match(html).end()
     for pattern in (_HEAD, _HTML):
-        m = pattern.search(html)
+        m = pattern.search(html, start)
         if m:
             return html[: m.end()] + tag + html[m.end() :]
-    return tag + html
+    return html[:start] + tag + html[start:]

@@ -49,6 +49,8 @@ def test_disallowed_origin_cannot_open_a_session(host, page, foreign):
     page.goto(f"{site.origin}/foreign.html")
     r = page.evaluate("window.tryContext()")
     assert r.get("error") == "NotSupportedError", r
+    # the page is told that its origin was refused, and how to allow it
+    assert "refused this page's origin" in r["message"] and f"--allow-origin {site.origin}" in r["message"], r
     assert not host.host.sessions
     # the validation endpoint refuses the foreign origin too (403, or blocked by CORS)
     assert page.evaluate("window.tryValidate()") in (403, "blocked")
@@ -64,6 +66,15 @@ def test_allowed_origin_runs_a_graph(page, tmp_path):
     finally:
         h.stop()
         site.stop()
+
+
+def test_unreachable_host_is_not_reported_as_a_refusal(page, foreign):
+    h = start_host()
+    site = foreign(h.url)
+    page.goto(f"{site.origin}/foreign.html")  # the shim loads, then the host goes away
+    h.stop()
+    r = page.evaluate("window.tryContext()")
+    assert r.get("error") == "NotSupportedError" and "Cannot reach the webnn-bridge host" in r["message"], r
 
 
 def _ws_status(url: str, origin: str | None) -> int | str:

@@ -296,10 +296,26 @@ class HostLink {
       ws.onopen = () => {
         this.request({ t: 'hello' }).then((r) => { this.token = r.session; this.keepalive(r.keepalive); resolve(this); }, reject);
       };
-      ws.onerror = () => reject(makeError('NotSupportedError', `Cannot reach the webnn-bridge host at ${WS_URL}.`));
+      ws.onerror = () => { HostLink.whyRefused().then((m) => reject(makeError('NotSupportedError', m))); };
       ws.onclose = () => this.onClose();
       ws.onmessage = (ev) => this.onMessage(ev.data);
     });
+  }
+  // A refused websocket handshake reaches the page without its status: ask the host's origin
+  // probe whether this page's origin is allowed, to tell a refusal from an unreachable host.
+  static async whyRefused() {
+    const origin = GLOBAL.location ? GLOBAL.location.origin : 'this page\'s origin';
+    let allowed = null;
+    try {
+      const r = await fetch(`${HOST_ORIGIN}/webnn/origin`, { cache: 'no-store' });
+      allowed = (await r.json()).allowed;
+    } catch (e) { /* unreachable, or blocked by the browser */ }
+    if (allowed === false) {
+      return `The webnn-bridge host at ${HOST_ORIGIN} refused this page's origin (${origin}). ` +
+        `Start the host with --allow-origin ${origin}.`;
+    }
+    return `Cannot reach the webnn-bridge host at ${WS_URL}. Is it running? (A page that is not on ` +
+      'a loopback origin may also be blocked by the browser\'s local network access checks.)';
   }
   onClose(message = 'The connection to the webnn-bridge host was closed.') {
     if (this.closed) return;

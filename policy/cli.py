@@ -178,7 +178,13 @@ def _cmd_replay(args) -> int:
         labels = ("baseline", "rules")
     rows = replay(events, rules_a, rules_b, inventory)
     print(format_table(rows, labels))
-    paths = write_replay(rows, args.out, labels)
+    if args.out is None:
+        return 0
+    try:
+        paths = write_replay(rows, args.out, labels)
+    except OSError as e:
+        print(f"policy replay: cannot write to {args.out}: {e.strerror or e}", file=sys.stderr)
+        return 2
     print("wrote " + ", ".join(str(p) for p in paths.values()))
     return 0
 
@@ -191,7 +197,7 @@ def _cmd_truth_table(args) -> int:
     if args.check:
         if check_truth_table(rules):
             return 0
-        print(f"{TRUTH_TABLE_MD} is stale: run `python -m policy.cli truth-table --write`", file=sys.stderr)
+        print(f"{TRUTH_TABLE_MD} is stale: run `webnn-bridge policy truth-table --write`", file=sys.stderr)
         return 1
     if args.write:
         print(f"wrote {write_truth_table(rules)}")
@@ -210,22 +216,22 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     e.add_argument("--devices", metavar="PROFILE.json", help="a declared inventory (file or fixture name)")
     e.add_argument("--rules", metavar="RULES.toml", help="rules merged over the defaults")
     e.add_argument("--json", action="store_true", help="print the explanation as JSON")
-    e.set_defaults(func=_cmd_explain)
+    e.set_defaults(parser=e, func=_cmd_explain)
 
     r = sub.add_parser("replay", help="re-decide a recorded trace under two rule sets and compare")
     r.add_argument("trace", metavar="TRACE.jsonl")
     r.add_argument("--rules", metavar="RULES.toml", required=True, help="the candidate rules")
     r.add_argument("--baseline", metavar="RULES.toml", help="the baseline rules (default: the defaults)")
-    r.add_argument("--out", metavar="DIR", default="replay-out", help="where replay.png/.csv/.md go")
+    r.add_argument("--out", metavar="DIR", help="also write replay.png, replay.csv and replay.md into DIR")
     r.add_argument("--devices", metavar="PROFILE.json", help="a declared inventory (file or fixture name)")
-    r.set_defaults(func=_cmd_replay)
+    r.set_defaults(parser=r, func=_cmd_replay)
 
     t = sub.add_parser("truth-table", help="render policy/TRUTH_TABLE.md from the rules")
     g = t.add_mutually_exclusive_group()
     g.add_argument("--write", action="store_true", help="write policy/TRUTH_TABLE.md")
     g.add_argument("--check", action="store_true", help="fail when policy/TRUTH_TABLE.md is stale")
     t.add_argument("--rules", metavar="RULES.toml", help=argparse.SUPPRESS)
-    t.set_defaults(func=_cmd_truth_table)
+    t.set_defaults(parser=t, func=_cmd_truth_table)
 
 
 def register(subparsers) -> argparse.ArgumentParser:

@@ -24,7 +24,7 @@ from ops.core import NotSupportedError, WebNNTypeError
 
 from .capabilities import node_issues, union
 from .graphs import GraphSummary, summarize
-from .inventory import backend_name, capabilities_of, execution_device, is_simulated, power_class
+from .inventory import POWER_CLASSES, backend_name, capabilities_of, execution_device, is_simulated, power_class
 
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
 POLICIES = ("default", "high-performance", "low-power", "fallback")
@@ -83,14 +83,118 @@ def _resolve_profiles(table: Mapping, base_dir: Path) -> None:
         privacy["profiles"] = str(p if p.is_absolute() else (base_dir / p).resolve())
 
 
+# --------------------------------------------------------------------------- rules-file checks
+
+ROW_KEYS = {"id": str, "when": dict, "policy": str, "kinds": list, "strict": (bool, str), "reason": str}
+# values that only take a few strings, by dotted key ("*" matches any table name)
+RULE_ENUMS: dict[str, tuple] = {
+    "build.prefer": ("whole-graph", "preferred-device"),
+    "privacy.report": ("context", "device"),
+    "privacy.accelerated": ("echo", "effective"),
+    "policy.*.order": DEVICE_TYPES,
+    "policy.*.power": POWER_CLASSES,
+    "strict.drop": DEVICE_TYPES,
+}
+
+
+def _type_name(v: Any) -> str:
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array",
+            dict: "a table"}.get(type(v), type(v).__name__)
+
+
+def _same_type(value: Any, default: Any) -> bool:
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, (int, float)):
+        return isinstance(value, (int, float))
+    return isinstance(value, type(default))
+
+
+def _enum_for(where: str) -> tuple | None:
+    parts = where.split(".")
+    for key, allowed in RULE_ENUMS.items():
+        kp = key.split(".")
+        if len(kp) == len(parts) and all(k in ("*", p) for k, p in zip(kp, parts)):
+            return allowed
+    return None
+
+
+def _check_value(value: Any, default: Any, where: str, problems: list[str]) -> None:
+    if isinstance(default, dict):
+        if not isinstance(value, dict):
+            problems.append(f"{where} must be a table, not {_type_name(value)}")
+            return
+        _check_table(value, default, where, problems)
+        return
+    if not _same_type(value, default):
+        problems.append(f"{where} must be {_type_name(default)}, not {_type_name(value)} ({value!r})")
+        return
+    allowed = _enum_for(where)
+    items = value if isinstance(value, list) else [value]
+    if isinstance(value, list) and default:
+        for i, item in enumerate(value):
+            _check_value(item, default[0], f"{where}[{i}]", problems)
+    if allowed is not None:
+        bad = [v for v in items if v not in allowed]
+        if bad:
+            problems.append(f"{where}: {', '.join(map(repr, bad))} not one of {', '.join(allowed)}")
+
+
+def _check_table(table: Mapping, default: Mapping, where: str, problems: list[str]) -> None:
+    prefix = f"{where}." if where else ""
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if name == "options":
+            _check_rows(value, problems)
+        elif name == "privacy.profiles" and isinstance(value, (str, list)):
+            continue  # a profiles file, or [[privacy.profiles]] tables (policy/privacy.py checks them)
+        elif key in default:
+            _check_value(value, default[key], name, problems)
+        elif where == "policy" and key in POLICIES:
+            _check_value(value, default["default"], name, problems)
+        elif where == "strict" and isinstance(value, bool):
+            continue  # a new strict switch that rows may name
+        else:
+            known = ", ".join(sorted(k for k in default if k != "options")) or "none"
+            problems.append(f"unknown key {name!r} (known here: {known})")
+
+
+def _check_rows(rows: Any, problems: list[str]) -> None:
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        problems.append("options must be an array of tables ([[options]])")
+        return
+    for i, row in enumerate(rows):
+        for key, value in row.items():
+            types = ROW_KEYS.get(key)
+            if types is None:
+                problems.append(f"options row {i}: unknown key {key!r} (known: {', '.join(ROW_KEYS)})")
+            elif not isinstance(value, types):
+                problems.append(f"options row {i}: {key} must not be {_type_name(value)} ({value!r})")
+
+
+def check_rules_file(override: Mapping, defaults: Mapping) -> list[str]:
+    """A user rules file against the defaults: unknown keys, wrong types and values outside
+    their enumerations (the merged rules are then checked by validate_rules)."""
+    problems: list[str] = []
+    _check_table(override, defaults, "", problems)
+    return problems
+
+
 def load_rules(path: str | Path | None = None) -> dict:
     """The default rules, with the file at ``path`` merged over them (tables merge recursively,
-    everything else, arrays of tables included, replaces the default)."""
+    everything else, arrays of tables included, replaces the default). A file with unknown keys,
+    wrong types or out-of-range values raises ValueError naming each problem."""
     rules = tomllib.loads(DEFAULT_RULES.read_text())
     _resolve_profiles(rules, DEFAULT_RULES.parent)
     if path is not None:
         p = Path(path)
-        override = tomllib.loads(p.read_text())
+        try:
+            override = tomllib.loads(p.read_text())
+        except tomllib.TOMLDecodeError as e:
+            raise ValueError(f"{p}: not TOML: {e}") from None
+        problems = check_rules_file(override, rules)
+        if problems:
+            raise ValueError(f"{p}: " + "; ".join(problems))
         _resolve_profiles(override, p.parent)
         rules = _merge(rules, override)
     problems = validate_rules(rules)

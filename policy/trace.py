@@ -90,10 +90,38 @@ def read_trace(path: str | Path) -> list[dict]:
             if i == len(lines) - 1:
                 break
             raise ValueError(f"{path}:{i + 1}: not JSON: {e}") from None
-        if not isinstance(ev, dict) or "event" not in ev:
-            raise ValueError(f"{path}:{i + 1}: not a trace event")
+        problem = event_problem(ev)
+        if problem:
+            raise ValueError(f"{path}:{i + 1}: {problem}")
         events.append(ev)
     return events
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
+
+
+def event_problem(ev: Any) -> str | None:
+    """Why ``ev`` is not a well-formed trace event (see the module doc), or None."""
+    if not isinstance(ev, dict) or "event" not in ev:
+        return "not a trace event"
+    kind = ev["event"]
+    graph = ev.get("graph")
+    if kind == "context":
+        ok = isinstance(ev.get("options", {}), dict) and isinstance(ev.get("decision", {}), dict)
+        return None if ok else "context event: options and decision must be objects"
+    if kind == "build":
+        if not isinstance(graph, dict) or not isinstance(graph.get("nodes"), list):
+            return "build event: graph must be a graph summary with nodes"
+        return None if isinstance(ev.get("options", {}), dict) else "build event: options must be an object"
+    if kind == "dispatch":
+        lat = ev.get("latencyMs")
+        if not isinstance(graph, dict) or not isinstance(graph.get("hash"), str):
+            return "dispatch event: graph.hash must be a string"
+        if not isinstance(lat, dict) or not all(_is_number(v) for v in lat.values()):
+            return "dispatch event: latencyMs must map device ids to non-negative numbers"
+        return None
+    return f"unknown event type {kind!r}"
 
 
 # --------------------------------------------------------------------------- event builders
@@ -195,6 +223,36 @@ def _recorded_latencies(events: Sequence[Mapping]) -> dict[str, dict[str, float]
     return {h: {d: statistics.median(v) for d, v in per.items()} for h, per in samples.items()}
 
 
+def _device_kinds(events: Sequence[Mapping]) -> dict[str, str]:
+    """device id -> kind, as the trace's own decisions name them."""
+    kinds = {}
+    for ev in events:
+        d = ev.get("decision") or {}
+        if isinstance(d.get("device"), str) and isinstance(d.get("kind"), str):
+            kinds[d["device"]] = d["kind"]
+    return kinds
+
+
+def _align_recorded(recorded: dict[str, dict[str, float]], kinds: Mapping[str, str],
+                    inventory: Sequence[Device]) -> dict[str, dict[str, float]]:
+    """Latencies recorded on a device the replay inventory lacks (a trace of the real host
+    replayed under --devices) count for the inventory's one device of the same kind, unless
+    that device has recordings of its own."""
+    ids = {d.id for d in inventory}
+    by_kind: dict[str, list[str]] = {}
+    for d in inventory:
+        by_kind.setdefault(d.kind, []).append(d.id)
+    out = {}
+    for h, per in recorded.items():
+        aligned = {dev: ms for dev, ms in per.items() if dev in ids}
+        for dev, ms in per.items():
+            same = by_kind.get(kinds.get(dev, ""), [])
+            if dev not in ids and len(same) == 1:
+                aligned.setdefault(same[0], ms)
+        out[h] = aligned
+    return out
+
+
 def _workloads(events: Sequence[Mapping]) -> list[tuple[dict, dict]]:
     """(options, graph summary dict) for each build event, options from the build event or from
     the context event it belongs to (same "ctx", else the latest context event)."""
@@ -207,7 +265,7 @@ def _workloads(events: Sequence[Mapping]) -> list[tuple[dict, dict]]:
             last = dict(ev.get("options") or {})
             if ev.get("ctx") is not None:
                 ctx_options[ev["ctx"]] = last
-        elif kind == "build" and isinstance(ev.get("graph"), Mapping) and "nodes" in ev["graph"]:
+        elif kind == "build":
             opts = ev.get("options")
             if opts is None:
                 opts = ctx_options.get(ev.get("ctx"), last)
@@ -239,7 +297,7 @@ def replay(trace_events: Iterable[Mapping], rules_a: Mapping, rules_b: Mapping,
            inventory: Sequence[Device]) -> list[ReplayRow]:
     """Re-decide every recorded context + build under two rule sets (a: baseline, b: candidate)."""
     events = list(trace_events)
-    recorded = _recorded_latencies(events)
+    recorded = _align_recorded(_recorded_latencies(events), _device_kinds(events), inventory)
     rows = []
     for i, (options, gdict) in enumerate(_workloads(events)):
         graph = summarize(gdict)
@@ -278,7 +336,7 @@ def _row_record(r: ReplayRow) -> dict:
 
 def _fmt_ms(o: ReplayOutcome) -> str:
     if o.latency_ms is None:
-        return "-"
+        return "FAILED" if o.error else "-"
     return f"{o.latency_ms:.2f}{'*' if o.latency_source == 'estimated' else ''}"
 
 
@@ -299,11 +357,17 @@ def format_table(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline
 
 
 def summary_line(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline", "rules")) -> str:
+    """Counts, failures per rule set, and total latency over the workloads that both rule sets
+    run (a workload that fails is never counted as fast)."""
     changed = sum(r.changed for r in rows)
-    ta = sum(r.a.latency_ms or 0.0 for r in rows)
-    tb = sum(r.b.latency_ms or 0.0 for r in rows)
-    return (f"{len(rows)} workload(s), {changed} placement(s) changed; total latency "
-            f"{labels[0]} {ta:.2f} ms, {labels[1]} {tb:.2f} ms")
+    both = [r for r in rows if r.a.latency_ms is not None and r.b.latency_ms is not None]
+    ta = sum(r.a.latency_ms for r in both)
+    tb = sum(r.b.latency_ms for r in both)
+    fa = sum(r.a.latency_ms is None for r in rows)
+    fb = sum(r.b.latency_ms is None for r in rows)
+    failed = f"; FAILED: {labels[0]} {fa}, {labels[1]} {fb}" if fa or fb else ""
+    return (f"{len(rows)} workload(s), {changed} placement(s) changed{failed}; total latency over the "
+            f"{len(both)} workload(s) both run: {labels[0]} {ta:.2f} ms, {labels[1]} {tb:.2f} ms")
 
 
 def format_markdown(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline", "rules")) -> str:
@@ -352,11 +416,16 @@ def plot_replay(rows: Sequence[ReplayRow], path: str | Path, labels: tuple[str, 
         for bar, o in zip(bars, outs):
             if o.latency_source == "estimated":
                 bar.set_hatch("//")
+        failed = [x + dx for x, o in zip(xs, outs) if o.latency_ms is None]
+        if failed:  # a failed workload has no latency: marked, never drawn as a fast bar
+            ax2.scatter(failed, [0] * len(failed), marker="x", color="red", s=80, zorder=3,
+                        transform=ax2.get_xaxis_transform(), clip_on=False,
+                        label=f"{lab}: failed" if side == 0 else f"{lab}: failed ")
     ax1.set_yticks(range(len(devices)))
     ax1.set_yticklabels(devices)
     ax1.set_ylabel("chosen device")
-    ax1.set_title("Policy replay: chosen device and latency per workload")
-    ax1.legend(loc="upper right")
+    fig.suptitle("Policy replay: chosen device and latency per workload")
+    ax1.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     ax1.grid(axis="y", alpha=0.3)
     positive = [o.latency_ms for r in rows for o in (r.a, r.b) if o.latency_ms]
     if positive and max(positive) / min(positive) > 50:  # wide spread: log scale
@@ -364,11 +433,11 @@ def plot_replay(rows: Sequence[ReplayRow], path: str | Path, labels: tuple[str, 
     ax2.set_ylabel("latency (ms; hatched = estimate)")
     ax2.set_xticks(xs)
     ax2.set_xticklabels([f"{r.index}:{r.workload}" for r in rows], rotation=30, ha="right")
-    ax2.legend(loc="upper right")
+    ax2.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     ax2.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
     p = Path(path)
-    fig.savefig(p, dpi=100)
+    # legends sit right of the axes; a tight bounding box keeps them, the title and labels whole
+    fig.savefig(p, dpi=100, bbox_inches="tight", pad_inches=0.2)
     plt.close(fig)
     return p
 

@@ -54,7 +54,7 @@ def render_truth_table(rules: Mapping | None = None) -> str:
     add = lines.append
     add("# Context options truth table")
     add("")
-    add("<!-- Generated from policy/rules.toml by `python -m policy.cli truth-table --write`; do not edit. -->")
+    add("<!-- Generated from policy/rules.toml by `webnn-bridge policy truth-table --write`; do not edit. -->")
     add("")
     add("`createContext(options)` accepts three shapes of options: the spec HEAD members `powerPreference`")
     add("and `accelerated`, `computePolicy` from PR #923, and the legacy `deviceType`. The policy engine")

@@ -81,16 +81,18 @@ def _reference(call: Call):
 
 def _lower(lb, call: Call):
     x = call["input"]
-    axes, out, new_shape = _plan(call, lb.shape(x))
+    _, _, new_shape = _plan(call, lb.shape(x))
     mode = call.get("mode", "nearest-neighbor")
     dt = lb.dtype(x)
     xf = lb.cast(x, "float32")
-    attrs = dict(coordinate_transformation_mode="half_pixel", axes=axes)
+    # full-rank sizes and no `axes` attribute: ORT's layout optimizer rewrites a Resize among NHWC
+    # transposes and loses a 2-element `sizes` (DeepLabV3 failed to build)
+    attrs = dict(coordinate_transformation_mode="half_pixel")
     if mode == "nearest-neighbor":
         attrs.update(mode="nearest", nearest_mode="round_prefer_floor")
     else:
         attrs.update(mode="linear")
-    y = lb.node("Resize", [xf, "", "", lb.ints(out)], **attrs)
+    y = lb.node("Resize", [xf, "", "", lb.ints(new_shape)], **attrs)
     if dt in FLOAT_TYPES:
         return [y]
     info = np.iinfo(np.dtype(dt))
