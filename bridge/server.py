@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import http
+import inspect
 import ipaddress
 import json
 import logging
@@ -192,12 +193,26 @@ class Host:
             if not host_name_allowed(single_header(request, "Host"), self._hosts):
                 log.warning("refused request for host %r", request.headers.get_all("Host")[:1])
                 return _response(403, b"host not allowed\n", "text/plain")
-            return self.route(request)
-        except ValueError as e:
+            response = self.route(request)
+        except (ValueError, OSError) as e:
+            return self._refused(request, e)
+        if inspect.isawaitable(response):  # static files are read off the event loop
+            return self._guarded(request, response)
+        return response
+
+    async def _guarded(self, request: Request, pending: Awaitable[Response]) -> Response:
+        try:
+            return await pending
+        except (ValueError, OSError) as e:
+            return self._refused(request, e)
+
+    @staticmethod
+    def _refused(request: Request, e: Exception) -> Response:
+        if isinstance(e, ValueError):
             return _response(400, f"bad request: {e}\n".encode(), "text/plain")
-        except OSError as e:  # e.g. a path longer than the file system allows
-            log.info("request for %r failed: %s", request.path[:80], e)
-            return _response(414 if len(request.path) > 1024 else 404, b"not found\n", "text/plain")
+        # e.g. a path longer than the file system allows
+        log.info("request for %r failed: %s", request.path[:80], e)
+        return _response(414 if len(request.path) > 1024 else 404, b"not found\n", "text/plain")
 
     def route(self, request: Request) -> Response | None:
         url = urllib.parse.urlsplit(request.path)

@@ -4,6 +4,8 @@ Each test names the item of the issue it guards."""
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
 import logging
 import os
@@ -333,7 +335,10 @@ def get(host: Host, path: str, *headers: tuple[str, str]):
     hs = Headers()
     for k, v in headers:
         hs[k] = v
-    return host.process_request(None, Request(path, hs))
+    response = host.process_request(None, Request(path, hs))
+    if inspect.isawaitable(response):  # static files are read off the event loop
+        response = asyncio.run(response)
+    return response
 
 
 @pytest.mark.parametrize("name,status", [
