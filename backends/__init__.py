@@ -9,9 +9,10 @@ from .base import Backend, Compiled, Device  # noqa: F401
 
 def all_backends() -> list[type]:
     from .onnxruntime import OnnxRuntimeBackend
+    from .openvino import OpenVinoBackend
     from .reference import ReferenceBackend
 
-    return [OnnxRuntimeBackend, ReferenceBackend]
+    return [OnnxRuntimeBackend, OpenVinoBackend, ReferenceBackend]
 
 
 def backend_for(device: "Device") -> "Backend":
