@@ -235,6 +235,17 @@ class MLContext:
         for t in list(self.tensors):
             t.destroy()
 
+    def compile(self, ir: GraphIR, placement) -> Compiled:
+        """Compile where the placement says: real devices run their own segments (a partition
+        hands tensors between backends); a simulated placement runs on the execution CPU."""
+        from backends.partition import compile_partitioned
+        from policy.inventory import is_simulated
+
+        if placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device):
+            return self.backend.compile(ir, self.exec_device)
+        devices = {d.id: d for d in self.ml.inventory}
+        return compile_partitioned(ir, placement.assignment, devices, lambda g, d: backend_for(d).compile(g, d))
+
     # -- limits
     def opSupportLimits(self) -> dict:  # noqa: N802
         return copy.deepcopy(self._limits)
@@ -515,7 +526,7 @@ class MLGraphBuilder:
         from policy import engine
 
         placement = engine.decide_build(self.context.decision, ir, self.context.ml.inventory, self.context.ml.rules)
-        compiled = self.context.backend.compile(ir, self.context.exec_device)
+        compiled = self.context.compile(ir, placement)
         if self.context.is_lost:
             raise InvalidStateError("The context was lost while building.")
         graph = MLGraph(self.context, ir, compiled, placement)
