@@ -16,12 +16,15 @@ def ml_factory(devices: str | None, rules_path: str | None):
 
     def make_ml():
         from policy.engine import load_rules
-        from policy.inventory import load_profile, probe_inventory
+        from policy.inventory import is_simulated, load_profile, probe_inventory
 
         rules = load_rules(rules_path)
         if devices:
+            declared = load_profile(devices)
+            if not any(is_simulated(d) for d in declared):  # every entry bound to a probed device
+                return ML(declared, rules=rules)
             cpu = [d for d in probe_inventory() if d.kind == "cpu"]
-            return ML(load_profile(devices) + cpu[:1], rules=rules, simulated=True)
+            return ML(declared + cpu[:1], rules=rules, simulated=True)
         return ML(rules=rules)
 
     return make_ml
