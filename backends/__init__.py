@@ -11,8 +11,9 @@ def all_backends() -> list[type]:
     from .onnxruntime import OnnxRuntimeBackend
     from .openvino import OpenVinoBackend
     from .reference import ReferenceBackend
+    from .tensorrt import TensorRtBackend
 
-    return [OnnxRuntimeBackend, OpenVinoBackend, ReferenceBackend]
+    return [OnnxRuntimeBackend, TensorRtBackend, OpenVinoBackend, ReferenceBackend]
 
 
 def backend_for(device: "Device") -> "Backend":

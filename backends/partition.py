@@ -115,3 +115,14 @@ def compile_partitioned(graph: GraphIR, assignment: Sequence[str], devices: Mapp
             c.close()
         raise
     return PartitionedCompiled(graph, parts)
+
+
+def fallback_after_compile(compiled: Compiled, devices: Mapping[str, Device], planned: str) -> str:
+    """The truthful cpuFallback once compiled: an accelerator segment whose runtime silently put
+    it on its CPU (an ONNX Runtime EP that failed to start) counts as CPU work."""
+    if not isinstance(compiled, PartitionedCompiled):
+        return "full" if compiled.fell_back else planned
+    accel = [c for seg, c in compiled.parts if devices[seg.device_id].kind != "cpu"]
+    if not any(c.fell_back for c in accel):
+        return planned
+    return "full" if all(c.fell_back for c in accel) else "partial"

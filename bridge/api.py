@@ -238,13 +238,18 @@ class MLContext:
     def compile(self, ir: GraphIR, placement) -> Compiled:
         """Compile where the placement says: real devices run their own segments (a partition
         hands tensors between backends); a simulated placement runs on the execution CPU."""
-        from backends.partition import compile_partitioned
+        from backends.partition import compile_partitioned, fallback_after_compile
         from policy.inventory import is_simulated
 
         if placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device):
             return self.backend.compile(ir, self.exec_device)
         devices = {d.id: d for d in self.ml.inventory}
-        return compile_partitioned(ir, placement.assignment, devices, lambda g, d: backend_for(d).compile(g, d))
+        compiled = compile_partitioned(ir, placement.assignment, devices, lambda g, d: backend_for(d).compile(g, d))
+        fallback = fallback_after_compile(compiled, devices, placement.fallback)
+        if fallback != placement.fallback:
+            placement.fallback = fallback
+            placement.reasons.append(f"the runtime could not use the accelerator: cpuFallback is {fallback}")
+        return compiled
 
     # -- limits
     def opSupportLimits(self) -> dict:  # noqa: N802
