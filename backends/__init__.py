@@ -8,10 +8,13 @@ from .base import Backend, Compiled, Device  # noqa: F401
 
 
 def all_backends() -> list[type]:
+    from .coreml import CoreMLBackend
     from .onnxruntime import OnnxRuntimeBackend
+    from .openvino import OpenVinoBackend
     from .reference import ReferenceBackend
+    from .tensorrt import TensorRtBackend
 
-    return [OnnxRuntimeBackend, ReferenceBackend]
+    return [OnnxRuntimeBackend, TensorRtBackend, CoreMLBackend, OpenVinoBackend, ReferenceBackend]
 
 
 def backend_for(device: "Device") -> "Backend":

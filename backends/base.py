@@ -24,6 +24,8 @@ class Device:
     details: Mapping[str, str] = field(default_factory=dict)
     # providers to try in order (ONNX Runtime EPs); the last one is the in-device fallback
     providers: tuple[str, ...] = ()
+    # options of the first provider (ONNX Runtime provider options: device_id, device_type, ...)
+    options: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -41,7 +43,11 @@ class Capabilities:
 
 
 class Compiled:
-    """A compiled graph: run() maps input arrays to output arrays (by WebNN names)."""
+    """A compiled graph: run() maps input arrays to output arrays (by WebNN names).
+    ``fell_back`` is True when the runtime silently put the graph on its CPU instead of the
+    device asked for (reported truthfully as CPU fallback)."""
+
+    fell_back: bool = False
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:  # pragma: no cover
         raise NotImplementedError

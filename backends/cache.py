@@ -93,6 +93,10 @@ class SharedCompiled(Compiled):
         """The shared compiled graph behind this reference."""
         return self._entry.compiled
 
+    @property
+    def fell_back(self) -> bool:  # type: ignore[override]
+        return self._entry.compiled.fell_back
+
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         return self._entry.compiled.run(inputs)
 

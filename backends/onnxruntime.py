@@ -48,6 +48,54 @@ def _ort():
     return onnxruntime
 
 
+# ORT device type names (get_ep_devices) -> WebNN kinds
+_EP_DEVICE_KINDS = {"CPU": "cpu", "GPU": "gpu", "NPU": "npu"}
+# Core ML EP: one device per compute-unit choice the policy can pick (MLComputeUnits)
+COREML_UNITS = {"gpu": "CPUAndGPU", "npu": "CPUAndNeuralEngine"}
+
+
+def provider_options(ep: str, index: int = 0, kind: str = "gpu", *, system: str | None = None) -> dict[str, str]:
+    """The real provider options for one device of an execution provider (pure)."""
+    import platform
+
+    system = system or platform.system()
+    if ep in ("CUDAExecutionProvider", "ROCMExecutionProvider", "MIGraphXExecutionProvider", "DmlExecutionProvider"):
+        return {"device_id": str(index)}
+    if ep == "TensorrtExecutionProvider":
+        from .tensorrt import engine_cache_dir
+
+        # fp16 stays off: WebNN float32 operands are computed in float32
+        return {"device_id": str(index), "trt_fp16_enable": "False", "trt_engine_cache_enable": "True",
+                "trt_engine_cache_path": str(engine_cache_dir())}
+    if ep == "OpenVINOExecutionProvider":
+        return {"device_type": {"cpu": "CPU", "gpu": "GPU", "npu": "NPU"}[kind]}
+    if ep == "QNNExecutionProvider":
+        return {"backend_path": "QnnHtp.dll" if system == "Windows" else "libQnnHtp.so"}
+    if ep == "CoreMLExecutionProvider":
+        return {"ModelFormat": "MLProgram", "MLComputeUnits": COREML_UNITS.get(kind, "ALL")}
+    return {}
+
+
+def ep_device_slots(ep: str, default_kind: str, ep_devices: list[tuple[str, str]]) -> list[tuple[str, int]]:
+    """(kind, index) for each device an EP can use: from ORT's device list (get_ep_devices, as
+    (ep name, device type) pairs) when it names the EP, else one device of the EP's usual kind."""
+    if ep == "CoreMLExecutionProvider":
+        return [("gpu", 0), ("npu", 0)]
+    listed = [_EP_DEVICE_KINDS.get(t) for name, t in ep_devices if name == ep]
+    slots: list[tuple[str, int]] = []
+    for kind in listed:
+        if kind is not None:
+            slots.append((kind, sum(1 for k, _ in slots if k == kind)))
+    return slots or [(default_kind, 0)]
+
+
+def _ep_devices(ort) -> list[tuple[str, str]]:
+    try:
+        return [(d.ep_name, d.device.type.name) for d in ort.get_ep_devices()]
+    except Exception:  # older onnxruntime: no device list
+        return []
+
+
 @functools.lru_cache(maxsize=1)
 def _global_thread_pools() -> None:
     """Create ORT's shared thread pools; must run before the first InferenceSession."""
@@ -196,17 +244,23 @@ def serialize_graph(graph: GraphIR) -> bytes:
 
 
 class OrtCompiled(Compiled):
-    def __init__(self, graph: GraphIR, providers: tuple[str, ...], model: bytes | None = None):
-        """``model``: the graph already lowered and serialized (a compile cache artifact)."""
+    def __init__(self, graph: GraphIR, providers: tuple[str, ...], model: bytes | None = None,
+                 ep_options: Mapping[str, str] | None = None):
+        """``model``: the graph already lowered and serialized (a compile cache artifact);
+        ``ep_options``: the first provider's options."""
         ort = _ort()
         self.in_map, self.out_map = io_names(graph)
         if model is None:
             model = serialize_graph(graph)
+        options = [dict(ep_options or {}) if i == 0 else {} for i in range(len(providers))]
         try:
-            self.session = ort.InferenceSession(model, session_options(), providers=list(providers))
+            self.session = ort.InferenceSession(model, session_options(), providers=list(providers),
+                                                provider_options=options)
         except Exception as e:  # ORT rejects the model: a compile failure per spec (details stay in the log)
             log.warning("compile failed: %s", e)
             raise OperationError("The graph could not be compiled.") from None
+        # ORT drops an EP that fails to initialize and runs on the next one: say so
+        self.fell_back = providers[0] != "CPUExecutionProvider" and providers[0] not in self.session.get_providers()
         self.output_names = list(self.out_map.values())
         self.webnn_outputs = list(self.out_map.keys())
 
@@ -233,26 +287,30 @@ class OnnxRuntimeBackend(Backend):
             import onnx  # noqa: F401  (needed for lowering)
         except Exception:
             return []
-        devices = []
         available = ort.get_available_providers()
-        for ep in available:
-            if ep not in KNOWN_PROVIDERS:
-                continue
-            kind, desc = KNOWN_PROVIDERS[ep]
-            providers = (ep,) if ep == "CPUExecutionProvider" else (ep, "CPUExecutionProvider")
-            if ep == "TensorrtExecutionProvider" and "CUDAExecutionProvider" in available:
-                providers = (ep, "CUDAExecutionProvider", "CPUExecutionProvider")
-            devices.append(
-                Device(
-                    id=f"onnxruntime:{ep}",
-                    kind=kind,
-                    backend=cls.name,
-                    name=desc,
-                    details={"onnxruntime": ort.__version__, "provider": ep},
-                    providers=providers,
-                )
-            )
-        return devices
+        ep_devices = _ep_devices(ort)
+        return [dev for ep in available if ep in KNOWN_PROVIDERS for dev in cls._devices_of(ep, available, ep_devices)]
+
+    @classmethod
+    def _devices_of(cls, ep: str, available: list[str], ep_devices: list[tuple[str, str]]) -> list[Device]:
+        default_kind, desc = KNOWN_PROVIDERS[ep]
+        providers = (ep,) if ep == "CPUExecutionProvider" else (ep, "CPUExecutionProvider")
+        if ep == "TensorrtExecutionProvider" and "CUDAExecutionProvider" in available:
+            providers = (ep, "CUDAExecutionProvider", "CPUExecutionProvider")
+        out = []
+        for kind, index in ep_device_slots(ep, default_kind, ep_devices):
+            suffix = "" if (kind, index) == (default_kind, 0) else f":{kind}{index}"
+            options = provider_options(ep, index, kind)
+            out.append(Device(
+                id=f"onnxruntime:{ep}{suffix}",
+                kind=kind,
+                backend=cls.name,
+                name=desc if not suffix else f"{desc} ({kind} {index})",
+                details={"onnxruntime": _ort().__version__, "provider": ep, **options},
+                providers=providers,
+                options=options,
+            ))
+        return out
 
     def implements(self, op: str) -> bool:
         from ops.registry import _no_lowering
@@ -260,20 +318,21 @@ class OnnxRuntimeBackend(Backend):
         return load_all()[op].lower is not _no_lowering
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
-        return OrtCompiled(graph, self._providers(device))
+        return OrtCompiled(graph, self._providers(device), ep_options=device.options)
 
     @staticmethod
     def _providers(device: Device) -> tuple[str, ...]:
         return device.providers or ("CPUExecutionProvider",)
 
     def cache_token(self, device: Device) -> str:
-        return repr(("onnxruntime", _ort().__version__, OPSET, device.id, self._providers(device), lowering_fingerprint()))
+        return repr(("onnxruntime", _ort().__version__, OPSET, device.id, self._providers(device),
+                     sorted((device.options or {}).items()), lowering_fingerprint()))
 
     def artifact(self, graph: GraphIR, device: Device) -> bytes:
         return serialize_graph(graph)
 
     def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
-        return OrtCompiled(graph, self._providers(device), artifact)
+        return OrtCompiled(graph, self._providers(device), artifact, device.options)
 
 
 @functools.lru_cache(maxsize=1)

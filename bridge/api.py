@@ -289,6 +289,24 @@ class MLContext:
         for t in list(self.tensors):
             t.destroy()
 
+    def compile(self, ir: GraphIR, placement) -> Compiled:
+        """Compile where the placement says: real devices run their own segments (a partition
+        hands tensors between backends); a simulated placement runs on the execution CPU."""
+        from backends.partition import compile_partitioned, fallback_after_compile
+        from policy.inventory import is_simulated
+
+        cache, part = self.ml.compile_cache, self.cache_partition
+        if placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device):
+            return cache.compile(self.backend, ir, self.exec_device, part)
+        devices = {d.id: d for d in self.ml.inventory}
+        compiled = compile_partitioned(ir, placement.assignment, devices,
+                                       lambda g, d: cache.compile(backend_for(d), g, d, part))
+        fallback = fallback_after_compile(compiled, devices, placement.fallback)
+        if fallback != placement.fallback:
+            placement.fallback = fallback
+            placement.reasons.append(f"the runtime could not use the accelerator: cpuFallback is {fallback}")
+        return compiled
+
     # -- limits
     def opSupportLimits(self) -> dict:  # noqa: N802
         return copy.deepcopy(self._limits)
@@ -614,7 +632,7 @@ class MLGraphBuilder:
         budget = ctx.budget
         charged = budget.charge(graph_bytes(ir), "build()", OperationError)
         try:
-            compiled = ctx.ml.compile_cache.compile(ctx.backend, ir, ctx.exec_device, ctx.cache_partition)
+            compiled = ctx.compile(ir, placement)
         except BaseException:
             budget.release(charged)
             raise

@@ -18,13 +18,16 @@ def ml_factory(devices: str | None, rules_path: str | None, cache_dir: str | Non
     def make_ml():
         from backends.cache import CompileCache
         from policy.engine import load_rules
-        from policy.inventory import load_profile, probe_inventory
+        from policy.inventory import is_simulated, load_profile, probe_inventory
 
         rules = load_rules(rules_path)
         cache = CompileCache(cache_dir)
         if devices:
+            declared = load_profile(devices)
+            if not any(is_simulated(d) for d in declared):  # every entry bound to a probed device
+                return ML(declared, rules=rules, compile_cache=cache)
             cpu = [d for d in probe_inventory() if d.kind == "cpu"]
-            return ML(load_profile(devices) + cpu[:1], rules=rules, simulated=True, compile_cache=cache)
+            return ML(declared + cpu[:1], rules=rules, simulated=True, compile_cache=cache)
         return ML(rules=rules, compile_cache=cache)
 
     return make_ml

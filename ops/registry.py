@@ -121,6 +121,8 @@ class OpDef:
     infer: Callable[[Call], Sequence[OperandDesc]]
     reference: Callable[[Call], Sequence[Any]]
     lower: Callable[[Any, Call], Sequence[str]] = _no_lowering
+    # Core ML ML Program lowering (coremltools MIL builder): fn(mb, call) -> output vars; None: absent
+    coreml: Callable[[Any, Call], Sequence[Any]] | None = None
     # names of limits entries that describe outputs, in output order
     outputs: tuple[str, ...] = ("output",)
     # conformance tolerance (WPT rule): ("ulp", n) or ("atol", x); may be a function of the call
@@ -177,6 +179,12 @@ def register(*defs: OpDef) -> None:
         if d.name in REGISTRY:
             raise RuntimeError(f"operator {d.name} registered twice")
         REGISTRY[d.name] = d
+
+
+def attach_coreml(lowerings: Mapping[str, Callable[[Any, Call], Sequence[Any]]]) -> None:
+    """Give registered ops their Core ML (MIL) lowering, next to their ONNX ``lower``."""
+    for name, fn in lowerings.items():
+        REGISTRY[name].coreml = fn
 
 
 _LOAD_LOCK = threading.RLock()

@@ -64,8 +64,11 @@ def _backend_cell(spec: dict[str, Limits], caps: Capabilities, op: str) -> str:
 def backend_columns() -> list[tuple[str, Capabilities]]:
     """(column title, capabilities) for each backend, on a representative CPU device: the table
     does not depend on the machine that renders it."""
+    from backends.coreml import CoreMLBackend
     from backends.onnxruntime import OnnxRuntimeBackend
+    from backends.openvino import OpenVinoBackend
     from backends.reference import ReferenceBackend
+    from backends.tensorrt import TensorRtBackend
 
     cols = []
     for title, cls, dev in (
@@ -73,6 +76,10 @@ def backend_columns() -> list[tuple[str, Capabilities]]:
         ("ONNX Runtime CPU", OnnxRuntimeBackend,
          Device("onnxruntime:CPUExecutionProvider", "cpu", OnnxRuntimeBackend.name,
                 providers=("CPUExecutionProvider",))),
+        ("OpenVINO CPU (measured)", OpenVinoBackend, Device("openvino:CPU", "cpu", OpenVinoBackend.name,
+                                                            providers=("CPU",))),
+        ("TensorRT (declared)", TensorRtBackend, Device("tensorrt:0", "gpu", TensorRtBackend.name, providers=("0",))),
+        ("Core ML (converts)", CoreMLBackend, Device("coreml:cpu", "cpu", CoreMLBackend.name, providers=("CPU_ONLY",))),
     ):
         cols.append((title, cls.instance().capabilities(dev)))
     return cols

@@ -230,6 +230,32 @@ def union(a: Capabilities, b: Capabilities) -> Capabilities:
     )
 
 
+def _min_rank(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def intersect(a: Capabilities, b: Capabilities) -> Capabilities:
+    """What both ``a`` and ``b`` allow (a declared narrowing of a real device's capabilities).
+    An op is kept only when every one of its operands keeps a data type and a rank."""
+    ops: dict[str, dict[str, Limits]] = {}
+    for op in sorted(set(a.ops) & set(b.ops)):
+        merged = {}
+        for name, x in a.ops[op].items():
+            y = b.ops[op].get(name, x)
+            lo, hi = max(x.ranks[0], y.ranks[0]), _min_rank(x.ranks[1], y.ranks[1])
+            types = x.types if x.same is not None else tuple(t for t in x.types if t in y.types)
+            merged[name] = replace(x, types=types, ranks=(lo, hi))
+        if all((lim.types or lim.same) and (lim.ranks[1] is None or lim.ranks[0] <= lim.ranks[1])
+               for lim in merged.values()):
+            ops[op] = merged
+    return Capabilities(
+        ops=ops,
+        max_rank=min(a.max_rank, b.max_rank),
+        max_tensor_byte_length=min(a.max_tensor_byte_length, b.max_tensor_byte_length),
+        preferred_input_layout=a.preferred_input_layout,
+    )
+
+
 def _pin(lim: Limits, max_rank: int) -> Limits:
     lo, hi = lim.ranks
     return replace(lim, ranks=(lo, max_rank if hi is None else hi))

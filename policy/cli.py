@@ -29,10 +29,11 @@ def _read_options(arg: str | None) -> dict:
 
 
 def _inventory(arg: str | None):
-    from .inventory import load_profile, probe_inventory
+    from .inventory import is_simulated, load_profile, probe_inventory
 
     if arg:
-        return load_profile(arg), True
+        devices = load_profile(arg)
+        return devices, any(is_simulated(d) for d in devices)
     return probe_inventory(), False
 
 

@@ -477,7 +477,7 @@ class Placement:
     device: Device
     fallback: str  # "none" | "partial" | "full"
     reasons: list[str]
-    fallback_device: Device | None = None  # the CPU that runs the other nodes ("partial")
+    fallback_device: Device | None = None  # the CPU that runs the other nodes (a partition)
     assignment: list[str] = field(default_factory=list)  # device id per node, in node order
     rejected: list[tuple[str, str]] = field(default_factory=list)
     policy: str = "default"
@@ -493,13 +493,9 @@ class Placement:
 
     def partitions(self) -> list[tuple[str, list[int]]]:
         """Contiguous runs of nodes on one device, in node order."""
-        out: list[tuple[str, list[int]]] = []
-        for i, dev in enumerate(self.assignment):
-            if out and out[-1][0] == dev:
-                out[-1][1].append(i)
-            else:
-                out.append((dev, [i]))
-        return out
+        from backends.partition import runs
+
+        return runs(self.assignment)
 
     def to_dict(self) -> dict:
         """Operator view (traces, CLI): names device ids, never sent to pages."""
@@ -623,12 +619,30 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
         return done(p)
 
     # 3. the CPU alone
-    for d in cpus:
+    for d in cpus[:1] if prefer == "preferred-device" else cpus:
         if not bad(d):
             why = ("whole graph on the CPU, as the policy asks" if decision.policy == "fallback"
                    else "no accelerator can take the graph: CPU fallback for the whole graph")
             return whole(d, f"{why} ({d.id})")
         why_not[d.id] = f"cannot run the whole graph: {_issue_summary(issues[d.id])}"
+
+    # 3b. partition across CPU backends: the first CPU takes what it runs, another the rest
+    for d in cpus:
+        bset = set(bad(d))
+        if not bset or (n - len(bset)) / n < min_fraction:
+            continue
+        other = next((c for c in cpus if c is not d and all(not issues[c.id][i] for i in bset)), None)
+        if other is None:
+            continue
+        assignment = [other.id if i in bset else d.id for i in range(n)]
+        p = Placement(d, fallback_for(d), [], other, assignment, [], **common)
+        p.reasons = [
+            head,
+            f"partition across CPU backends: {n - len(bset)} of {n} nodes on {d.id}, {len(bset)} on {other.id} "
+            f"in {len(p.partitions())} segment(s); {other.id} for: {_issue_summary(issues[d.id])}",
+            *tail,
+        ]
+        return done(p)
 
     # 4. nothing is known to run everything: leave it to the runtime (non-strict)
     d = cpus[0] if cpus else cands[0]

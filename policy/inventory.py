@@ -15,19 +15,24 @@ Declared inventory (``--devices PROFILE.json``; see policy/fixtures/README.md)::
         "capabilities": {"dataTypes": ["float32", "float16"], "maxRank": 5, ...}},
        {"id": "cpu", "kind": "cpu"}                             (old form: supports everything)
      ]}
+
+An entry with ``"probe": "openvino:CPU"`` is *bound* to that probed device: it is real (graphs run
+on it, reports say non-simulated), its kind must be the probed one, and its ``capabilities``
+narrow the probed device's (a declared gap, e.g. to force a real partition). A profile whose
+bound device is not on this machine fails to load.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from backends.base import Capabilities, Device
 
-from .capabilities import capabilities_from_spec, spec_capabilities
+from .capabilities import capabilities_from_spec, intersect, spec_capabilities
 
 FIXTURES_DIR = Path(__file__).with_name("fixtures")
 KINDS = ("cpu", "gpu", "npu")
@@ -45,6 +50,7 @@ class DeclaredDevice(Device):
     power: str = "unspecified"
     perf: Mapping[str, float] = field(default_factory=dict, compare=False)
     capabilities: Capabilities | None = field(default=None, compare=False, repr=False)
+    bound: bool = False  # a real, probed device with declared narrowings (see bind())
 
 
 # --------------------------------------------------------------------------- probing (impure)
@@ -115,12 +121,33 @@ def _device_from_entry(d: Mapping[str, Any], presets: Mapping[str, Any], where: 
     )
 
 
+def bind(declared: DeclaredDevice, probed: Sequence[Device], probe_id: str, where: str) -> DeclaredDevice:
+    """A declared entry bound to the probed device ``probe_id``: real execution, declared
+    capabilities intersected with the real ones."""
+    real = next((d for d in probed if d.id == probe_id), None)
+    if real is None:
+        raise ValueError(f"{where}: probe {probe_id!r} names no device on this machine")
+    if real.kind != declared.kind:
+        raise ValueError(f"{where}: kind {declared.kind!r} differs from the probed device's {real.kind!r}")
+    caps = capabilities_of(real)
+    if declared.capabilities is not None:
+        caps = intersect(caps, declared.capabilities)
+    details = {**dict(real.details), "declared": "yes"}
+    return replace(declared, backend=real.backend, providers=real.providers, details=details,
+                   declared_backend=real.backend, capabilities=caps, bound=True)
+
+
 def parse_profile(data: Mapping[str, Any], where: str = "profile") -> list[DeclaredDevice]:
     devices = data.get("devices")
     if not isinstance(devices, list) or not devices:
         raise ValueError(f"{where}: 'devices' must be a non-empty list")
     presets = dict(data.get("presets", {}))
     out = [_device_from_entry(d, presets, f"{where}: devices[{i}]") for i, d in enumerate(devices)]
+    probes = {i: str(d["probe"]) for i, d in enumerate(devices) if "probe" in d}
+    if probes:
+        probed = probe_inventory()
+        for i, probe_id in probes.items():
+            out[i] = bind(out[i], probed, probe_id, f"{where}: devices[{i}]")
     ids = [d.id for d in out]
     if len(set(ids)) != len(ids):
         raise ValueError(f"{where}: device ids must be unique")
@@ -138,7 +165,9 @@ def load_profile(path: str | Path) -> list[Device]:
 
 
 def is_simulated(device: Device) -> bool:
-    return device.backend == SIMULATED or isinstance(device, DeclaredDevice)
+    if isinstance(device, DeclaredDevice):
+        return not device.bound
+    return device.backend == SIMULATED
 
 
 def backend_name(device: Device) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import in_float32, lower_expm1
 
 F = FLOAT_TYPES
@@ -137,3 +137,12 @@ register(
         doc="Parametric ReLU: x if x >= 0 else slope * x (slope broadcast to input).",
     ),
 )
+
+
+# Core ML (MIL) lowerings (float32/float16). prelu: none yet (MIL's needs a per-channel slope).
+attach_coreml({
+    "elu": lambda mb, call: [mb.elu(x=call["input"], alpha=float(call["alpha"]))],
+    "leakyRelu": lambda mb, call: [mb.leaky_relu(x=call["input"], alpha=float(call["alpha"]))],
+    "linear": lambda mb, call: [mb.linear_activation(x=call["input"], alpha=float(call["alpha"]), beta=float(call["beta"]))],
+    "hardSigmoid": lambda mb, call: [mb.sigmoid_hard(x=call["input"], alpha=float(call["alpha"]), beta=float(call["beta"]))],
+})

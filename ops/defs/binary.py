@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, broadcast_shapes
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import in_float32, lower_max, lower_min
 
 
@@ -110,3 +110,14 @@ def _make(name: str, fn, onnx_op: str) -> OpDef:
 
 
 register(*(_make(n, fn, op) for n, (fn, op) in _TABLE.items()))
+
+
+# Core ML (MIL) lowerings: the MIL element-wise op with the same broadcasting.
+_MIL = {"add": "add", "sub": "sub", "mul": "mul", "div": "real_div", "max": "maximum", "min": "minimum", "pow": "pow"}
+
+
+def _mil_binary(op: str):
+    return lambda mb, call: [getattr(mb, op)(x=call["a"], y=call["b"])]
+
+
+attach_coreml({n: _mil_binary(op) for n, op in _MIL.items()})

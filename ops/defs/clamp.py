@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ..core import ALL_TYPES, FLOAT_TYPES, WebNNTypeError, cast_number, data_type_of
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import lower_max, lower_min
 
 
@@ -80,3 +80,15 @@ register(
         doc="Element-wise clamp between the optional minValue and maxValue.",
     )
 )
+
+
+def _mil_clamp(mb, call: Call):
+    x, lo, hi = call["input"], call["minValue"], call["maxValue"]
+    lo = mb.scalar(float("-inf") if lo is None else lo, like=x)
+    hi = mb.scalar(float("inf") if hi is None else hi, like=x)
+    if mb.is_float(x):
+        return [mb.clip(x=x, alpha=lo, beta=hi)]
+    return [mb.minimum(x=mb.maximum(x=x, y=lo), y=hi)]  # MIL's clip is float-only
+
+
+attach_coreml({"clamp": _mil_clamp})

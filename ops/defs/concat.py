@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, MAX_DIMENSION, MAX_TENSOR_COUNT, WebNNTypeError
-from ..registry import Call, Limits, OpDef, register
+from ..registry import Call, Limits, OpDef, attach_coreml, register
 
 REQUIRED = ("float32", "float16", "int32")
 
@@ -63,3 +63,6 @@ register(
         doc="Concatenate along an axis.",
     )
 )
+
+
+attach_coreml({"concat": lambda mb, call: [mb.concat(values=list(call["inputs"]), axis=int(call["axis"]))]})

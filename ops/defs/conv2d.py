@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, register
+from ..registry import Call, Limits, OpDef, attach_coreml, register
 from . import _nn
 
 # filter layout -> positions of (outputChannels, filterInputChannels, height, width)
@@ -135,3 +135,25 @@ register(
         doc="2-D convolution (nchw/nhwc input, oihw/hwio/ohwi/ihwo filter, groups, bias).",
     )
 )
+
+
+# Core ML (MIL) lowering: MIL's conv is NCHW/OIHW; other layouts are transposed around it.
+_TO_OIHW = {"oihw": None, "hwio": [3, 2, 0, 1], "ohwi": [0, 3, 1, 2], "ihwo": [3, 0, 1, 2]}
+
+
+def _mil_conv2d(mb, call: Call):
+    x, f, bias = call["input"], call["filter"], call["bias"]
+    nhwc = call.get("inputLayout", "nchw") == "nhwc"
+    if nhwc:
+        x = mb.transpose(x=x, perm=[0, 3, 1, 2])
+    perm = _TO_OIHW[call.get("filterLayout", "oihw")]
+    if perm is not None:
+        f = mb.transpose(x=f, perm=perm)
+    pad = [int(p) for p in call.get("padding", (0, 0, 0, 0))]
+    kw = {} if bias is None else {"bias": bias}
+    y = mb.conv(x=x, weight=f, strides=[int(s) for s in call.get("strides", (1, 1))], pad_type="custom", pad=pad,
+                dilations=[int(d) for d in call.get("dilations", (1, 1))], groups=int(call.get("groups", 1)), **kw)
+    return [mb.transpose(x=y, perm=[0, 2, 3, 1]) if nhwc else y]
+
+
+attach_coreml({"conv2d": _mil_conv2d})

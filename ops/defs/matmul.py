@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes
-from ..registry import Call, Limits, OpDef, register
+from ..registry import Call, Limits, OpDef, attach_coreml, register
 from ._common import in_float32
 
 
@@ -52,3 +52,6 @@ register(
         doc="Matrix product with numpy-style batch broadcasting (ranks >= 2).",
     )
 )
+
+
+attach_coreml({"matmul": lambda mb, call: [mb.matmul(x=call["a"], y=call["b"])]})

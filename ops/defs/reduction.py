@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ..core import ALL_TYPES, FLOAT_TYPES, WebNNTypeError, check_axes, check_axis
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import dtype_name, f32, from_ordered, int64_extreme, ordered_int64
 
 SUMMABLE = ("float32", "float16", "int32", "uint32", "int64", "uint64")
@@ -286,3 +286,25 @@ register(
         doc="Cumulative sum along axis (exclusive, reversed options).",
     ),
 )
+
+
+# Core ML (MIL) lowerings of the reductions; an empty ``axes`` reduces nothing (identity here,
+# as the element-wise part of reduceL1/L2/... is not applied by MIL without an axis: left out).
+_MIL_REDUCE = {"reduceSum": "reduce_sum", "reduceMean": "reduce_mean", "reduceMax": "reduce_max",
+               "reduceMin": "reduce_min", "reduceProduct": "reduce_prod", "reduceL1": "reduce_l1_norm",
+               "reduceL2": "reduce_l2_norm", "reduceLogSumExp": "reduce_log_sum_exp",
+               "reduceSumSquare": "reduce_sum_square", "reduceLogSum": "reduce_log_sum"}
+
+
+def _mil_reduce(op: str):
+    def lower(mb, call: Call):
+        x = call["input"]
+        axes = _axes(call, x.rank)
+        if not axes:
+            raise NotImplementedError(f"{op} with empty axes")
+        return [getattr(mb, op)(x=x, axes=axes, keep_dims=bool(call["keepDimensions"]))]
+
+    return lower
+
+
+attach_coreml({n: _mil_reduce(op) for n, op in _MIL_REDUCE.items()})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ..core import ALL_TYPES, MAX_DIMENSION, WebNNTypeError
-from ..registry import Call, Limits, OpDef, register
+from ..registry import Call, Limits, OpDef, attach_coreml, register
 
 REQUIRED = ("float32", "float16", "int32", "int8", "uint8")
 
@@ -48,3 +48,6 @@ register(
         doc="Reshape to newShape (same element count).",
     )
 )
+
+
+attach_coreml({"reshape": lambda mb, call: [mb.reshape(x=call["input"], shape=[int(d) for d in call["newShape"]])]})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import in_float32
 
 
@@ -53,3 +53,6 @@ register(
         doc="Softmax along an axis.",
     )
 )
+
+
+attach_coreml({"softmax": lambda mb, call: [mb.softmax(x=call["input"], axis=int(call["axis"]))]})

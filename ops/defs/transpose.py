@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 
 REQUIRED = ("float32", "float16", "int32")
 
@@ -60,3 +60,12 @@ register(
         doc="Permute the dimensions (default: reverse them).",
     )
 )
+
+
+def _mil_transpose(mb, call: Call):
+    x = call["input"]
+    perm = call["permutation"]
+    return [mb.transpose(x=x, perm=list(range(x.rank))[::-1] if perm is None else [int(p) for p in perm])]
+
+
+attach_coreml({"transpose": _mil_transpose})

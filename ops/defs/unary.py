@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..core import ALL_TYPES, DATA_TYPES, FLOAT_TYPES
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import in_float32, lower_f32, lower_max, lower_sigmoid
 
 ONNX_DOUBLE = 11  # onnx.TensorProto.DOUBLE
@@ -135,3 +135,20 @@ def _make(name, allowed, required, fn, lowering, ulp) -> OpDef:
 
 
 register(*(_make(n, *row) for n, row in _ROWS.items()))
+
+
+# Core ML (MIL) lowerings: the MIL op of the same function. roundEven, hardSwish: none yet.
+def _mil(op: str, **kw):
+    return lambda mb, call: [getattr(mb, op)(x=call["input"], **kw)]
+
+
+attach_coreml({
+    **{n: _mil(n) for n in ("abs", "ceil", "floor", "cos", "sin", "tan", "erf", "exp", "sqrt", "sigmoid",
+                            "tanh", "softplus", "softsign", "sign", "identity")},
+    "log": _mil("log", epsilon=0.0),
+    "reciprocal": _mil("inverse", epsilon=0.0),
+    "gelu": _mil("gelu", mode="EXACT"),
+    "relu": lambda mb, call: [mb.relu(x=call["input"]) if mb.is_float(call["input"])
+                              else mb.maximum(x=call["input"], y=mb.scalar(0, like=call["input"]))],
+    "neg": lambda mb, call: [mb.mul(x=call["input"], y=mb.scalar(-1, like=call["input"]))],
+})

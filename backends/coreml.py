@@ -1,0 +1,166 @@
+"""Core ML backend: WebNN graphs lowered to an ML Program with coremltools' MIL builder, one op at a
+time by each op's own ``coreml`` lowering (ops/defs/*.py, next to its ONNX ``lower``).
+
+While building, MIL infers every value's type and shape itself; the converter checks them against
+ours and refuses the graph when they disagree. Devices are compute-unit choices the policy picks
+by kind: CPU_ONLY (cpu), CPU_AND_GPU (gpu), CPU_AND_NE (npu). Conversion and .mlpackage saving
+work wherever coremltools installs (tested on Linux); prediction needs macOS, so probe() finds
+devices only there (and does not import coremltools at start-up).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import platform
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from ops.core import OperationError
+from ops.graph import GraphIR, is_ref
+from ops.registry import load_all
+
+from .base import Backend, Capabilities, Compiled, Device
+
+# WebNN types an ML Program carries as inputs/outputs/intermediates here
+COREML_TYPES = ("float32", "float16", "int32")
+MAX_RANK = 5
+# device kind -> coremltools ComputeUnit name
+COMPUTE_UNITS = {"cpu": "CPU_ONLY", "gpu": "CPU_AND_GPU", "npu": "CPU_AND_NE"}
+
+
+class MilDisagreement(OperationError):
+    """MIL's own type/shape inference differs from WebNN's for a value of the graph."""
+
+
+def _mil():
+    from coremltools.converters.mil import Builder
+    from coremltools.converters.mil.mil import types
+
+    return Builder, types
+
+
+class MilBuilder:
+    """What an op's ``coreml`` lowering uses: coremltools' MIL Builder, plus scalar()."""
+
+    def __init__(self):
+        self._mb, self._types = _mil()
+
+    def __getattr__(self, name):
+        return getattr(self._mb, name)
+
+    def scalar(self, value, like):
+        """A constant of ``like``'s MIL data type; infinities become an integer type's limits."""
+        dtype = np.dtype(self._types.nptype_from_builtin(like.dtype))
+        if dtype.kind in "iu" and np.isinf(value):
+            value = np.iinfo(dtype).max if value > 0 else np.iinfo(dtype).min
+        return self._mb.const(val=np.array(value, dtype=dtype))
+
+    def is_float(self, var) -> bool:
+        return bool(self._types.is_float(var.dtype))
+
+
+def coreml_ops() -> list[str]:
+    """The ops that have a Core ML lowering."""
+    return sorted(name for name, op in load_all().items() if op.coreml is not None)
+
+
+def _check(var, desc, what: str, types) -> None:
+    shape = tuple(int(d) for d in var.shape)
+    dtype = np.dtype(types.nptype_from_builtin(var.dtype))
+    if shape != tuple(desc.shape) or dtype != desc.numpy_dtype:
+        raise MilDisagreement(f"{what}: MIL infers {dtype}{list(shape)}, WebNN {desc.data_type}{list(desc.shape)}")
+
+
+def mil_program(graph: GraphIR):
+    """GraphIR -> (MIL Program, input name map, output name map). Raises OperationError for ops
+    without a Core ML lowering and MilDisagreement when MIL's inference differs from ours."""
+    from coremltools.converters.mil.mil import Function, Program
+
+    mb, types = MilBuilder(), _mil()[1]
+    registry = load_all()
+    in_map = {name: f"input_{i}" for i, name in enumerate(graph.inputs)}
+    placeholders = {}
+    for name, oid in graph.inputs.items():
+        desc = graph.operands[oid]
+        if desc.data_type not in COREML_TYPES:
+            raise OperationError(f"Core ML: input data type {desc.data_type} is not supported")
+        dtype = types.numpy_type_to_builtin_type(desc.numpy_dtype)
+        placeholders[in_map[name]] = mb.placeholder(shape=list(desc.shape), dtype=dtype)
+    out_map = {name: f"output_{i}" for i, name in enumerate(graph.outputs)}
+    with Function(placeholders, opset_version=_target()) as fn:
+        values = {oid: fn.inputs[in_map[name]] for name, oid in graph.inputs.items()}
+        for oid, arr in graph.constants.items():
+            values[oid] = mb.const(val=arr)
+        for i, node in enumerate(graph.nodes):
+            op = registry[node.op]
+            if op.coreml is None:
+                raise OperationError(f"Core ML: {node.op} has no Core ML lowering")
+            call = node.call.map_operands(lambda r: values[r.id], is_ref)
+            try:
+                outs = op.coreml(mb, call)
+            except NotImplementedError as e:
+                raise OperationError(f"Core ML: {e}") from e
+            for k, (oid, var) in enumerate(zip(node.outputs, outs)):
+                _check(var, graph.operands[oid], f"node {i} ({node.op}) output {k}", types)
+                values[oid] = var
+        fn.set_outputs([mb.identity(x=values[oid], name=out_map[name]) for name, oid in graph.outputs.items()])
+    prog = Program()
+    prog.add_function("main", fn)
+    return prog, in_map, out_map
+
+
+def _target():
+    import coremltools as ct
+
+    return ct.target.iOS17
+
+
+def convert(graph: GraphIR, compute_units: str = "ALL"):
+    """GraphIR -> (coremltools MLModel, input map, output map); prediction needs macOS."""
+    import coremltools as ct
+
+    prog, in_map, out_map = mil_program(graph)
+    model = ct.convert(prog, convert_to="mlprogram", minimum_deployment_target=_target(),
+                       compute_units=getattr(ct.ComputeUnit, compute_units), compute_precision=None)
+    return model, in_map, out_map
+
+
+def save_mlpackage(graph: GraphIR, path: str | Path, compute_units: str = "ALL") -> Path:
+    model, _, _ = convert(graph, compute_units)
+    model.save(str(path))
+    return Path(path)
+
+
+class CoreMLCompiled(Compiled):
+    def __init__(self, graph: GraphIR, compute_units: str):
+        self.model, self.in_map, self.out_map = convert(graph, compute_units)
+        self.dtypes = {n: graph.operands[oid].numpy_dtype for n, oid in graph.outputs.items()}
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        out = self.model.predict({self.in_map[k]: np.asarray(v) for k, v in inputs.items()})
+        return {n: np.asarray(out[self.out_map[n]]).astype(dt, copy=False) for n, dt in self.dtypes.items()}
+
+
+class CoreMLBackend(Backend):
+    name = "coreml"
+
+    @classmethod
+    def probe(cls) -> list[Device]:
+        if platform.system() != "Darwin" or importlib.util.find_spec("coremltools") is None:
+            return []  # conversion works elsewhere, prediction does not
+        return [Device(id=f"coreml:{kind}", kind=kind, backend=cls.name, name=f"Core ML {unit}",
+                       details={"computeUnits": unit}, providers=(unit,))
+                for kind, unit in COMPUTE_UNITS.items()]
+
+    def capabilities(self, device: Device) -> Capabilities:
+        from policy.capabilities import capabilities_from_spec
+
+        return capabilities_from_spec({"ops": coreml_ops(), "dataTypes": list(COREML_TYPES), "maxRank": MAX_RANK})
+
+    def implements(self, op: str) -> bool:
+        return load_all()[op].coreml is not None
+
+    def compile(self, graph: GraphIR, device: Device) -> Compiled:
+        return CoreMLCompiled(graph, device.providers[0] if device.providers else "ALL")

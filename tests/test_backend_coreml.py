@@ -1,0 +1,113 @@
+"""Core ML backend: WebNN graphs lower to ML Programs (coremltools MIL), per op, and MIL's own
+type/shape inference agrees with ours for every op x data type the backend claims. Conversion and
+.mlpackage saving run wherever coremltools installs; prediction only on macOS."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import platform
+
+import numpy as np
+import pytest
+
+pytest.importorskip("coremltools", reason="coremltools is not installed (pip install webnn-bridge[coreml])")
+os.environ.setdefault("TQDM_DISABLE", "1")  # coremltools' pass-pipeline progress bars
+
+from backends.base import Device  # noqa: E402
+from backends.coreml import (  # noqa: E402
+    COMPUTE_UNITS,
+    CoreMLBackend,
+    MilDisagreement,
+    coreml_ops,
+    mil_program,
+    save_mlpackage,
+)
+from bridge.api import MLGraphBuilder  # noqa: E402
+from ops.core import OperationError  # noqa: E402
+from tests import test_capability_sweep as sweep  # noqa: E402
+
+CAPS = CoreMLBackend.instance().capabilities(Device(id="coreml:cpu", kind="cpu", backend="coreml"))
+CLAIMED = [(op, dt) for op in coreml_ops() for dt in CAPS.ops[op][sweep.main_operand(op)].types]
+
+
+def _sweep_graph(op, dt):
+    sweep._seed(op, dt)
+    b = MLGraphBuilder(sweep.REF)
+    outs, ins = sweep.TABLE[op](b, dt)
+    outs = outs if isinstance(outs, list) else [outs]
+    return b.build({f"o{i}": o for i, o in enumerate(outs)}), ins
+
+
+def test_claims_match_lowerings():
+    assert sorted(CAPS.ops) == coreml_ops()
+    assert len(coreml_ops()) >= 40
+    assert all(op not in CAPS.ops for op in ("gather", "cast", "lstm"))  # no Core ML lowering yet
+
+
+@pytest.mark.parametrize(("op", "dt"), CLAIMED, ids=[f"{op}-{dt}" for op, dt in CLAIMED])
+def test_mil_inference_agrees(op, dt):
+    graph, _ = _sweep_graph(op, dt)
+    prog, in_map, out_map = mil_program(graph.ir)  # raises MilDisagreement on any difference
+    assert set(out_map) == set(graph.ir.outputs) and set(in_map) == set(graph.ir.inputs)
+    assert len(list(prog.functions["main"].operations)) >= len(graph.ir.nodes)
+
+
+def _cnn(layout="nchw", filter_layout="oihw"):
+    b = MLGraphBuilder(sweep.REF)
+    shape = [1, 2, 6, 6] if layout == "nchw" else [1, 6, 6, 2]
+    fshape = {"oihw": [3, 2, 3, 3], "hwio": [3, 3, 2, 3], "ohwi": [3, 3, 3, 2], "ihwo": [2, 3, 3, 3]}[filter_layout]
+    x = b.input("x", {"dataType": "float32", "shape": shape})
+    w = b.constant({"dataType": "float32", "shape": fshape}, np.ones(fshape, np.float32))
+    y = b.conv2d(x, w, {"inputLayout": layout, "filterLayout": filter_layout, "padding": [1, 0, 1, 0],
+                        "strides": [2, 1]})
+    return b.build({"y": b.softmax(b.reshape(b.relu(y), [3, math.prod(y.shape) // 3]), 1)})
+
+
+@pytest.mark.parametrize(("layout", "filter_layout"),
+                         [("nchw", "oihw"), ("nhwc", "ohwi"), ("nhwc", "hwio"), ("nchw", "ihwo")])
+def test_conv2d_layouts_agree(layout, filter_layout):
+    mil_program(_cnn(layout, filter_layout).ir)
+
+
+def test_disagreement_is_refused():
+    ir = _cnn().ir
+    out = ir.outputs["y"]
+    ir.operands[out] = dataclasses.replace(ir.operands[out], shape=(3, 5))
+    with pytest.raises(MilDisagreement, match="MIL infers"):
+        mil_program(ir)
+
+
+def test_op_without_lowering_is_a_compile_error():
+    b = MLGraphBuilder(sweep.REF)
+    x = b.input("x", {"dataType": "float32", "shape": [3, 4]})
+    g = b.build({"y": b.gather(x, b.constant({"dataType": "int32", "shape": [1]}, np.array([1], np.int32)))})
+    with pytest.raises(OperationError, match="no Core ML lowering"):
+        mil_program(g.ir)
+
+
+def test_mlpackage_saves(tmp_path):
+    path = save_mlpackage(_cnn("nhwc", "ohwi").ir, tmp_path / "cnn.mlpackage", COMPUTE_UNITS["npu"])
+    assert (path / "Manifest.json").is_file()
+    assert any(p.suffix == ".mlmodel" for p in path.rglob("*"))
+
+
+def test_devices_are_compute_unit_choices():
+    assert COMPUTE_UNITS == {"cpu": "CPU_ONLY", "gpu": "CPU_AND_GPU", "npu": "CPU_AND_NE"}
+    devices = CoreMLBackend.probe()
+    if platform.system() != "Darwin":
+        assert devices == []
+    else:
+        assert {d.kind: d.providers[0] for d in devices} == COMPUTE_UNITS
+
+
+@pytest.mark.skipif(platform.system() != "Darwin", reason="Core ML prediction needs macOS")
+@pytest.mark.parametrize("kind", ["cpu", "gpu", "npu"])
+def test_prediction_matches_reference(kind):
+    device = next(d for d in CoreMLBackend.probe() if d.kind == kind)
+    graph = _cnn()
+    x = np.random.default_rng(3).standard_normal((1, 2, 6, 6)).astype(np.float32)
+    got = CoreMLBackend.instance().compile(graph.ir, device).run({"x": x})["y"]
+    ref = sweep.REF.compute(graph, {"x": x})["y"]
+    np.testing.assert_allclose(got, ref, rtol=1e-3, atol=1e-4)  # the GPU/ANE may compute in float16

@@ -1,0 +1,101 @@
+"""ONNX Runtime execution providers: real provider options per device, devices per EP from
+ORT's device list, and truthful reporting when an EP silently falls back to the CPU."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from backends.base import Compiled, Device
+from backends.onnxruntime import OnnxRuntimeBackend, OrtCompiled, ep_device_slots, provider_options
+from backends.partition import PartitionedCompiled, Segment, fallback_after_compile
+from backends.tensorrt import engine_cache_dir
+from bridge.api import ML, MLGraphBuilder
+from bridge.session import placement_report
+from ops.graph import GraphIR
+from policy.inventory import probe_inventory
+
+ORT_CPU = next(d for d in probe_inventory() if d.id == "onnxruntime:CPUExecutionProvider")
+
+
+def test_provider_options():
+    assert provider_options("CUDAExecutionProvider", 1) == {"device_id": "1"}
+    assert provider_options("DmlExecutionProvider", 0) == {"device_id": "0"}
+    trt = provider_options("TensorrtExecutionProvider", 0)
+    assert trt["device_id"] == "0" and trt["trt_fp16_enable"] == "False"
+    assert trt["trt_engine_cache_enable"] == "True" and trt["trt_engine_cache_path"] == str(engine_cache_dir())
+    assert provider_options("OpenVINOExecutionProvider", 0, "npu") == {"device_type": "NPU"}
+    assert provider_options("QNNExecutionProvider", system="Windows") == {"backend_path": "QnnHtp.dll"}
+    assert provider_options("QNNExecutionProvider", system="Linux") == {"backend_path": "libQnnHtp.so"}
+    assert provider_options("CoreMLExecutionProvider", 0, "npu")["MLComputeUnits"] == "CPUAndNeuralEngine"
+    assert provider_options("CoreMLExecutionProvider", 0, "gpu")["MLComputeUnits"] == "CPUAndGPU"
+    assert provider_options("CPUExecutionProvider") == {}
+
+
+def test_device_slots_from_ort_device_list():
+    two_gpus = [("CUDAExecutionProvider", "GPU"), ("CUDAExecutionProvider", "GPU"), ("CPUExecutionProvider", "CPU")]
+    assert ep_device_slots("CUDAExecutionProvider", "gpu", two_gpus) == [("gpu", 0), ("gpu", 1)]
+    ov = [("OpenVINOExecutionProvider", t) for t in ("CPU", "GPU", "NPU")]
+    assert ep_device_slots("OpenVINOExecutionProvider", "cpu", ov) == [("cpu", 0), ("gpu", 0), ("npu", 0)]
+    assert ep_device_slots("CUDAExecutionProvider", "gpu", []) == [("gpu", 0)]  # no list: one device
+    assert ep_device_slots("CoreMLExecutionProvider", "gpu", []) == [("gpu", 0), ("npu", 0)]
+
+
+def test_devices_of_an_ep():
+    devs = OnnxRuntimeBackend._devices_of(
+        "CUDAExecutionProvider", ["CUDAExecutionProvider", "CPUExecutionProvider"],
+        [("CUDAExecutionProvider", "GPU"), ("CUDAExecutionProvider", "GPU")])
+    assert [d.id for d in devs] == ["onnxruntime:CUDAExecutionProvider", "onnxruntime:CUDAExecutionProvider:gpu1"]
+    assert [dict(d.options) for d in devs] == [{"device_id": "0"}, {"device_id": "1"}]
+    assert all(d.providers == ("CUDAExecutionProvider", "CPUExecutionProvider") for d in devs)
+
+
+def _graph(ctx):
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [2, 3]})
+    return b.build({"y": b.tanh(b.mul(x, x))})
+
+
+@pytest.mark.skipif("CUDAExecutionProvider" in __import__("onnxruntime").get_available_providers(),
+                    reason="CUDA EP is available here: it would not fall back")
+@pytest.mark.filterwarnings("ignore:Specified provider")
+def test_ep_that_cannot_start_is_reported_as_cpu_fallback():
+    """A CUDA device whose EP is not usable on this machine: ORT runs the graph on its CPU
+    provider; the compiled graph and the page's report say so (cpuFallback 'full')."""
+    cuda = Device(id="onnxruntime:CUDAExecutionProvider", kind="gpu", backend="onnxruntime",
+                  providers=("CUDAExecutionProvider", "CPUExecutionProvider"), options={"device_id": "0"})
+    ml = ML([cuda, ORT_CPU])
+    ctx = ml.createContext()
+    assert ctx.device.id == cuda.id
+    graph = _graph(ctx)
+    assert isinstance(graph.compiled, OrtCompiled) and graph.compiled.fell_back
+    assert graph.placement.fallback == "full"
+    assert placement_report(graph)["effective"]["cpuFallback"] == "full"
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) / 6
+    np.testing.assert_allclose(ctx.compute(graph, {"x": x})["y"], np.tanh(x * x), rtol=1e-6)
+
+
+def test_cpu_provider_never_falls_back():
+    ml = ML([ORT_CPU])
+    assert not _graph(ml.createContext()).compiled.fell_back
+
+
+class _Fake(Compiled):
+    def __init__(self, fell_back):
+        self.fell_back = fell_back
+
+
+def test_fallback_after_compile():
+    gpu = Device(id="g", kind="gpu", backend="x")
+    npu = Device(id="n", kind="npu", backend="x")
+    cpu = Device(id="c", kind="cpu", backend="x")
+    devices = {d.id: d for d in (gpu, npu, cpu)}
+
+    def parts(*specs):
+        return PartitionedCompiled(GraphIR(), [(Segment(d, GraphIR()), _Fake(f)) for d, f in specs])
+
+    assert fallback_after_compile(_Fake(False), devices, "none") == "none"
+    assert fallback_after_compile(_Fake(True), devices, "none") == "full"
+    assert fallback_after_compile(parts(("g", False), ("c", False)), devices, "partial") == "partial"
+    assert fallback_after_compile(parts(("g", True), ("c", False)), devices, "partial") == "full"
+    assert fallback_after_compile(parts(("g", True), ("n", False), ("c", False)), devices, "partial") == "partial"
