@@ -68,7 +68,7 @@ def test_ep_that_cannot_start_is_reported_as_cpu_fallback():
     ctx = ml.createContext()
     assert ctx.device.id == cuda.id
     graph = _graph(ctx)
-    assert isinstance(graph.compiled, OrtCompiled) and graph.compiled.fell_back
+    assert isinstance(graph.compiled.compiled, OrtCompiled) and graph.compiled.fell_back  # (via the compile cache)
     assert graph.placement.fallback == "full"
     assert placement_report(graph)["effective"]["cpuFallback"] == "full"
     x = np.arange(6, dtype=np.float32).reshape(2, 3) / 6
