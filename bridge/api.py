@@ -402,6 +402,13 @@ class MLGraph:
         self.placement = placement
         self.destroyed = False
 
+    @property
+    def devices(self) -> list[str]:
+        """MLGraph.devices (extension): the coarse device kinds of the placement."""
+        from policy.privacy import graph_devices
+
+        return graph_devices(self.placement) if self.placement is not None else ["cpu"]
+
     def destroy(self) -> None:
         if self.destroyed:
             return

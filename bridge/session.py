@@ -300,7 +300,8 @@ def placement_report(graph: MLGraph) -> dict:
     if p is None:
         return {}
     rules = graph.context.ml.rules
-    report = {"effective": privacy.effective_report(p, rules, simulated=graph.context.ml.simulated)}
+    report = {"effective": privacy.effective_report(p, rules, simulated=graph.context.ml.simulated),
+              "devices": privacy.graph_devices(p)}
     try:
         report["qos"] = privacy.estimate_qos(graph.ir, p.device, rules, placement=p)
     except Exception:  # an estimate is optional; never fail a build over it

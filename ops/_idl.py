@@ -3309,6 +3309,62 @@ IDL = {
        "t": "undefined"
       }
      }
+    ],
+    "createExportableTensor": [
+     {
+      "args": [
+       {
+        "name": "descriptor",
+        "type": {
+         "t": "dict",
+         "name": "MLTensorDescriptor"
+        },
+        "optional": False,
+        "default": None,
+        "variadic": False
+       },
+       {
+        "name": "device",
+        "type": {
+         "t": "iface",
+         "name": "GPUDevice"
+        },
+        "optional": False,
+        "default": None,
+        "variadic": False
+       }
+      ],
+      "returns": {
+       "t": "promise",
+       "of": {
+        "t": "iface",
+        "name": "MLTensor"
+       }
+      }
+     }
+    ],
+    "exportToGPU": [
+     {
+      "args": [
+       {
+        "name": "tensor",
+        "type": {
+         "t": "iface",
+         "name": "MLTensor"
+        },
+        "optional": False,
+        "default": None,
+        "variadic": False
+       }
+      ],
+      "returns": {
+       "t": "promise",
+       "of": {
+        "t": "iface",
+        "name": "GPUBuffer"
+       }
+      }
+     }
     ]
    },
    "attributes": {
@@ -3342,7 +3398,18 @@ IDL = {
      }
     ]
    },
-   "attributes": {}
+   "attributes": {
+    "devices": {
+     "type": {
+      "t": "frozen",
+      "of": {
+       "t": "enum",
+       "name": "MLDeviceType"
+      }
+     },
+     "readonly": True
+    }
+   }
   },
   "MLOperand": {
    "constructor": None,
@@ -3410,6 +3477,14 @@ IDL = {
     "constant": {
      "type": {
       "t": "boolean"
+     },
+     "readonly": True
+    },
+    "gpuDevice": {
+     "type": {
+      "t": "iface",
+      "name": "GPUDevice",
+      "nullable": True
      },
      "readonly": True
     }

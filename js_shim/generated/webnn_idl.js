@@ -3308,6 +3308,62 @@ const IDL = {
        "t": "undefined"
       }
      }
+    ],
+    "createExportableTensor": [
+     {
+      "args": [
+       {
+        "name": "descriptor",
+        "type": {
+         "t": "dict",
+         "name": "MLTensorDescriptor"
+        },
+        "optional": false,
+        "default": null,
+        "variadic": false
+       },
+       {
+        "name": "device",
+        "type": {
+         "t": "iface",
+         "name": "GPUDevice"
+        },
+        "optional": false,
+        "default": null,
+        "variadic": false
+       }
+      ],
+      "returns": {
+       "t": "promise",
+       "of": {
+        "t": "iface",
+        "name": "MLTensor"
+       }
+      }
+     }
+    ],
+    "exportToGPU": [
+     {
+      "args": [
+       {
+        "name": "tensor",
+        "type": {
+         "t": "iface",
+         "name": "MLTensor"
+        },
+        "optional": false,
+        "default": null,
+        "variadic": false
+       }
+      ],
+      "returns": {
+       "t": "promise",
+       "of": {
+        "t": "iface",
+        "name": "GPUBuffer"
+       }
+      }
+     }
     ]
    },
    "attributes": {
@@ -3341,7 +3397,18 @@ const IDL = {
      }
     ]
    },
-   "attributes": {}
+   "attributes": {
+    "devices": {
+     "type": {
+      "t": "frozen",
+      "of": {
+       "t": "enum",
+       "name": "MLDeviceType"
+      }
+     },
+     "readonly": true
+    }
+   }
   },
   "MLOperand": {
    "constructor": null,
@@ -3409,6 +3476,14 @@ const IDL = {
     "constant": {
      "type": {
       "t": "boolean"
+     },
+     "readonly": true
+    },
+    "gpuDevice": {
+     "type": {
+      "t": "iface",
+      "name": "GPUDevice",
+      "nullable": true
      },
      "readonly": true
     }
@@ -7185,9 +7260,12 @@ function defineInterfaces($b) {
     writeTensor(tensor, inputData) { return $b.invoke(this, 'MLContext', 'writeTensor', arguments); }
     opSupportLimits() { return $b.invoke(this, 'MLContext', 'opSupportLimits', arguments); }
     destroy() { return $b.invoke(this, 'MLContext', 'destroy', arguments); }
+    createExportableTensor(descriptor, device) { return $b.invoke(this, 'MLContext', 'createExportableTensor', arguments); }
+    exportToGPU(tensor) { return $b.invoke(this, 'MLContext', 'exportToGPU', arguments); }
   };
   classes.MLGraph = class MLGraph {
     constructor() { $b.illegalConstructor('MLGraph'); }
+    get devices() { return $b.getAttribute(this, 'MLGraph', 'devices'); }
     destroy() { return $b.invoke(this, 'MLGraph', 'destroy', arguments); }
   };
   classes.MLOperand = class MLOperand {
@@ -7202,6 +7280,7 @@ function defineInterfaces($b) {
     get readable() { return $b.getAttribute(this, 'MLTensor', 'readable'); }
     get writable() { return $b.getAttribute(this, 'MLTensor', 'writable'); }
     get constant() { return $b.getAttribute(this, 'MLTensor', 'constant'); }
+    get gpuDevice() { return $b.getAttribute(this, 'MLTensor', 'gpuDevice'); }
     destroy() { return $b.invoke(this, 'MLTensor', 'destroy', arguments); }
   };
   classes.MLGraphBuilder = class MLGraphBuilder {

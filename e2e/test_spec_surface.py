@@ -1,0 +1,70 @@
+"""IDL fidelity (WPT idlharness style) and the shipped-but-unspecified surface (extensions.idl),
+observed from a real page through the shim. The expected values are what native Chromium 153
+WebNN answers to the same script (checked with `webnn-bridge oracle`'s native browser)."""
+
+from __future__ import annotations
+
+SCRIPT = """async () => {
+  const rej = async (p) => { try { await p; return 'resolved'; } catch (e) { return e.name; } };
+  const err = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.name; } };
+  const ctx = await navigator.ml.createContext();
+  const b = new MLGraphBuilder(ctx);
+  const x = b.input('x', {dataType: 'float32', shape: [2]});
+  const s = b.input('s', {dataType: 'float32', shape: []});
+  const g = await b.build({y: b.relu(x), z: b.pad(s, [], [])});
+  const t = await ctx.createTensor({dataType: 'float32', shape: [2], readable: true});
+  const nav = Object.getOwnPropertyDescriptor(Navigator.prototype, 'ml');
+  const lengths = {};
+  for (const I of ['ML', 'MLContext', 'MLGraphBuilder', 'MLTensor', 'MLGraph']) {
+    for (const k of Object.getOwnPropertyNames(self[I].prototype)) {
+      const d = Object.getOwnPropertyDescriptor(self[I].prototype, k);
+      if (k !== 'constructor' && d.value) lengths[`${I}.${k}`] = d.value.length;
+    }
+  }
+  return {
+    navProto: err(() => Navigator.prototype.ml),
+    navGetter: [nav.get.name, nav.enumerable, nav.configurable, navigator.ml === navigator.ml],
+    lostProto: await rej(MLContext.prototype.lost),
+    lostThrows: err(() => MLContext.prototype.lost),
+    devices: g.devices, devicesFrozen: Object.isFrozen(g.devices),
+    gpuDevice: t.gpuDevice,
+    exportable: await rej(ctx.createExportableTensor({dataType: 'float32', shape: [2]}, {})),
+    exportToGPU: await rej(ctx.exportToGPU(t)),
+    exportToGPUBad: await rej(ctx.exportToGPU({})),
+    scalarPadBad: err(() => { const b2 = new MLGraphBuilder(ctx); b2.pad(b2.input('q', {dataType: 'float32', shape: []}), [1], [1]); }),
+    lengths,
+  };
+}"""
+
+
+def test_idl_fidelity_and_extensions_match_native(page, host):
+    page.goto(f"{host.url}/basic.html")
+    r = page.evaluate(SCRIPT)
+    assert r["navProto"] == "TypeError"
+    assert r["navGetter"] == ["get ml", True, True, True]
+    assert (r["lostProto"], r["lostThrows"]) == ("TypeError", "no error")
+    assert (r["devices"], r["devicesFrozen"], r["gpuDevice"]) == (["cpu"], True, None)
+    # createExportableTensor: not a GPUDevice -> TypeError (WebIDL); exportToGPU: never exportable
+    assert (r["exportable"], r["exportToGPU"], r["exportToGPUBad"]) == ("TypeError", "TypeError", "TypeError")
+    assert r["scalarPadBad"] == "TypeError"
+    lengths = r["lengths"]
+    assert lengths["ML.createContext"] == 0
+    assert lengths["MLContext.createExportableTensor"] == 2
+    assert lengths["MLContext.exportToGPU"] == 1
+    assert lengths["MLContext.readTensor"] == 1
+    assert lengths["MLContext.writeTensor"] == 2
+    assert lengths["MLGraphBuilder.constant"] == 1
+    assert lengths["MLGraphBuilder.lstmCell"] == 6
+    assert lengths["MLGraphBuilder.gru"] == 5
+
+
+def test_create_exportable_tensor_with_a_gpu_device_is_not_supported(page, host):
+    page.goto(f"{host.url}/basic.html")
+    # a stand-in GPUDevice class, as a page with WebGPU would have one: the shim has no interop
+    r = page.evaluate("""async () => {
+      self.GPUDevice = class GPUDevice {};
+      const ctx = await navigator.ml.createContext();
+      try { await ctx.createExportableTensor({dataType: 'float16', shape: [4]}, new GPUDevice()); return 'resolved'; }
+      catch (e) { return e.name; }
+    }""")
+    assert r == "NotSupportedError"
