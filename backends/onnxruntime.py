@@ -100,7 +100,7 @@ class OnnxLowering:
 
         name = self.fresh(hint)
         array = np.ascontiguousarray(array).reshape(np.shape(array))  # ascontiguousarray makes 0-D arrays 1-D
-        self.initializers.append(numpy_helper.from_array(array, name))
+        self.initializers.append(numpy_helper.from_array(ort_storage(array), name))
         for dname, d in DATA_TYPES.items():
             if d.numpy == array.dtype:
                 self.dtypes[name] = dname
@@ -117,6 +117,16 @@ class OnnxLowering:
         if self.dtypes.get(value) == dtype:
             return value
         return self.node("Cast", [value], dtype=dtype, to=DATA_TYPES[dtype].onnx)
+
+
+def ort_storage(array: np.ndarray) -> np.ndarray:
+    """int4 / uint4 arrays as the int8 / uint8 tensors that hold them on ONNX Runtime (values are
+    kept in range by the lowerings that produce them: cast, quantizeLinear)."""
+    if array.dtype == DATA_TYPES["int4"].numpy:
+        return array.astype(np.int8)
+    if array.dtype == DATA_TYPES["uint4"].numpy:
+        return array.astype(np.uint8)
+    return array
 
 
 def lower_graph(graph: GraphIR):
@@ -173,11 +183,15 @@ class OrtCompiled(Compiled):
             raise OperationError(f"ONNX Runtime could not compile the graph: {e}") from e
         self.output_names = list(self.out_map.values())
         self.webnn_outputs = list(self.out_map.keys())
+        # int4 / uint4 outputs come back as int8 / uint8
+        packed = {DATA_TYPES[t].numpy for t in ("int4", "uint4")}
+        self.output_types = [d if d in packed else None for d in
+                             (graph.output_descs()[n].numpy_dtype for n in self.webnn_outputs)]
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        feed = {self.in_map[k]: np.asarray(v) for k, v in inputs.items()}
+        feed = {self.in_map[k]: ort_storage(np.asarray(v)) for k, v in inputs.items()}
         results = self.session.run(self.output_names, feed)
-        return dict(zip(self.webnn_outputs, results))
+        return {n: r if t is None else r.astype(t) for n, r, t in zip(self.webnn_outputs, results, self.output_types)}
 
     def close(self) -> None:
         self.session = None

@@ -34,6 +34,8 @@ from ops.core import (
     cast_number,
     check_dimensions,
     desc_from_dict,
+    pack,
+    unpack,
 )
 from ops.graph import GraphIR, Node, Ref
 from ops.registry import Call, OpDef, OperandList, load_all
@@ -153,7 +155,10 @@ def buffer_bytes(data: Any, desc: OperandDesc, what: str) -> bytes:
     if isinstance(data, np.ndarray):
         if data.dtype != desc.numpy_dtype and data.dtype != np.uint8:
             raise WebNNTypeError(f"{what}: a {data.dtype} array cannot hold {desc.data_type} data.")
-        raw = np.ascontiguousarray(data).tobytes()
+        if data.dtype == desc.numpy_dtype and data.shape == desc.shape:
+            raw = pack(data, desc.data_type)  # element values (int4/uint4 get packed)
+        else:
+            raw = np.ascontiguousarray(data).tobytes()
     elif isinstance(data, (bytes, bytearray, memoryview)):
         raw = bytes(data)
     else:
@@ -164,7 +169,7 @@ def buffer_bytes(data: Any, desc: OperandDesc, what: str) -> bytes:
 
 
 def array_from_bytes(raw: bytes, desc: OperandDesc) -> np.ndarray:
-    return np.frombuffer(raw, dtype=desc.numpy_dtype).reshape(desc.shape).copy()
+    return unpack(raw, desc)
 
 
 # --------------------------------------------------------------------------- ML
@@ -306,13 +311,13 @@ class MLContext:
         if isinstance(outputData, np.ndarray):
             if outputData.nbytes != t.desc.byte_length:
                 raise WebNNTypeError("readTensor: output buffer byte length does not match the tensor.")
-            outputData.reshape(-1).view(np.uint8)[:] = t.data.reshape(-1).view(np.uint8)
+            outputData.reshape(-1).view(np.uint8)[:] = np.frombuffer(pack(t.data, t.desc.data_type), np.uint8)
             return None
         if isinstance(outputData, (bytearray, memoryview)):
             mv = memoryview(outputData).cast("B")
             if len(mv) != t.desc.byte_length:
                 raise WebNNTypeError("readTensor: output buffer byte length does not match the tensor.")
-            mv[:] = t.data.tobytes()
+            mv[:] = pack(t.data, t.desc.data_type)
             return None
         raise WebNNTypeError("readTensor: outputData is not a writable buffer.")
 

@@ -157,8 +157,13 @@
 
   self.runOraclePrograms = async function (programs, options) {
     const context = await navigator.ml.createContext(options || {});
+    const limits = context.opSupportLimits();
     const results = [];
-    for (const p of programs) results.push(await runOne(context, p));
+    for (const p of programs) {
+      const r = await runOne(context, p);
+      r.limits = limits[p.op] || null;  // what this implementation reports for the program's operator
+      results.push(r);
+    }
     return results;
   };
 })();

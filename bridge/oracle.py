@@ -43,6 +43,13 @@ MUTATIONS = ("data", "dtype", "shape", "rank", "option", "scalar")
 # --------------------------------------------------------------------------- programs
 
 
+MAX_ELEMENTS = 4096  # per program (all inputs together): keeps pages fast and results small
+
+
+def elements(graph: dict) -> int:
+    return sum(math.prod(s["descriptor"]["shape"]) for s in graph["inputs"].values())
+
+
 def load_seeds(data_dir: Path = DATA_DIR, ops: set[str] | None = None) -> list[dict]:
     """The conformance cases as programs: {"id", "op", "origin", "graph"} (no expected outputs)."""
     seeds = []
@@ -51,6 +58,8 @@ def load_seeds(data_dir: Path = DATA_DIR, ops: set[str] | None = None) -> list[d
             graph = {k: test["graph"][k] for k in ("inputs", "operators")}
             op = graph["operators"][-1]["name"]
             if ops and not ({o["name"] for o in graph["operators"]} & ops):
+                continue
+            if elements(graph) > MAX_ELEMENTS:
                 continue
             seeds.append({"id": test["name"], "op": op, "origin": "wpt", "graph": graph})
     return seeds
@@ -166,7 +175,7 @@ def mutate(seed_program: dict, rng: random.Random, kind: str) -> dict | None:
     if not graph["inputs"]:
         return None
     what = _MUTATORS[kind](rng, graph)
-    if what is None:
+    if what is None or elements(graph) > MAX_ELEMENTS:
         return None
     return {"id": f"{seed_program['id']} [{kind}: {what}]", "op": seed_program["op"], "origin": kind, "graph": graph}
 
@@ -238,13 +247,38 @@ _LOOSE_OPS = {"gru", "gruCell", "lstm", "lstmCell", "conv2d", "convTranspose2d",
 @dataclass
 class Verdict:
     agree: bool
-    kind: str  # same-error, same-result, error-vs-ok, ok-vs-error, other-error, other-stage, shape, values
+    # same-error, same-result; capability (native lacks what it does not claim, see below);
+    # error-vs-ok, ok-vs-error, other-error, other-stage, shape, values
+    kind: str
     detail: str = ""
 
 
-def compare(native: dict, shim: dict, op: str = "") -> Verdict:
+def _input_types(program: dict) -> set[str]:
+    return {s["descriptor"]["dataType"] for s in program["graph"]["inputs"].values()}
+
+
+def native_lacks(program: dict, native: dict) -> str | None:
+    """Why a native failure is a capability difference rather than a disagreement on the spec: a
+    data type that native's own opSupportLimits() leaves out for the operator, or a build that
+    native's backend rejects with NotSupportedError (the spec lets an implementation do both)."""
+    if native["stage"] == "build" and native["error"] == "NotSupportedError":
+        return "native backend: NotSupportedError at build"
+    limits = native.get("limits")
+    if native["stage"] == "call" and native["error"] == "TypeError" and limits:
+        claimed = {t for operand in limits.values() if isinstance(operand, dict) for t in operand.get("dataTypes", ())}
+        missing = _input_types(program) - claimed
+        if missing:
+            return f"native opSupportLimits().{program['op']} lacks {', '.join(sorted(missing))}"
+    return None
+
+
+def compare(native: dict, shim: dict, op: str = "", program: dict | None = None) -> Verdict:
     """One program's outcomes: native vs shim."""
     n_ok, s_ok = native["stage"] == "ok", shim["stage"] == "ok"
+    if not n_ok and s_ok and program is not None:
+        why = native_lacks(program, native)
+        if why:
+            return Verdict(True, "capability", why)
     if not n_ok and not s_ok:
         if native["error"] != shim["error"]:
             return Verdict(False, "other-error", f"native {native['stage']} {native['error']}, shim {shim['stage']} "
@@ -316,7 +350,7 @@ def _brief(outcome: dict) -> dict:
 def compare_all(programs: list[dict], native: list[dict], shim: list[dict]) -> Report:
     report = Report()
     for p, n, s in zip(programs, native, shim):
-        report.add(p, n, s, compare(n, s, p["op"]))
+        report.add(p, n, s, compare(n, s, p["op"], p))
     return report
 
 

@@ -24,6 +24,8 @@ from ops.core import (
     WebNNTypeError,
     check_dimensions,
     desc_from_dict,
+    pack,
+    unpack,
 )
 
 from . import protocol
@@ -166,7 +168,8 @@ class Session:
             if "part" in item:
                 desc = check_dimensions(desc_from_dict(item["desc"]))
                 raw = protocol.part(h, payload, item["part"])
-                operands[item["operand"]] = b.constant(item["desc"], np.frombuffer(raw, dtype=desc.numpy_dtype))
+                operands[item["operand"]] = b.constant(item["desc"], unpack(raw, desc) if len(raw) == desc.byte_length
+                                                       else np.frombuffer(raw, np.uint8))
             elif "scalar" in item:
                 s = item["scalar"]
                 operands[item["operand"]] = b.constant(s["dataType"], protocol.decode_value(s["value"]))
@@ -217,7 +220,7 @@ class Session:
     def on_readTensor(self, h, payload):  # noqa: N802
         t = self._tensor(h["tensor"])
         data = t.context.readTensor(t)
-        return protocol.encode({"t": "reply", "re": h.get("id"), "ok": {}}, np.ascontiguousarray(data).tobytes())
+        return protocol.encode({"t": "reply", "re": h.get("id"), "ok": {}}, pack(data, t.desc.data_type))
 
     def on_destroyTensor(self, h, payload):  # noqa: N802
         t = self.tensors.pop(h.get("tensor"), None)

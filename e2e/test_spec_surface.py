@@ -68,3 +68,36 @@ def test_create_exportable_tensor_with_a_gpu_device_is_not_supported(page, host)
       catch (e) { return e.name; }
     }""")
     assert r == "NotSupportedError"
+
+
+def test_int4_packed_buffers_through_the_shim(page, host):
+    """int4 data travels packed two per byte (a Uint8Array or ArrayBuffer of ceil(N / 2) bytes);
+    native Chromium 153 gives the same answers to this script."""
+    page.goto(f"{host.url}/basic.html")
+    r = page.evaluate("""async () => {
+      const err = (fn) => { try { fn(); return 'ok'; } catch (e) { return e.name; } };
+      const c = await navigator.ml.createContext();
+      const b = new MLGraphBuilder(c);
+      const out = {
+        u8: err(() => b.constant({dataType: 'int4', shape: [3]}, new Uint8Array(2))),
+        buffer: err(() => b.constant({dataType: 'int4', shape: [4]}, new ArrayBuffer(2))),
+        i8: err(() => b.constant({dataType: 'int4', shape: [4]}, new Int8Array(2))),
+        tooLong: err(() => b.constant({dataType: 'int4', shape: [3]}, new Uint8Array(3))),
+        limits: c.opSupportLimits().dequantizeLinear.input.dataTypes.includes('int4'),
+      };
+      const x = b.input('x', {dataType: 'int4', shape: [5]});
+      const s = b.constant({dataType: 'float32', shape: [1]}, new Float32Array([0.5]));
+      const zp = b.constant({dataType: 'int4', shape: [1]}, new Uint8Array([0x0f]));
+      const g = await b.build({y: b.dequantizeLinear(x, s, zp), q: b.cast(x, 'uint4')});
+      const tx = await c.createTensor({dataType: 'int4', shape: [5], writable: true});
+      out.short = err(() => c.writeTensor(tx, new Uint8Array([0x98, 0x7f])));
+      c.writeTensor(tx, new Uint8Array([0x98, 0x7f, 0x01]));
+      const ty = await c.createTensor({dataType: 'float32', shape: [5], readable: true});
+      const tq = await c.createTensor({dataType: 'uint4', shape: [5], readable: true});
+      c.dispatch(g, {x: tx}, {y: ty, q: tq});
+      out.y = Array.from(new Float32Array(await c.readTensor(ty)));
+      out.q = Array.from(new Uint8Array(await c.readTensor(tq)));
+      return out;
+    }""")
+    assert r == {"u8": "ok", "buffer": "ok", "i8": "TypeError", "tooLong": "TypeError", "limits": True,
+                 "short": "TypeError", "y": [-3.5, -3, 0, 4, 1], "q": [0x98, 0x7F, 0x01]}

@@ -400,7 +400,8 @@ function bytesOf(data, desc, what) {
   } else {
     view = new Uint8Array(data);
   }
-  const size = desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bytes;
+  // int4/uint4 are packed two per byte: ceil(elements * bits / 8)
+  const size = Math.ceil(desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bits / 8);
   if (view.byteLength !== size) {
     throw new TypeError(`${what}: byte length ${view.byteLength} does not match the descriptor (${size} bytes).`);
   }

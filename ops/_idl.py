@@ -52,7 +52,9 @@ IDL = {
    "int64",
    "uint64",
    "int8",
-   "uint8"
+   "uint8",
+   "int4",
+   "uint4"
   ],
   "MLPaddingMode": [
    "constant",

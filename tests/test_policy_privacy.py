@@ -109,7 +109,8 @@ def test_support_limits_unchanged_for_full_capabilities():
 
     dev = ReferenceBackend.probe()[0]
     limits = privacy.support_limits(ReferenceBackend.instance().capabilities(dev))
-    assert limits["input"]["dataTypes"] == ["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8"]
+    assert limits["input"]["dataTypes"] == ["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8",
+                                            "int4", "uint4"]
     assert limits["add"]["b"]["dataTypes"] == limits["add"]["a"]["dataTypes"]
 
 

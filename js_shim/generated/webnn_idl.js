@@ -51,7 +51,9 @@ const IDL = {
    "int64",
    "uint64",
    "int8",
-   "uint8"
+   "uint8",
+   "int4",
+   "uint4"
   ],
   "MLPaddingMode": [
    "constant",
@@ -7209,35 +7211,43 @@ const IDL = {
 // MLOperandDataType facts (element size, typed array), generated from ops/core.py.
 const DATA_TYPES = {
  "float32": {
-  "bytes": 4,
+  "bits": 32,
   "array": "Float32Array"
  },
  "float16": {
-  "bytes": 2,
+  "bits": 16,
   "array": "Float16Array"
  },
  "int32": {
-  "bytes": 4,
+  "bits": 32,
   "array": "Int32Array"
  },
  "uint32": {
-  "bytes": 4,
+  "bits": 32,
   "array": "Uint32Array"
  },
  "int64": {
-  "bytes": 8,
+  "bits": 64,
   "array": "BigInt64Array"
  },
  "uint64": {
-  "bytes": 8,
+  "bits": 64,
   "array": "BigUint64Array"
  },
  "int8": {
-  "bytes": 1,
+  "bits": 8,
   "array": "Int8Array"
  },
  "uint8": {
-  "bytes": 1,
+  "bits": 8,
+  "array": "Uint8Array"
+ },
+ "int4": {
+  "bits": 4,
+  "array": "Uint8Array"
+ },
+ "uint4": {
+  "bits": 4,
   "array": "Uint8Array"
  }
 };
