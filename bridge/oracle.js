@@ -123,11 +123,13 @@
           return resolve(value, false);
         });
         const result = builder[op.name](...args);
-        if (Array.isArray(op.outputs)) op.outputs.forEach((n, i) => { values[n] = result[i]; });
-        else values[op.outputs] = result;
-        last = op;
+        let names = Array.isArray(op.outputs) ? op.outputs : [op.outputs];
+        if (Array.isArray(result) && result.length !== names.length) names = result.map((_, i) => `${names[0]}${i}`);
+        const list = Array.isArray(result) ? result : [result];
+        names.forEach((n, i) => { values[n] = list[i]; });
+        last = names;
       }
-      const outNames = program.outputs || (Array.isArray(last.outputs) ? last.outputs : [last.outputs]);
+      const outNames = program.outputs || last;
       const named = {};
       for (const n of outNames) named[n] = values[n];
       stage = 'build';

@@ -65,14 +65,14 @@ def load_seeds(data_dir: Path = DATA_DIR, ops: set[str] | None = None) -> list[d
     return seeds
 
 
-def random_data(rng: random.Random, data_type: str, shape: list[int]) -> list:
-    """Small random values of a data type (floats in [-10, 10], integers in the type's low range)."""
+def random_data(rng: random.Random, data_type: str, shape: list[int], magnitude: int = 100) -> list:
+    """Small random values of a data type (floats in [-10, 10], integers in [-magnitude, magnitude],
+    never negative for unsigned types)."""
     n = math.prod(shape)
     if data_type in ("float32", "float16"):
         return [round(rng.uniform(-10, 10), 3) for _ in range(n)]
-    lo = 0 if data_type.startswith("u") else -100
-    hi = 100 if data_type != "int8" else 100
-    values = [rng.randint(lo, hi) for _ in range(n)]
+    lo = 0 if data_type.startswith("u") else -magnitude
+    values = [rng.randint(lo, magnitude) for _ in range(n)]
     return [f"{v}n" for v in values] if data_type.endswith("64") else values
 
 
@@ -180,19 +180,127 @@ def mutate(seed_program: dict, rng: random.Random, kind: str) -> dict | None:
     return {"id": f"{seed_program['id']} [{kind}: {what}]", "op": seed_program["op"], "origin": kind, "graph": graph}
 
 
-def generate(seeds: list[dict], count: int, seed: int = 1, valid_share: float = 0.3) -> list[dict]:
-    """``count`` programs: about ``valid_share`` of them unmodified conformance cases, the rest
-    random mutations, drawn deterministically from ``seed``."""
+# --------------------------------------------------------------------------- random calls from the IDL
+
+SKIP_OPS = {"input", "constant", "build"}
+COMMON_TYPES = ("float32", "float32", "float32", "float16", "int32", "int8", "uint8", "int64")
+
+
+class CallMaker:
+    """One random call of an operator, driven by its IDL signature: operand arguments become graph
+    inputs (by default all of one data type and shape, so that many calls are valid), integers
+    and integer lists are drawn around the input rank and dimensions, option dictionaries get a
+    few random members. Returns the program, or None when the signature has no operand."""
+
+    def __init__(self, rng: random.Random):
+        from ops._idl import IDL
+
+        self.rng, self.idl = rng, IDL
+        self.inputs: dict[str, dict] = {}
+        self.limits: dict = {}
+        rank = rng.choice((0, 1, 2, 3, 4, 4))
+        self.shape = [rng.randint(1, 4) for _ in range(rank)]
+        self.dtype = rng.choice(COMMON_TYPES)
+
+    def operand(self, arg: str = "") -> str:
+        shape, dtype = list(self.shape), self.dtype
+        lim = self.limits.get(arg)
+        if lim is not None and lim.same is None and dtype not in lim.types and self.rng.random() < 0.8:
+            dtype = self.rng.choice(lim.types)  # mostly a type the spec allows for this operand
+        if self.rng.random() < 0.15:
+            dtype = self.rng.choice(TYPES)
+        if self.rng.random() < 0.15:
+            shape = [self.rng.randint(1, 4) for _ in range(self.rng.randint(0, 4))]
+        name = f"in{len(self.inputs)}"
+        # integers small enough to be valid indices now and then (gather, scatter, ...)
+        data = random_data(self.rng, dtype, shape, magnitude=3)
+        self.inputs[name] = {"data": data, "descriptor": {"shape": shape, "dataType": dtype}}
+        return name
+
+    def value(self, t: dict, arg: str = ""):
+        rng, kind = self.rng, t["t"]
+        if kind == "iface" and t["name"] == "MLOperand":
+            return self.operand(arg)
+        if kind in ("unsigned long", "long", "unsigned long long", "long long"):
+            return rng.randint(0, max(len(self.shape), 1))
+        if kind in ("float", "double", "unrestricted double", "unrestricted float"):
+            return round(rng.uniform(-2, 2), 2)
+        if kind == "boolean":
+            return rng.random() < 0.5
+        if kind == "enum":
+            return rng.choice(self.idl["enums"][t["name"]])
+        if kind == "sequence":
+            if t["of"]["t"] == "iface":
+                return [self.operand(arg) for _ in range(rng.randint(1, 3))]
+            n = len(self.shape) if rng.random() < 0.7 else rng.randint(0, 5)
+            return [self.value(t["of"]) if t["of"]["t"] != "unsigned long" else rng.randint(0, 4) for _ in range(n)]
+        if kind == "union":
+            return self.value(rng.choice(t["of"]))
+        if kind == "dict":
+            return self.options(t["name"])
+        return None
+
+    def options(self, name: str) -> dict:
+        members = [m for m in self._members(name) if m["name"] != "label"]
+        chosen = self.rng.sample(members, k=min(len(members), self.rng.choice((0, 0, 1, 2))))
+        out = {m["name"]: self.value(m["type"], m["name"]) for m in chosen}
+        return {k: v for k, v in out.items() if v is not None}
+
+    def _members(self, name: str) -> list[dict]:
+        d = self.idl["dictionaries"][name]
+        return (self._members(d["inherits"]) if d["inherits"] else []) + d["members"]
+
+    def program(self, op: str) -> dict | None:
+        from ops.registry import load_all
+
+        opdef = load_all().get(op)
+        self.limits = dict(opdef.limits) if opdef is not None else {}
+        overload = self.rng.choice(self.idl["interfaces"]["MLGraphBuilder"]["operations"][op])
+        args = []
+        for a in overload["args"]:
+            if a["type"]["t"] == "dict":
+                args.append({"options": self.options(a["type"]["name"])})
+                continue
+            v = self.value(a["type"], a["name"])
+            if v is None:
+                return None
+            args.append({a["name"]: v})
+        if not self.inputs:
+            return None
+        many = overload.get("returns", {}).get("t") == "sequence"
+        graph = {"inputs": self.inputs, "operators": [{"name": op, "arguments": args, "outputs": "out" if not many
+                                                        else ["out"]}]}
+        return {"id": f"{op} random", "op": op, "origin": "random", "graph": graph}
+
+
+def random_program(rng: random.Random, ops: set[str] | None = None) -> dict | None:
+    from ops._idl import IDL
+
+    names = sorted(set(IDL["interfaces"]["MLGraphBuilder"]["operations"]) - SKIP_OPS)
+    if ops:
+        names = [n for n in names if n in ops]
+    if not names:
+        return None
+    p = CallMaker(rng).program(rng.choice(names))
+    return p if p is not None and elements(p["graph"]) <= MAX_ELEMENTS else None
+
+
+def generate(seeds: list[dict], count: int, seed: int = 1, valid_share: float = 0.3, random_share: float = 0.3,
+             ops: set[str] | None = None) -> list[dict]:
+    """``count`` programs drawn deterministically from ``seed``: about ``random_share`` of them
+    random calls of any operator (``random_program``), the others conformance cases, unmodified
+    (``valid_share`` of them) or mutated."""
     rng = random.Random(seed)
     programs = []
     attempts = 0
-    while len(programs) < count and seeds and attempts < count * 20:
+    while len(programs) < count and attempts < count * 20:
         attempts += 1
-        base = rng.choice(seeds)
-        if rng.random() < valid_share:
-            p = copy.deepcopy(base)
+        if not seeds or rng.random() < random_share:
+            p = random_program(rng, ops)
+        elif rng.random() < valid_share:
+            p = copy.deepcopy(rng.choice(seeds))
         else:
-            p = mutate(base, rng, rng.choice(MUTATIONS))
+            p = mutate(rng.choice(seeds), rng, rng.choice(MUTATIONS))
         if p is not None:
             p["id"] = f"{len(programs)}: {p['id']}"
             programs.append(p)
@@ -405,39 +513,147 @@ class StaticServer:
         self.httpd.server_close()
 
 
-def run_native(chromium: str, programs: list[dict]) -> list[dict]:
+def _run_in(executable: str, args: list[str], env: dict | None, url: str, programs: list[dict]) -> list[dict]:
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=args, env=env, headless=True)
+        try:
+            return _run_pages(browser, url, programs)
+        finally:
+            browser.close()
+
+
+def run_native(chromium: str, programs: list[dict]) -> list[dict]:
+    """The programs in native Chromium WebNN (its libraries next to the binary and in lib/)."""
     d = Path(chromium).resolve().parent
     env = dict(os.environ, LD_LIBRARY_PATH=f"{d / 'lib'}:{d}")
-    pages = _page_dir()
-    server = StaticServer(pages)
+    server = StaticServer(_page_dir())
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=NATIVE_ARGS, env=env, headless=True)
-            try:
-                return _run_pages(browser, f"{server.origin}/oracle.html", programs)
-            finally:
-                browser.close()
+        return _run_in(chromium, NATIVE_ARGS, env, f"{server.origin}/oracle.html", programs)
     finally:
         server.stop()
 
 
 def run_shim(programs: list[dict], chromium: str | None = None) -> list[dict]:
-    from playwright.sync_api import sync_playwright
-
+    """The programs through the shim, in Debian's Chromium (or ``chromium``) with an in-process host."""
     from .embed import CHROMIUM, CHROMIUM_ARGS, start_host
 
     host = start_host(app_dir=_page_dir())
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium or CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            try:
-                return _run_pages(browser, f"{host.url}/oracle.html", programs)
-            finally:
-                browser.close()
+        return _run_in(chromium or CHROMIUM, CHROMIUM_ARGS, None, f"{host.url}/oracle.html", programs)
     finally:
         host.stop()
+
+
+def _np_input(spec: dict) -> np.ndarray:
+    from ops.core import DATA_TYPES
+
+    desc = spec["descriptor"]
+    dt = DATA_TYPES[desc["dataType"]]
+    n = math.prod(desc["shape"])
+    data = spec["data"] if isinstance(spec["data"], list) else [spec["data"]]
+    values = [_value(data[i % len(data)]) for i in range(n)]
+    if dt.is_float:
+        arr = np.array(values, np.float64).astype(np.float32).astype(dt.numpy)
+    else:
+        lo, hi = dt.int_range
+        arr = np.array([(int(v) - lo) % (hi - lo + 1) + lo for v in values], dtype=object).astype(dt.numpy)
+    return arr.reshape(desc["shape"])
+
+
+def _encode(arr: np.ndarray) -> list:
+    out = []
+    for v in arr.reshape(-1).tolist():
+        if isinstance(v, float):
+            out.append("NaN" if math.isnan(v) else ("Infinity" if v == math.inf else "-Infinity" if v == -math.inf
+                                                     else v))
+        elif arr.dtype.itemsize == 8 and arr.dtype.kind in "iu":
+            out.append(f"{v}n")
+        else:
+            out.append(int(v))
+    return out
+
+
+def _run_one_inprocess(ctx, program: dict) -> dict:
+    from bridge.api import MLGraphBuilder
+    from ops.core import WebNNError
+
+    g, stage = program["graph"], "call"
+    try:
+        b = MLGraphBuilder(ctx)
+        operands, feeds, values, last = {}, {}, {}, []
+
+        def resolve(v, in_options):
+            if isinstance(v, str):
+                if v in values:
+                    return values[v]
+                if v in g["inputs"]:
+                    if v not in operands:
+                        spec = g["inputs"][v]
+                        desc = {"dataType": spec["descriptor"]["dataType"], "shape": list(spec["descriptor"]["shape"])}
+                        if spec.get("constant"):
+                            operands[v] = b.constant(desc, _np_input(spec))
+                        else:
+                            operands[v] = b.input(v, desc)
+                            feeds[v] = _np_input(spec)
+                    return operands[v]
+                if in_options and (v in _SPECIAL or v.rstrip("n").lstrip("-").isdigit()):
+                    return _value(v)
+            return v
+
+        for op in g["operators"]:
+            args = []
+            for argument in op["arguments"]:
+                ((key, value),) = argument.items()
+                if key == "options":
+                    args.append({k: resolve(x, True) for k, x in value.items()})
+                elif isinstance(value, list) and op["name"] == "concat":
+                    args.append([resolve(x, False) for x in value])
+                else:
+                    args.append(resolve(value, False))
+            result = getattr(b, op["name"])(*args)
+            names = op["outputs"] if isinstance(op["outputs"], list) else [op["outputs"]]
+            results = result if isinstance(result, list) else [result]
+            if len(results) != len(names):
+                names = [f"{names[0]}{i}" for i in range(len(results))]
+            values.update(zip(names, results))
+            last = names
+        named = {n: values[n] for n in program.get("outputs") or last}
+        stage = "build"
+        graph = b.build(named)
+        stage = "compute"
+        ins = {}
+        for name, arr in feeds.items():
+            ins[name] = ctx.createTensor({"dataType": str(operands[name].dataType), "shape": list(arr.shape),
+                                          "writable": True})
+            ctx.writeTensor(ins[name], arr)
+        outs = {n: ctx.createTensor({"dataType": o.dataType, "shape": list(o.shape), "readable": True})
+                for n, o in named.items()}
+        ctx.dispatch(graph, ins, outs)
+        return {"stage": "ok", "outputs": {n: {"dataType": t.desc.data_type, "shape": list(t.desc.shape),
+                                               "data": _encode(ctx.readTensor(t))} for n, t in outs.items()}}
+    except WebNNError as e:
+        return {"stage": stage, "error": e.name, "message": str(e)}
+    except TypeError as e:  # Python-level argument errors stand for WebIDL TypeErrors
+        return {"stage": stage, "error": "TypeError", "message": str(e)}
+    except Exception as e:  # a runtime failing inside dispatch(): a page would see no error at all
+        if stage != "compute":
+            raise
+        return {"stage": "compute", "error": "DispatchFailed", "message": str(e)[:200]}
+
+
+def run_inprocess(programs: list[dict], backend: str | None = None) -> list[dict]:
+    """The programs through the Python object model (no browser): the host's own answers, what the
+    shim must reproduce. ``backend`` picks one backend's CPU device ("reference", "onnxruntime")."""
+    from bridge.api import ML
+
+    ml = ML()
+    if backend is not None:
+        ml = ML([d for d in ml.inventory if d.backend == backend and d.kind == "cpu"][:1])
+    ctx = ml.createContext()
+    limits = ctx.opSupportLimits()
+    return [dict(_run_one_inprocess(ctx, p), limits=limits.get(p["op"])) for p in programs]
 
 
 # --------------------------------------------------------------------------- CLI
@@ -455,11 +671,11 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
 
     ops = set(args.ops.split(",")) if args.ops else None
-    seeds = load_seeds(Path(args.data), ops)
-    if not seeds:
-        print(f"webnn-bridge oracle: no programs in {args.data}", file=sys.stderr)
+    seeds = load_seeds(Path(args.data), ops) if Path(args.data).is_dir() else []
+    programs = generate(seeds, args.count, args.seed, ops=ops)
+    if not programs:
+        print("webnn-bridge oracle: no programs to run", file=sys.stderr)
         return 2
-    programs = generate(seeds, args.count, args.seed)
     native = run_native(args.native_chromium, programs)
     shim = run_shim(programs, args.chromium)
     report = compare_all(programs, native, shim)
