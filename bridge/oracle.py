@@ -524,13 +524,19 @@ def _run_in(executable: str, args: list[str], env: dict | None, url: str, progra
             browser.close()
 
 
-def run_native(chromium: str, programs: list[dict]) -> list[dict]:
-    """The programs in native Chromium WebNN (its libraries next to the binary and in lib/)."""
+def native_launch(chromium: str) -> tuple[list[str], dict]:
+    """Arguments and environment for a native Chromium with WebNN (its libraries next to the
+    binary and in lib/)."""
     d = Path(chromium).resolve().parent
-    env = dict(os.environ, LD_LIBRARY_PATH=f"{d / 'lib'}:{d}")
+    return NATIVE_ARGS, dict(os.environ, LD_LIBRARY_PATH=f"{d / 'lib'}:{d}")
+
+
+def run_native(chromium: str, programs: list[dict]) -> list[dict]:
+    """The programs in native Chromium WebNN."""
+    args, env = native_launch(chromium)
     server = StaticServer(_page_dir())
     try:
-        return _run_in(chromium, NATIVE_ARGS, env, f"{server.origin}/oracle.html", programs)
+        return _run_in(chromium, args, env, f"{server.origin}/oracle.html", programs)
     finally:
         server.stop()
 
