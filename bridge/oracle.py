@@ -361,8 +361,19 @@ class Verdict:
     detail: str = ""
 
 
-def _input_types(program: dict) -> set[str]:
-    return {s["descriptor"]["dataType"] for s in program["graph"]["inputs"].values()}
+def _operand_types(program: dict) -> list[tuple[str, str]]:
+    """(operand name, data type) of every graph input passed straight to the program's last
+    operator, by the argument (or option member) that takes it."""
+    inputs = program["graph"]["inputs"]
+    out = []
+    for arg in program["graph"]["operators"][-1]["arguments"]:
+        ((key, value),) = arg.items()
+        pairs = value.items() if key == "options" and isinstance(value, dict) else [(key, value)]
+        for name, v in pairs:
+            for x in v if isinstance(v, list) else [v]:
+                if isinstance(x, str) and x in inputs:
+                    out.append((name, inputs[x]["descriptor"]["dataType"]))
+    return out
 
 
 def native_lacks(program: dict, native: dict) -> str | None:
@@ -373,10 +384,10 @@ def native_lacks(program: dict, native: dict) -> str | None:
         return "native backend: NotSupportedError at build"
     limits = native.get("limits")
     if native["stage"] == "call" and native["error"] == "TypeError" and limits:
-        claimed = {t for operand in limits.values() if isinstance(operand, dict) for t in operand.get("dataTypes", ())}
-        missing = _input_types(program) - claimed
+        missing = sorted({f"{name}: {t}" for name, t in _operand_types(program)
+                          if isinstance(limits.get(name), dict) and t not in limits[name].get("dataTypes", ())})
         if missing:
-            return f"native opSupportLimits().{program['op']} lacks {', '.join(sorted(missing))}"
+            return f"native opSupportLimits().{program['op']} lacks {', '.join(missing)}"
     return None
 
 
@@ -423,9 +434,11 @@ class Report:
         self.per_op[op][verdict.kind] += 1
         if not verdict.agree and len(self.examples[op]) < 3:
             self.examples[op].append(f"{program['id']}: {verdict.kind}: {verdict.detail}")
-        self.rows.append({"id": program["id"], "op": op, "origin": program["origin"], "agree": verdict.agree,
-                          "kind": verdict.kind, "detail": verdict.detail,
-                          "native": _brief(native), "shim": _brief(shim)})
+        row = {"id": program["id"], "op": op, "origin": program["origin"], "agree": verdict.agree,
+               "kind": verdict.kind, "detail": verdict.detail, "native": _brief(native), "shim": _brief(shim)}
+        if not verdict.agree:
+            row["graph"] = program["graph"]
+        self.rows.append(row)
 
     @property
     def totals(self) -> Counter:

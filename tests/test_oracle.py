@@ -97,17 +97,23 @@ def test_compare(native, shim, agree, kind):
 
 
 def test_native_capability_gaps_are_not_disagreements():
-    program = {"op": "abs", "graph": {"inputs": {"x": {"descriptor": {"dataType": "int8", "shape": [2]}}}}}
+    program = {"op": "abs", "graph": {"inputs": {"x": {"descriptor": {"dataType": "int8", "shape": [2]}}},
+                                      "operators": [{"name": "abs", "arguments": [{"input": "x"}], "outputs": "y"}]}}
     native = dict(_err("call", "TypeError"), limits={"input": {"dataTypes": ["float32", "int32"]}})
     assert oracle.compare(native, _ok([1, 2], "int8"), "abs", program).kind == "capability"
     claimed = dict(native, limits={"input": {"dataTypes": ["float32", "int8"]}})
     assert oracle.compare(claimed, _ok([1, 2], "int8"), "abs", program).kind == "error-vs-ok"
+    # another operand's types (a comparison's uint8 output) do not excuse the input's
+    output_only = dict(native, limits={"input": {"dataTypes": ["float32"]}, "output": {"dataTypes": ["int8"]}})
+    assert oracle.compare(output_only, _ok([1, 2], "int8"), "abs", program).kind == "capability"
+    assert oracle.native_lacks(program, output_only) == "native opSupportLimits().abs lacks input: int8"
     unsupported = _err("build", "NotSupportedError")
     assert oracle.compare(unsupported, _ok([1.0]), "convTranspose2d", program).kind == "capability"
 
 
 def test_report_counts_per_operator_and_keeps_examples():
-    programs = [{"id": f"{i}", "op": op, "origin": "wpt"} for i, op in enumerate(["add", "add", "relu"])]
+    programs = [{"id": f"{i}", "op": op, "origin": "wpt", "graph": {"inputs": {}, "operators": []}}
+                for i, op in enumerate(["add", "add", "relu"])]
     natives = [_ok([1.0]), _ok([1.0]), _err("call", "TypeError")]
     shims = [_ok([1.0]), _ok([5.0]), _err("call", "TypeError")]
     report = oracle.compare_all(programs, natives, shims)
@@ -116,6 +122,7 @@ def test_report_counts_per_operator_and_keeps_examples():
     text = report.render()
     assert "add" in text and "1: values" in text
     assert [r["agree"] for r in report.rows] == [True, False, True]
+    assert "graph" in report.rows[1] and "graph" not in report.rows[0]  # disagreements keep their program
 
 
 def test_inprocess_runs_agree_between_backends():
