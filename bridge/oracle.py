@@ -2,9 +2,10 @@
 
 A *program* is one graph in the layout of the WPT conformance JSON (``graph.inputs`` with
 descriptors and data, ``graph.operators`` with arguments in JS call order). Programs come from
-the conformance cases in ``../shared/data/wpt_conformance`` (valid calls) and from seeded random
-mutations of them: new random data, another data type, another shape or rank, a perturbed option
-(mostly invalid calls). ``bridge/oracle.js`` runs each program in a page and reports the stage
+the conformance cases in ``../shared/data/wpt_conformance`` (valid calls), from seeded random
+mutations of them (new random data, another data type, another shape or rank, a perturbed option:
+mostly invalid calls) and from random calls of any operator built from its IDL signature
+(``CallMaker``). ``bridge/oracle.js`` runs each program in a page and reports the stage
 reached (``call``: a builder method threw; ``build``; ``compute``; ``ok``), the error name, or
 every output's descriptor and values. Two runs are compared program by program.
 
@@ -13,7 +14,9 @@ every output's descriptor and values. Two runs are compared program by program.
 
 Native Chromium runs with its own WebNN (``--enable-features=WebMachineLearningNeuralNetwork``;
 WebNN lives in its GPU process, so the GPU is not disabled); the shim runs in Debian's Chromium
-against an in-process host. Never needed by the test suite.
+against an in-process host. ``run_inprocess`` gives the host's own answers through the Python
+object model (no browser), which the tests use to check the tool without native Chromium.
+Never needed by the test suite.
 """
 
 from __future__ import annotations
