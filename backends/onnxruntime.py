@@ -175,7 +175,7 @@ class OnnxLowering:
 
         name = self.fresh(hint)
         array = np.ascontiguousarray(array).reshape(np.shape(array))  # ascontiguousarray makes 0-D arrays 1-D
-        self.initializers.append(numpy_helper.from_array(array, name))
+        self.initializers.append(numpy_helper.from_array(ort_storage(array), name))
         for dname, d in DATA_TYPES.items():
             if d.numpy == array.dtype:
                 self.dtypes[name] = dname
@@ -198,6 +198,16 @@ def io_names(graph: GraphIR) -> tuple[dict[str, str], dict[str, str]]:
     """WebNN input/output names -> the lowered model's value names."""
     return ({name: f"input_{i}" for i, name in enumerate(graph.inputs)},
             {name: f"output_{i}" for i, name in enumerate(graph.outputs)})
+
+
+def ort_storage(array: np.ndarray) -> np.ndarray:
+    """int4 / uint4 arrays as the int8 / uint8 tensors that hold them on ONNX Runtime (values are
+    kept in range by the lowerings that produce them: cast, quantizeLinear)."""
+    if array.dtype == DATA_TYPES["int4"].numpy:
+        return array.astype(np.int8)
+    if array.dtype == DATA_TYPES["uint4"].numpy:
+        return array.astype(np.uint8)
+    return array
 
 
 def lower_graph(graph: GraphIR):
@@ -263,15 +273,19 @@ class OrtCompiled(Compiled):
         self.fell_back = providers[0] != "CPUExecutionProvider" and providers[0] not in self.session.get_providers()
         self.output_names = list(self.out_map.values())
         self.webnn_outputs = list(self.out_map.keys())
+        # int4 / uint4 outputs come back as int8 / uint8
+        packed = {DATA_TYPES[t].numpy for t in ("int4", "uint4")}
+        self.output_types = [d if d in packed else None for d in
+                             (graph.output_descs()[n].numpy_dtype for n in self.webnn_outputs)]
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        feed = {self.in_map[k]: np.asarray(v) for k, v in inputs.items()}
+        feed = {self.in_map[k]: ort_storage(np.asarray(v)) for k, v in inputs.items()}
         try:
             results = self.session.run(self.output_names, feed)
         except Exception as e:  # runtime internals stay in the host log, never reach a page
             log.warning("execution failed: %s", e)
             raise UnknownError("The graph could not be executed.") from None
-        return dict(zip(self.webnn_outputs, results))
+        return {n: r if t is None else r.astype(t) for n, r, t in zip(self.webnn_outputs, results, self.output_types)}
 
     def close(self) -> None:
         self.session = None

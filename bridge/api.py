@@ -28,6 +28,7 @@ from backends.cache import CompileCache, default_cache
 from ops import idl
 from ops.core import (
     DATA_TYPES,
+    PACKED_TYPES,
     InvalidStateError,
     NotSupportedError,
     OperandDesc,
@@ -39,6 +40,8 @@ from ops.core import (
     check_dimensions,
     check_rank_first,
     desc_from_dict,
+    pack,
+    unpack,
 )
 from ops.graph import GraphIR, Node, Ref
 from ops.registry import Call, OpDef, OperandList, load_all
@@ -158,7 +161,10 @@ def buffer_bytes(data: Any, desc: OperandDesc, what: str) -> memoryview:
     if isinstance(data, np.ndarray):
         if data.dtype != desc.numpy_dtype and data.dtype != np.uint8:
             raise WebNNTypeError(f"{what}: a {data.dtype} array cannot hold {desc.data_type} data.")
-        raw = memoryview(np.ascontiguousarray(data).reshape(-1).view(np.uint8))
+        if desc.data_type in PACKED_TYPES and data.dtype == desc.numpy_dtype and data.shape == desc.shape:
+            raw = memoryview(pack(data, desc.data_type))  # element values, two per byte
+        else:
+            raw = memoryview(np.ascontiguousarray(data).reshape(-1).view(np.uint8))
     elif isinstance(data, (bytes, bytearray, memoryview)):
         raw = memoryview(data).cast("B") if memoryview(data).format != "B" else memoryview(data)
     else:
@@ -169,8 +175,8 @@ def buffer_bytes(data: Any, desc: OperandDesc, what: str) -> memoryview:
 
 
 def array_from_bytes(raw: bytes | memoryview, desc: OperandDesc) -> np.ndarray:
-    """The one copy of a page's bytes into a tensor's storage."""
-    return np.frombuffer(raw, dtype=desc.numpy_dtype).reshape(desc.shape).copy()
+    """The one copy of a page's bytes into a tensor's storage (int4/uint4 unpacked)."""
+    return unpack(raw, desc)
 
 
 class MemoryBudget:
@@ -390,6 +396,9 @@ class MLContext:
         if len(payload) != t.desc.byte_length:
             raise WebNNTypeError(f"writeTensor: byte length {len(payload)} does not match {t.desc} "
                                  f"({t.desc.byte_length} bytes).")
+        if DATA_TYPES[t.desc.data_type].is_packed:
+            t.data = unpack(payload, t.desc)
+            return
         a = np.frombuffer(payload, dtype=t.desc.numpy_dtype).reshape(t.desc.shape)
         t.data = a if payload.readonly and a.flags.aligned else a.copy()
 
@@ -405,13 +414,13 @@ class MLContext:
         if isinstance(outputData, np.ndarray):
             if outputData.nbytes != t.desc.byte_length:
                 raise WebNNTypeError("readTensor: output buffer byte length does not match the tensor.")
-            outputData.reshape(-1).view(np.uint8)[:] = t.data.reshape(-1).view(np.uint8)
+            outputData.reshape(-1).view(np.uint8)[:] = np.frombuffer(pack(t.data, t.desc.data_type), np.uint8)
             return None
         if isinstance(outputData, (bytearray, memoryview)):
             mv = memoryview(outputData).cast("B")
             if len(mv) != t.desc.byte_length:
                 raise WebNNTypeError("readTensor: output buffer byte length does not match the tensor.")
-            mv[:] = t.data.tobytes()
+            mv[:] = pack(t.data, t.desc.data_type)
             return None
         raise WebNNTypeError("readTensor: outputData is not a writable buffer.")
 
@@ -503,6 +512,13 @@ class MLGraph:
         self.placement = placement
         self.destroyed = False
         self.charged = 0  # bytes reserved in the context's budget
+
+    @property
+    def devices(self) -> list[str]:
+        """MLGraph.devices (extension): the coarse device kinds of the placement."""
+        from policy.privacy import graph_devices
+
+        return graph_devices(self.placement) if self.placement is not None else ["cpu"]
 
     def destroy(self) -> None:
         if self.destroyed:

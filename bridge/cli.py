@@ -205,12 +205,19 @@ def main(argv: list[str] | None = None) -> int:
                        add_help=False)
     w.set_defaults(func=None)
 
+    o = sub.add_parser("oracle", help="differential run: native Chromium WebNN vs the shim", add_help=False)
+    o.set_defaults(func=None)
+
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["wpt"]:
         from . import wpt
 
         return wpt.main(argv[1:])
+    if argv[:1] == ["oracle"]:
+        from . import oracle
+
+        return oracle.main(argv[1:])
     return _run(_parse(p, argv))
 
 

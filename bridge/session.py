@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ops.core import (
+    DATA_TYPES,
     DataError,
     InvalidStateError,
     OperandDesc,
@@ -28,6 +29,8 @@ from ops.core import (
     check_dimensions,
     check_rank_first,
     desc_from_dict,
+    pack,
+    unpack,
 )
 from ops.registry import load_all
 
@@ -227,7 +230,8 @@ class Session:
                 check_rank_first(item["desc"], ctx.capabilities.max_rank, "constant")
                 desc = check_dimensions(desc_from_dict(item["desc"]))
                 raw = protocol.part(h, payload, item["part"])
-                operands[item["operand"]] = b.constant(item["desc"], np.frombuffer(raw, dtype=desc.numpy_dtype))
+                operands[item["operand"]] = b.constant(item["desc"], unpack(raw, desc) if len(raw) == desc.byte_length
+                                                       else np.frombuffer(raw, np.uint8))
             elif "scalar" in item:
                 s = item["scalar"]
                 operands[item["operand"]] = b.constant(s["dataType"], protocol.decode_value(s["value"]))
@@ -280,8 +284,12 @@ class Session:
 
     def on_readTensor(self, h, payload):  # noqa: N802
         t = self._tensor(h["tensor"])
-        data = np.ascontiguousarray(t.context.read_view(t)).reshape(-1).view(np.uint8)
-        return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": {}}, data)
+        data = t.context.read_view(t)
+        if DATA_TYPES[t.desc.data_type].is_packed:
+            body = pack(data, t.desc.data_type)
+        else:
+            body = np.ascontiguousarray(data).reshape(-1).view(np.uint8)  # no copy before the frame
+        return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": {}}, body)
 
     def on_destroyTensor(self, h, payload):  # noqa: N802
         t = self.tensors.pop(h.get("tensor"), None)
@@ -400,7 +408,8 @@ def placement_report(graph: MLGraph) -> dict:
     if p is None:
         return {}
     rules = graph.context.ml.rules
-    report = {"effective": privacy.effective_report(p, rules, simulated=graph.context.ml.simulated)}
+    report = {"effective": privacy.effective_report(p, rules, simulated=graph.context.ml.simulated),
+              "devices": privacy.graph_devices(p)}
     try:
         report["qos"] = privacy.estimate_qos(graph.ir, p.device, rules, placement=p)
     except Exception:  # an estimate is optional; never fail a build over it

@@ -154,8 +154,8 @@ def window_page(test: TestFile, shim_url: str) -> str:
     return (
         "<!doctype html>\n<meta charset=utf-8>\n"
         f"{timeout}<title>{html.escape(m.title or test.path)}</title>\n"
-        f'<script src="{html.escape(shim_url)}"></script>\n'
-        f"<script>{_global_js('window')}</script>\n"
+        + (f'<script src="{html.escape(shim_url)}"></script>\n' if shim_url else "")
+        +         f"<script>{_global_js('window')}</script>\n"
         '<script src="/resources/testharness.js"></script>\n'
         '<script src="/resources/testharnessreport.js"></script>\n'
         f"{scripts}<div id=log></div>\n"
@@ -177,8 +177,8 @@ def worker_page(test: TestFile, query: str) -> str:
 
 
 def worker_script(test: TestFile, shim_url: str) -> str:
-    lines = [_global_js("dedicatedworker"), f"importScripts({json.dumps(shim_url)});",
-             'importScripts("/resources/testharness.js");']
+    lines = [_global_js("dedicatedworker")] + ([f"importScripts({json.dumps(shim_url)});"] if shim_url else [])
+    lines += ['importScripts("/resources/testharness.js");']
     lines += [f"importScripts({json.dumps(_resolve_script(test.path, s))});" for s in test.meta.scripts]
     lines += [f"importScripts({json.dumps(test.path)});", "done();"]
     return "\n".join(lines) + "\n"
@@ -316,7 +316,9 @@ async def _run_page(browser, origin: str, url: str, deadline_s: float) -> PageRe
 
 
 async def run_pages(urls: list[str], origin: str, *, jobs: int, deadline_s: float, chromium: str,
-                    on_result=None) -> list[PageResult]:
+                    on_result=None, native: bool = False) -> list[PageResult]:
+    """``native``: ``chromium`` has its own WebNN (pages carry no shim), launched as the oracle
+    launches it."""
     from playwright.async_api import async_playwright
 
     from bridge.embed import CHROMIUM_ARGS
@@ -326,7 +328,13 @@ async def run_pages(urls: list[str], origin: str, *, jobs: int, deadline_s: floa
     for u in urls:
         queue.put_nowait(u)
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+        if native:
+            from bridge.oracle import native_launch
+
+            launch_args, env = native_launch(chromium)
+        else:
+            launch_args, env = CHROMIUM_ARGS, None
+        browser = await p.chromium.launch(executable_path=chromium, args=launch_args, env=env, headless=True)
 
         async def worker():
             while not queue.empty():
@@ -391,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--failures", action="store_true", help="print each failing subtest and its message")
     p.add_argument("--devices", metavar="PROFILE.json", help="run the host on a simulated inventory")
     p.add_argument("--chromium", default="/usr/bin/chromium")
+    p.add_argument("--native-chromium", metavar="PATH",
+                   help="run the pages without the shim in this Chromium with native WebNN (to compare)")
     args = p.parse_args(argv)
 
     root = args.wpt_root
@@ -420,9 +430,10 @@ def main(argv: list[str] | None = None) -> int:
     # the pages' origin is only known once the wpt server listens; the host allows it explicitly
     wpt = WptServer(root, "", {"timeout_multiplier": args.timeout_multiplier})
     config.allow_origins = [wpt.origin]
-    host = RunningHost(config)
-    wpt.shim_url = f"{host.url}/webnn-shim.js"
-    print(f"wpt root {root.resolve()}, {len(urls)} pages, host {host.url}, pages from {wpt.origin}", flush=True)
+    host = None if args.native_chromium else RunningHost(config)
+    wpt.shim_url = f"{host.url}/webnn-shim.js" if host else ""
+    where = f"native WebNN in {args.native_chromium}" if host is None else f"host {host.url}"
+    print(f"wpt root {root.resolve()}, {len(urls)} pages, {where}, pages from {wpt.origin}", flush=True)
 
     def progress(r: PageResult):
         print(f"  {r.passed:5d}/{r.total:<5d} {r.harness:8} {r.seconds:6.1f}s  {r.url}", flush=True)
@@ -430,9 +441,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     try:
         results = _run_in_thread(run_pages(urls, wpt.origin, jobs=args.jobs, deadline_s=args.timeout,
-                                           chromium=args.chromium, on_result=progress))
+                                           chromium=args.native_chromium or args.chromium, on_result=progress,
+                                           native=bool(args.native_chromium)))
     finally:
-        host.stop()
+        if host is not None:
+            host.stop()
         wpt.stop()
     table, passed, total = summarize(results)
     print()

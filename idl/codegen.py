@@ -24,6 +24,8 @@ IDL_FILES = ("external.idl", "webnn.idl", "extensions.idl")
 JS_OUT = ROOT / "js_shim" / "generated" / "webnn_idl.js"
 PY_OUT = ROOT / "ops" / "_idl.py"
 
+ENUM_EXTENSION = "Extension"  # enum FooExtension { ... } adds values to enum Foo
+
 # Typedefs kept opaque (they name a kind of value the runtime knows how to take).
 OPAQUE_TYPEDEFS = {"AllowSharedBufferSource": "buffer", "ArrayBufferView": "buffer"}
 PRIMITIVES = {
@@ -157,8 +159,18 @@ class Model:
             return None
         raise SystemExit(f"unsupported default {d}")
 
+    def merge_enum_extensions(self) -> None:
+        """WebIDL has no partial enums: the values of an enum ``<Name>Extension`` (extensions.idl)
+        are appended to enum ``<Name>``, and the ``...Extension`` enum itself is dropped."""
+        for name in [n for n in self.enums if n.endswith(ENUM_EXTENSION)]:
+            base = name[: -len(ENUM_EXTENSION)]
+            if base not in self.enums:
+                raise SystemExit(f"{name} extends unknown enum {base}")
+            self.enums[base] = self.enums[base] + [v for v in self.enums.pop(name) if v not in self.enums[base]]
+
     # -- output model
     def build(self) -> dict:
+        self.merge_enum_extensions()
         dicts = {}
         for name, d in sorted(self.dicts.items()):
             members = []
@@ -237,7 +249,7 @@ def _js_params(overloads: list[dict]) -> list[str]:
 def render_js(model: dict) -> str:
     from ops.core import DATA_TYPES
 
-    dtypes = {n: {"bytes": d.itemsize, "array": d.js_array} for n, d in DATA_TYPES.items()}
+    dtypes = {n: {"bits": d.element_bits, "array": d.js_array} for n, d in DATA_TYPES.items()}
     lines = [_header("//"), "// The IDL model used by the runtime's WebIDL binding layer."]
     lines.append("const IDL = " + json.dumps(model, indent=1, sort_keys=False) + ";")
     lines.append("")

@@ -233,6 +233,10 @@ const $b = {
     SLOTS.set(self, slots);
   },
   getAttribute(self, iface, name) {
+    // WebIDL: a promise-typed attribute's getter rejects instead of throwing on a wrong `this`
+    if (IDL.interfaces[iface].attributes[name].type.t === 'promise' && !slotOf(self, iface)) {
+      return Promise.reject(new TypeError(`Illegal invocation: not an ${iface}.`));
+    }
     return IMPL[iface].get[name](brand(self, iface));
   },
   invoke(self, iface, op, args) {
@@ -444,7 +448,8 @@ function viewOf(data, desc, what) {
   } else {
     view = new Uint8Array(data);
   }
-  const size = desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bytes;
+  // int4/uint4 are packed two per byte: ceil(elements * bits / 8)
+  const size = Math.ceil(desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bits / 8);
   if (view.byteLength !== size) {
     throw new TypeError(`${what}: byte length ${view.byteLength} does not match the descriptor (${size} bytes).`);
   }
@@ -619,6 +624,15 @@ const IMPL = {
         c.tensors.add(t);
         return wrap('MLTensor', t);
       },
+      // WebGPU interop (extensions.idl): there is no GPUDevice behind webnn-bridge's contexts
+      async createExportableTensor() {
+        throw makeError('NotSupportedError', 'createExportableTensor: WebGPU interop is not supported by webnn-bridge.');
+      },
+      async exportToGPU(c, conv) {
+        // only a tensor from createExportableTensor() can be exported, and there is none here
+        checkTensor(c, conv.tensor, 'exportToGPU');
+        throw new TypeError('exportToGPU: the MLTensor was not created with createExportableTensor().');
+      },
       async createConstantTensor(c, conv) {
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext is lost.');
         const desc = conv.descriptor;
@@ -681,7 +695,10 @@ const IMPL = {
     },
   },
   MLGraph: {
-    get: {},
+    get: {
+      // extensions.idl: the coarse device kinds of the host's placement (["cpu"], ["gpu", "cpu"], ...)
+      devices: (g) => g.devices,
+    },
     ops: {
       destroy(g) {
         if (g.destroyed) return;
@@ -698,6 +715,7 @@ const IMPL = {
       readable: (t) => t.readable,
       writable: (t) => t.writable,
       constant: (t) => t.constant,
+      gpuDevice: () => null,  // no exportable tensors without WebGPU interop
     },
     ops: { destroy(t) { destroyTensor(t); } },
   },
@@ -761,7 +779,7 @@ const IMPL = {
         const id = nextObjectId++;
         const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), g.parts.length ? g.parts : null);
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost while building.');
-        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null };
+        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()) };
         c.graphs.add(graph);
         return wrap('MLGraph', graph);
       },
@@ -787,7 +805,16 @@ Object.defineProperty(GLOBAL, 'MLTensorUsage', { value: MLTensorUsage, writable:
 const ML_INSTANCE = wrap('ML', {});
 for (const nav of [GLOBAL.Navigator, GLOBAL.WorkerNavigator]) {
   if (typeof nav === 'function') {
-    Object.defineProperty(nav.prototype, 'ml', { get() { return ML_INSTANCE; }, configurable: true, enumerable: true });
+    // WebIDL brand check: the platform's own Navigator getter throws on anything but a navigator
+    const ua = Object.getOwnPropertyDescriptor(nav.prototype, 'userAgent');
+    const accessors = {
+      get ml() {
+        if (ua && ua.get) ua.get.call(this); else if (!(this instanceof nav)) throw new TypeError('Illegal invocation');
+        return ML_INSTANCE;
+      },
+    };
+    const desc = Object.getOwnPropertyDescriptor(accessors, 'ml');
+    Object.defineProperty(nav.prototype, 'ml', { get: desc.get, set: undefined, configurable: true, enumerable: true });
   }
 }
 if (GLOBAL.navigator && Object.prototype.hasOwnProperty.call(GLOBAL.navigator, 'ml')) {

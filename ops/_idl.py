@@ -52,7 +52,9 @@ IDL = {
    "int64",
    "uint64",
    "int8",
-   "uint8"
+   "uint8",
+   "int4",
+   "uint4"
   ],
   "MLPaddingMode": [
    "constant",
@@ -3309,6 +3311,62 @@ IDL = {
        "t": "undefined"
       }
      }
+    ],
+    "createExportableTensor": [
+     {
+      "args": [
+       {
+        "name": "descriptor",
+        "type": {
+         "t": "dict",
+         "name": "MLTensorDescriptor"
+        },
+        "optional": False,
+        "default": None,
+        "variadic": False
+       },
+       {
+        "name": "device",
+        "type": {
+         "t": "iface",
+         "name": "GPUDevice"
+        },
+        "optional": False,
+        "default": None,
+        "variadic": False
+       }
+      ],
+      "returns": {
+       "t": "promise",
+       "of": {
+        "t": "iface",
+        "name": "MLTensor"
+       }
+      }
+     }
+    ],
+    "exportToGPU": [
+     {
+      "args": [
+       {
+        "name": "tensor",
+        "type": {
+         "t": "iface",
+         "name": "MLTensor"
+        },
+        "optional": False,
+        "default": None,
+        "variadic": False
+       }
+      ],
+      "returns": {
+       "t": "promise",
+       "of": {
+        "t": "iface",
+        "name": "GPUBuffer"
+       }
+      }
+     }
     ]
    },
    "attributes": {
@@ -3342,7 +3400,18 @@ IDL = {
      }
     ]
    },
-   "attributes": {}
+   "attributes": {
+    "devices": {
+     "type": {
+      "t": "frozen",
+      "of": {
+       "t": "enum",
+       "name": "MLDeviceType"
+      }
+     },
+     "readonly": True
+    }
+   }
   },
   "MLOperand": {
    "constructor": None,
@@ -3410,6 +3479,14 @@ IDL = {
     "constant": {
      "type": {
       "t": "boolean"
+     },
+     "readonly": True
+    },
+    "gpuDevice": {
+     "type": {
+      "t": "iface",
+      "name": "GPUDevice",
+      "nullable": True
      },
      "readonly": True
     }

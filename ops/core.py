@@ -79,10 +79,19 @@ class DataType:
     numpy: np.dtype
     js_array: str  # the TypedArray the spec pairs with this type
     onnx: int  # onnx.TensorProto enum value (kept numeric so ops/ does not import onnx)
+    bits: int = 0  # bits per element in a buffer; 0: the numpy item size (4: packed two per byte)
 
     @property
     def itemsize(self) -> int:
         return self.numpy.itemsize
+
+    @property
+    def element_bits(self) -> int:
+        return self.bits or 8 * self.numpy.itemsize
+
+    @property
+    def is_packed(self) -> bool:
+        return self.element_bits < 8
 
     @property
     def is_float(self) -> bool:
@@ -90,9 +99,27 @@ class DataType:
 
     @property
     def is_signed(self) -> bool:
-        return self.numpy.kind in "fi"
+        return self.numpy.kind in "fi" or self.name == "int4"
+
+    @property
+    def int_range(self) -> tuple[int, int]:
+        """The smallest and largest value of an integer type."""
+        if self.is_packed:
+            n = self.element_bits
+            return (-(2 ** (n - 1)), 2 ** (n - 1) - 1) if self.is_signed else (0, 2**n - 1)
+        info = np.iinfo(self.numpy)
+        return int(info.min), int(info.max)
 
 
+def _ml_dtype(name: str) -> np.dtype:
+    import ml_dtypes
+
+    return np.dtype(getattr(ml_dtypes, name))
+
+
+# int4 / uint4 (extension, see idl/extensions.idl): held unpacked on the host as ml_dtypes' int4 /
+# uint4 arrays, packed two per byte (first element in the low nibble, as ONNX and Chromium do) in
+# every buffer a page sends or receives. ONNX Runtime computes them as int8 / uint8 (``onnx``).
 DATA_TYPES: dict[str, DataType] = {
     d.name: d
     for d in (
@@ -104,10 +131,14 @@ DATA_TYPES: dict[str, DataType] = {
         DataType("uint64", np.dtype(np.uint64), "BigUint64Array", 13),
         DataType("int8", np.dtype(np.int8), "Int8Array", 3),
         DataType("uint8", np.dtype(np.uint8), "Uint8Array", 2),
+        DataType("int4", _ml_dtype("int4"), "Uint8Array", 3, bits=4),
+        DataType("uint4", _ml_dtype("uint4"), "Uint8Array", 2, bits=4),
     )
 }
 
-ALL_TYPES = tuple(DATA_TYPES)
+PACKED_TYPES = ("int4", "uint4")
+# the data types of the spec at c515210: what op limits mean by "any data type"
+ALL_TYPES = tuple(t for t in DATA_TYPES if t not in PACKED_TYPES)
 FLOAT_TYPES = ("float32", "float16")
 INT_TYPES = ("int32", "uint32", "int64", "uint64", "int8", "uint8")
 SIGNED_TYPES = ("float32", "float16", "int32", "int64", "int8")
@@ -150,7 +181,7 @@ class OperandDesc:
 
     @property
     def byte_length(self) -> int:
-        return self.size * DATA_TYPES[self.data_type].itemsize
+        return -(-self.size * DATA_TYPES[self.data_type].element_bits // 8)
 
     @property
     def numpy_dtype(self) -> np.dtype:
@@ -263,6 +294,7 @@ def cast_number(value, to: str):
     dt = DATA_TYPES[to]
     if dt.is_float:
         return dt.numpy.type(float(value))
+    lo, hi = dt.int_range
     if isinstance(value, int):
         v = value
     else:
@@ -270,8 +302,32 @@ def cast_number(value, to: str):
         if math.isnan(f):
             return dt.numpy.type(0)
         if math.isinf(f):
-            info = np.iinfo(dt.numpy)
-            return dt.numpy.type(info.max if f > 0 else info.min)
+            return dt.numpy.type(hi if f > 0 else lo)
         v = int(round(f))  # Python's round() is half-to-even
-    info = np.iinfo(dt.numpy)
-    return dt.numpy.type(min(max(v, info.min), info.max))
+    return dt.numpy.type(min(max(v, lo), hi))
+
+
+# --------------------------------------------------------------------------- buffers (packed types)
+
+
+def pack(array: np.ndarray, data_type: str) -> bytes:
+    """The bytes of an array as a page's buffer holds them (int4 / uint4: two per byte, first
+    element in the low nibble; an odd count leaves the last high nibble zero)."""
+    if not DATA_TYPES[data_type].is_packed:
+        return np.ascontiguousarray(array).tobytes()
+    nibbles = np.asarray(array).reshape(-1).astype(np.int16) & 0xF
+    if nibbles.size % 2:
+        nibbles = np.append(nibbles, 0)
+    return (nibbles[0::2] | (nibbles[1::2] << 4)).astype(np.uint8).tobytes()
+
+
+def unpack(raw: bytes, desc: OperandDesc) -> np.ndarray:
+    """The array a page's buffer (``desc.byte_length`` bytes) holds."""
+    dt = DATA_TYPES[desc.data_type]
+    if not dt.is_packed:
+        return np.frombuffer(raw, dtype=dt.numpy).reshape(desc.shape).copy()
+    b = np.frombuffer(raw, dtype=np.uint8).astype(np.int16)
+    nibbles = np.stack([b & 0xF, b >> 4], axis=-1).reshape(-1)[: desc.size]
+    if dt.is_signed:
+        nibbles = np.where(nibbles >= 8, nibbles - 16, nibbles)
+    return nibbles.astype(dt.numpy).reshape(desc.shape)

@@ -35,7 +35,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from backends.base import Capabilities
-from ops.core import ALL_TYPES, DATA_TYPES
+from ops.core import DATA_TYPES
 from ops.registry import Limits, load_all, resolve_same
 
 SPEC_KEYS = {
@@ -51,6 +51,7 @@ SPEC_KEYS = {
 DEFAULT_MAX_RANK = 8
 DEFAULT_MAX_TENSOR_BYTE_LENGTH = 2**31 - 1
 LAYOUTS = ("nchw", "nhwc")
+KNOWN_TYPES = tuple(DATA_TYPES)  # the spec's data types plus the int4 / uint4 extension
 
 
 class CapabilitySpecError(ValueError):
@@ -84,7 +85,7 @@ def _names(value, known, what: str, kind: str) -> list[str]:
 
 
 def _types_list(value, what: str) -> tuple[str, ...]:
-    return tuple(_names(value, ALL_TYPES, what, "data type"))
+    return tuple(_names(value, KNOWN_TYPES, what, "data type"))
 
 
 def _op_list(value, what: str) -> list[str]:
@@ -131,7 +132,7 @@ def capabilities_from_spec(spec: Mapping | None) -> Capabilities:
     for op in ops:
         if op in excluded:
             continue
-        op_types = tuple(t for t in types if t in per_op.get(op, ALL_TYPES))
+        op_types = tuple(t for t in types if t in per_op.get(op, KNOWN_TYPES))
         narrowed = {name: _narrow(lim, op_types, max_rank, required) for name, lim in spec_ops[op].items()}
         if any(v is None for v in narrowed.values()):
             continue
@@ -158,7 +159,7 @@ def io_types(caps: Capabilities) -> tuple[str, ...]:
     for limits in caps.ops.values():
         for name in limits:
             seen |= resolved(limits, name, caps.max_rank)[0]
-    return tuple(t for t in ALL_TYPES if t in seen)
+    return tuple(t for t in KNOWN_TYPES if t in seen)
 
 
 def subset_violations(a: Capabilities, b: Capabilities, limit: int = 5) -> list[str]:
@@ -217,7 +218,7 @@ def union(a: Capabilities, b: Capabilities) -> Capabilities:
             if x is None or y is None:
                 merged[name] = _pin(x or y, a.max_rank if y is None else b.max_rank)
                 continue
-            types = tuple(t for t in ALL_TYPES if t in set(x.types) | set(y.types))
+            types = tuple(t for t in KNOWN_TYPES if t in set(x.types) | set(y.types))
             hx = a.max_rank if x.ranks[1] is None else x.ranks[1]
             hy = b.max_rank if y.ranks[1] is None else y.ranks[1]
             merged[name] = replace(x, types=types, ranks=(min(x.ranks[0], y.ranks[0]), max(hx, hy)))
@@ -287,7 +288,7 @@ def operand_issue(op: str, limits: Mapping[str, Limits], caps: Capabilities, nam
             return f"{op}: operand '{name}' rank {len(shape)} is outside {lo}..{hi}"
     elif len(shape) > caps.max_rank:
         return f"{op}: operand '{name}' rank {len(shape)} exceeds the maximum rank {caps.max_rank}"
-    nbytes = math.prod(shape) * DATA_TYPES[data_type].itemsize
+    nbytes = -(-math.prod(shape) * DATA_TYPES[data_type].element_bits // 8)
     if nbytes > caps.max_tensor_byte_length:
         return f"{op}: operand '{name}' ({nbytes} bytes) exceeds the maximum tensor byte length"
     return None

@@ -116,7 +116,7 @@ class GraphSummary:
 
 
 def _nbytes(data_type: str, shape) -> int:
-    return math.prod(shape) * DATA_TYPES[data_type].itemsize
+    return -(-math.prod(shape) * DATA_TYPES[data_type].element_bits // 8)
 
 
 def _desc(value, what: str) -> tuple[str, tuple[int, ...]]:

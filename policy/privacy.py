@@ -164,3 +164,16 @@ def effective_report(placement, rules: Mapping | None = None, *, simulated: bool
         "cpuFallback": placement.fallback,
         "simulated": bool(getattr(placement, "simulated", False) if simulated is None else simulated),
     }
+
+
+DEVICE_KINDS = ("npu", "gpu", "cpu")
+
+
+def graph_devices(placement) -> list[str]:
+    """MLGraph.devices (extension, Chromium's shape): the kinds of device that run the graph, the
+    main one first, e.g. ["cpu"] or ["gpu", "cpu"] for a partial CPU fallback. Kinds only: never
+    a device's name, vendor or index, and one entry per kind however many devices of it exist."""
+    kinds = [placement.device.kind]
+    if placement.fallback == "partial":
+        kinds.append("cpu")
+    return [k for k in dict.fromkeys(kinds) if k in DEVICE_KINDS]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from idl import codegen
 from ops._idl import IDL
 
@@ -26,7 +28,14 @@ def test_model_covers_the_spec():
     assert len(operators) == 95
     assert len(builder["constant"]) == 3
     assert len(IDL["dictionaries"]) == 54 + 0  # extensions only add members to existing dictionaries
-    assert IDL["enums"]["MLOperandDataType"] == ["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8"]
+    # the spec's eight, then the int4 / uint4 extension (enum MLOperandDataTypeExtension, merged)
+    assert IDL["enums"]["MLOperandDataType"] == ["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8",
+                                                 "int4", "uint4"]
+    assert not any(name.endswith("Extension") for name in IDL["enums"])
+    assert IDL["interfaces"]["MLGraph"]["attributes"]["devices"]["type"] == {"t": "frozen", "of": {"t": "enum", "name": "MLDeviceType"}}
+    ctx_ops = IDL["interfaces"]["MLContext"]["operations"]
+    assert [a["name"] for a in ctx_ops["createExportableTensor"][0]["args"]] == ["descriptor", "device"]
+    assert IDL["interfaces"]["MLTensor"]["attributes"]["gpuDevice"]["type"]["nullable"]
     conv = {m["name"]: m for m in IDL["dictionaries"]["MLConv2dOptions"]["members"]}
     assert conv["groups"]["default"] == 1 and conv["filterLayout"]["default"] == "oihw"
     desc = {m["name"]: m for m in IDL["dictionaries"]["MLOperandDescriptor"]["members"]}
@@ -40,3 +49,12 @@ def test_js_methods_have_the_spec_arity():
     assert "    constructor(context) { $b.construct(this, 'MLGraphBuilder', arguments, new.target); }" in js
     assert "    createContext() {" in js  # every argument of createContext(options) is optional
     assert "    readTensor(tensor) {" in js  # shortest overload
+
+
+def test_enum_extensions_merge_into_their_enum():
+    model = codegen.Model(codegen._parse('enum E { "a", "b" };\nenum EExtension { "b", "c" };\n'))
+    model.merge_enum_extensions()
+    assert model.enums == {"E": ["a", "b", "c"]}
+    orphan = codegen.Model(codegen._parse('enum FExtension { "x" };\n'))
+    with pytest.raises(SystemExit, match="unknown enum F"):
+        orphan.merge_enum_extensions()

@@ -425,8 +425,9 @@ def test_transpose_concat_values(contexts):
 def test_cast_descriptor(b):
     y = b.cast(inp(b, [2, 3], "float32"), "uint8")
     assert (y.dataType, y.shape) == ("uint8", [2, 3])
+    assert b.cast(inp(b, [2]), "int4").dataType == "int4"  # extension: int4 / uint4 (extensions.idl)
     with pytest.raises(WebNNTypeError):
-        b.cast(inp(b, [2]), "int4")
+        b.cast(inp(b, [2]), "bfloat16")
 
 
 @pytest.mark.parametrize(

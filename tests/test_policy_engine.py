@@ -219,7 +219,7 @@ def test_old_profiles_load_as_supporting_everything(tmp_path):
                                                                      ("c", "cpu", "simulated", "c")]
     caps = capabilities_of(devices[0])
     assert len(caps.ops) == 95 and caps.max_rank == 8
-    assert io_types(caps) == ("float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8")
+    assert io_types(caps) == ("float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4")
 
 
 def test_fixture_npus_are_narrower(inventories):
@@ -238,7 +238,7 @@ def test_fixture_npus_are_narrower(inventories):
 @pytest.mark.parametrize(
     "spec",
     [{"colour": "red"}, {"ops": ["fly"]}, {"dataTypes": ["float8"]}, {"excludeOps": ["nope"]}, {"maxRank": -1},
-     {"preferredInputLayout": "nwhc"}, {"opDataTypes": {"add": ["int4"]}}],
+     {"preferredInputLayout": "nwhc"}, {"opDataTypes": {"add": ["bfloat16"]}}],
 )
 def test_capability_spec_errors(spec):
     with pytest.raises(CapabilitySpecError):

@@ -109,7 +109,8 @@ def test_support_limits_unchanged_for_full_capabilities():
 
     dev = ReferenceBackend.probe()[0]
     limits = privacy.support_limits(ReferenceBackend.instance().capabilities(dev))
-    assert limits["input"]["dataTypes"] == ["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8"]
+    assert limits["input"]["dataTypes"] == ["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8",
+                                            "int4", "uint4"]
     assert limits["add"]["b"]["dataTypes"] == limits["add"]["a"]["dataTypes"]
 
 
@@ -225,3 +226,22 @@ def test_profiles_must_use_round_byte_lengths(tmp_path):
     p.write_text('[[privacy.profiles]]\nname = "odd"\nmaxTensorByteLength = 1000\n')
     with pytest.raises(ValueError, match="2\\^k"):
         privacy.canonical_profiles(engine.load_rules(p))
+
+
+def test_graph_devices_are_kinds_only(rules):
+    """MLGraph.devices (extension): the placement's device kinds, main device first, CPU added for
+    a partial fallback, never an identity."""
+    seen = set()
+    for fixture in ("intel-laptop-npu", "apple-silicon", "cpu-only", "dual-gpu"):
+        inv = load_profile(fixture)
+        for options in ({}, {"deviceType": "npu"}, {"deviceType": "gpu"}, {"computePolicy": "fallback"}):
+            d = engine.decide_context(options, inv, rules)
+            for g in ("tiny-cnn", "embed-int64", "rank6-add"):
+                p = engine.decide_build(d, load_graph(GRAPHS / f"{g}.json"), inv, rules)
+                devices = privacy.graph_devices(p)
+                assert devices[0] == p.device.kind
+                assert devices == list(dict.fromkeys(devices))
+                assert set(devices) <= {"cpu", "gpu", "npu"}
+                assert ("cpu" in devices) is (p.device.kind == "cpu" or p.fallback == "partial")
+                seen.add(tuple(devices))
+    assert ("cpu",) in seen and len(seen) > 1

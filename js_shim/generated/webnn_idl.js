@@ -51,7 +51,9 @@ const IDL = {
    "int64",
    "uint64",
    "int8",
-   "uint8"
+   "uint8",
+   "int4",
+   "uint4"
   ],
   "MLPaddingMode": [
    "constant",
@@ -3308,6 +3310,62 @@ const IDL = {
        "t": "undefined"
       }
      }
+    ],
+    "createExportableTensor": [
+     {
+      "args": [
+       {
+        "name": "descriptor",
+        "type": {
+         "t": "dict",
+         "name": "MLTensorDescriptor"
+        },
+        "optional": false,
+        "default": null,
+        "variadic": false
+       },
+       {
+        "name": "device",
+        "type": {
+         "t": "iface",
+         "name": "GPUDevice"
+        },
+        "optional": false,
+        "default": null,
+        "variadic": false
+       }
+      ],
+      "returns": {
+       "t": "promise",
+       "of": {
+        "t": "iface",
+        "name": "MLTensor"
+       }
+      }
+     }
+    ],
+    "exportToGPU": [
+     {
+      "args": [
+       {
+        "name": "tensor",
+        "type": {
+         "t": "iface",
+         "name": "MLTensor"
+        },
+        "optional": false,
+        "default": null,
+        "variadic": false
+       }
+      ],
+      "returns": {
+       "t": "promise",
+       "of": {
+        "t": "iface",
+        "name": "GPUBuffer"
+       }
+      }
+     }
     ]
    },
    "attributes": {
@@ -3341,7 +3399,18 @@ const IDL = {
      }
     ]
    },
-   "attributes": {}
+   "attributes": {
+    "devices": {
+     "type": {
+      "t": "frozen",
+      "of": {
+       "t": "enum",
+       "name": "MLDeviceType"
+      }
+     },
+     "readonly": true
+    }
+   }
   },
   "MLOperand": {
    "constructor": null,
@@ -3409,6 +3478,14 @@ const IDL = {
     "constant": {
      "type": {
       "t": "boolean"
+     },
+     "readonly": true
+    },
+    "gpuDevice": {
+     "type": {
+      "t": "iface",
+      "name": "GPUDevice",
+      "nullable": true
      },
      "readonly": true
     }
@@ -7134,35 +7211,43 @@ const IDL = {
 // MLOperandDataType facts (element size, typed array), generated from ops/core.py.
 const DATA_TYPES = {
  "float32": {
-  "bytes": 4,
+  "bits": 32,
   "array": "Float32Array"
  },
  "float16": {
-  "bytes": 2,
+  "bits": 16,
   "array": "Float16Array"
  },
  "int32": {
-  "bytes": 4,
+  "bits": 32,
   "array": "Int32Array"
  },
  "uint32": {
-  "bytes": 4,
+  "bits": 32,
   "array": "Uint32Array"
  },
  "int64": {
-  "bytes": 8,
+  "bits": 64,
   "array": "BigInt64Array"
  },
  "uint64": {
-  "bytes": 8,
+  "bits": 64,
   "array": "BigUint64Array"
  },
  "int8": {
-  "bytes": 1,
+  "bits": 8,
   "array": "Int8Array"
  },
  "uint8": {
-  "bytes": 1,
+  "bits": 8,
+  "array": "Uint8Array"
+ },
+ "int4": {
+  "bits": 4,
+  "array": "Uint8Array"
+ },
+ "uint4": {
+  "bits": 4,
   "array": "Uint8Array"
  }
 };
@@ -7185,9 +7270,12 @@ function defineInterfaces($b) {
     writeTensor(tensor, inputData) { return $b.invoke(this, 'MLContext', 'writeTensor', arguments); }
     opSupportLimits() { return $b.invoke(this, 'MLContext', 'opSupportLimits', arguments); }
     destroy() { return $b.invoke(this, 'MLContext', 'destroy', arguments); }
+    createExportableTensor(descriptor, device) { return $b.invoke(this, 'MLContext', 'createExportableTensor', arguments); }
+    exportToGPU(tensor) { return $b.invoke(this, 'MLContext', 'exportToGPU', arguments); }
   };
   classes.MLGraph = class MLGraph {
     constructor() { $b.illegalConstructor('MLGraph'); }
+    get devices() { return $b.getAttribute(this, 'MLGraph', 'devices'); }
     destroy() { return $b.invoke(this, 'MLGraph', 'destroy', arguments); }
   };
   classes.MLOperand = class MLOperand {
@@ -7202,6 +7290,7 @@ function defineInterfaces($b) {
     get readable() { return $b.getAttribute(this, 'MLTensor', 'readable'); }
     get writable() { return $b.getAttribute(this, 'MLTensor', 'writable'); }
     get constant() { return $b.getAttribute(this, 'MLTensor', 'constant'); }
+    get gpuDevice() { return $b.getAttribute(this, 'MLTensor', 'gpuDevice'); }
     destroy() { return $b.invoke(this, 'MLTensor', 'destroy', arguments); }
   };
   classes.MLGraphBuilder = class MLGraphBuilder {

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import ALL_TYPES, DATA_TYPES
+from ..core import ALL_TYPES, DATA_TYPES, PACKED_TYPES
 from ..registry import Call, Limits, OpDef, register
 
 REQUIRED = ("float32", "float16", "int32", "int8", "uint8")
+TYPES = ALL_TYPES + PACKED_TYPES  # int4 / uint4: extension (idl/extensions.idl)
 
 
 def infer(call: Call):
@@ -23,18 +24,22 @@ def infer(call: Call):
 
 
 def cast_array(x: np.ndarray, data_type: str) -> np.ndarray:
-    to = DATA_TYPES[data_type].numpy
-    if x.dtype.kind == "f" and to.kind in "iu":
-        info = np.iinfo(to)
+    dt = DATA_TYPES[data_type]
+    to = dt.numpy
+    if x.dtype.kind == "f" and not dt.is_float:
+        lo, hi = dt.int_range
         t = np.trunc(x.astype(np.float64))
-        t = np.nan_to_num(t, nan=0.0, posinf=float(info.max), neginf=float(info.min))
+        t = np.nan_to_num(t, nan=0.0, posinf=float(hi), neginf=float(lo))
         # clip in float64, then convert; values at the float64 edges of 64-bit types stay in range
-        t = np.clip(t, float(info.min), float(info.max))
+        t = np.clip(t, float(lo), float(hi))
         out = np.empty(t.shape, to)
-        big = t >= float(info.max)
+        big = t >= float(hi)
         out[~big] = t[~big].astype(to)
-        out[big] = info.max
+        out[big] = hi
         return out
+    if dt.is_packed:  # integer -> 4 bits: keep the low bits (two's complement for int4)
+        low = x.astype(np.int64) & 0xF
+        return (np.where(low >= 8, low - 16, low) if dt.is_signed else low).astype(to)
     with np.errstate(over="ignore"):
         return x.astype(to)
 
@@ -48,7 +53,19 @@ def lower(lb, call: Call):
     x = call["input"]
     if DATA_TYPES[lb.dtype(x)].is_float and not DATA_TYPES[data_type].is_float:
         return [lower_saturating(lb, x, data_type)]
+    if DATA_TYPES[data_type].is_packed:
+        return [lower_low_bits(lb, x, data_type)]
     return [lb.node("Cast", [x], dtype=data_type, to=DATA_TYPES[data_type].onnx)]
+
+
+def lower_low_bits(lb, x: str, data_type: str) -> str:
+    """integer -> int4/uint4 (computed as int8/uint8 on ONNX Runtime): the low 4 bits, sign-extended
+    for int4 ((v & 15) ^ 8) - 8."""
+    v = lb.node("BitwiseAnd", [lb.cast(x, "int64"), lb.scalar(15, "int64")], dtype="int64")
+    if DATA_TYPES[data_type].is_signed:
+        v = lb.node("Sub", [lb.node("BitwiseXor", [v, lb.scalar(8, "int64")], dtype="int64"), lb.scalar(8, "int64")],
+                    dtype="int64")
+    return lb.node("Cast", [v], dtype=data_type, to=DATA_TYPES[data_type].onnx)
 
 
 def lower_saturating(lb, x: str, data_type: str) -> str:
@@ -56,18 +73,19 @@ def lower_saturating(lb, x: str, data_type: str) -> str:
     range (ONNX Runtime's Cast alone wraps out-of-range values)."""
     from onnx import TensorProto
 
-    info = np.iinfo(DATA_TYPES[data_type].numpy)
+    dt = DATA_TYPES[data_type]
+    lo_v, hi_v = dt.int_range
     d = lb.node("Cast", [x], dtype="float64", to=TensorProto.DOUBLE)
     zero = lb.const(np.array(0.0, np.float64))
     d = lb.node("Where", [lb.node("IsNaN", [d], dtype="bool"), zero, d], dtype="float64")
-    lo, hi = (lb.const(np.array(v, np.float64)) for v in (float(info.min), float(info.max)))
+    lo, hi = (lb.const(np.array(v, np.float64)) for v in (float(lo_v), float(hi_v)))
     d = lb.node("Min", [lb.node("Max", [d, lo], dtype="float64"), hi], dtype="float64")
-    out = lb.node("Cast", [d], dtype=data_type, to=DATA_TYPES[data_type].onnx)
-    if info.bits == 64:  # float64(max) rounds up to 2^63 / 2^64, which no longer fits
+    out = lb.node("Cast", [d], dtype=data_type, to=dt.onnx)
+    if dt.element_bits == 64:  # float64(max) rounds up to 2^63 / 2^64, which no longer fits
         top = lb.node("GreaterOrEqual", [d, hi], dtype="bool")
         # Where has no uint64 kernel: select in int64, whose bits are the same (-1 is 2^64 - 1)
         bits = lb.cast(out, "int64")
-        out = lb.cast(lb.node("Where", [top, lb.scalar(np.int64(info.max).item() if info.min < 0 else -1, "int64"),
+        out = lb.cast(lb.node("Where", [top, lb.scalar(hi_v if lo_v < 0 else -1, "int64"),
                                         bits], dtype="int64"), data_type)
     return out
 
@@ -81,8 +99,8 @@ register(
     OpDef(
         name="cast",
         limits={
-            "input": Limits(types=ALL_TYPES, required_types=REQUIRED, required_ranks=(0, 5)),
-            "output": Limits(types=ALL_TYPES, same_rank="input", required_types=REQUIRED, required_ranks=(0, 5)),
+            "input": Limits(types=TYPES, required_types=REQUIRED, required_ranks=(0, 5)),
+            "output": Limits(types=TYPES, same_rank="input", required_types=REQUIRED, required_ranks=(0, 5)),
         },
         infer=infer,
         reference=reference,

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import FLOAT_TYPES, WebNNTypeError
+from ..core import DATA_TYPES, FLOAT_TYPES, PACKED_TYPES, WebNNTypeError
 from ..registry import Call, Limits, OpDef, register, same_as
 from ._common import f32
 
-Q_TYPES = ("uint8", "int8", "uint32", "int32")
+# int4 / uint4: extension (idl/extensions.idl), as Chromium and onnxruntime-web use them
+Q_TYPES = ("uint8", "int8", "uint32", "int32") + PACKED_TYPES
 Q_REQ = ("uint8", "int8")
 
 
@@ -90,9 +91,13 @@ def _q_ref(call: Call):
     z = _np_expand(zp, x.shape).astype(np.float64)
     with np.errstate(all="ignore"):
         q = np.round(f32(x) / s).astype(np.float64) + z
-    info = np.iinfo(zp.dtype)
-    q = np.nan_to_num(q, nan=0.0, posinf=info.max, neginf=info.min)
-    return [np.clip(q, info.min, info.max).astype(zp.dtype)]
+    lo, hi = _int_range(zp.dtype)
+    q = np.nan_to_num(q, nan=0.0, posinf=hi, neginf=lo)
+    return [np.clip(q, lo, hi).astype(zp.dtype)]
+
+
+def _int_range(dtype: np.dtype) -> tuple[int, int]:
+    return next(d.int_range for d in DATA_TYPES.values() if d.numpy == dtype)
 
 
 def _q_lower(lb, call: Call):
@@ -102,14 +107,11 @@ def _q_lower(lb, call: Call):
     work = "float64" if zdt in ("int32", "uint32") else "float32"  # float32 cannot hold every int32
     q = lb.node("Round", [lb.node("Div", [lb.cast(x, "float32"), lb.cast(_lower_expand(lb, scale, shape), "float32")])])
     q = lb.node("Add", [_cast_any(lb, q, work), _cast_any(lb, _lower_expand(lb, zp, shape), work)])
-    info = np.iinfo(np.dtype(zdt))
-    lo = lb.const(np.array(info.min, np.dtype(work)))
-    hi = lb.const(np.array(info.max, np.dtype(work)))
+    lo_v, hi_v = DATA_TYPES[zdt].int_range
+    lo = lb.const(np.array(lo_v, np.dtype(work)))
+    hi = lb.const(np.array(hi_v, np.dtype(work)))
     q = lb.node("Min", [lb.node("Max", [q, lo]), hi])
-    return [lb.node("Cast", [q], dtype=zdt, to=_ONNX[zdt])]
-
-
-_ONNX = {"uint8": 2, "int8": 3, "int32": 6, "uint32": 12, "float32": 1, "float64": 11}
+    return [lb.node("Cast", [q], dtype=zdt, to=DATA_TYPES[zdt].onnx)]
 
 
 def _cast_any(lb, v, dt):
