@@ -116,9 +116,11 @@ def _device_from_entry(d: Mapping[str, Any], presets: Mapping[str, Any], where: 
 
 
 def parse_profile(data: Mapping[str, Any], where: str = "profile") -> list[DeclaredDevice]:
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{where}: a profile is a JSON object with a 'devices' list")
     devices = data.get("devices")
-    if not isinstance(devices, list) or not devices:
-        raise ValueError(f"{where}: 'devices' must be a non-empty list")
+    if not isinstance(devices, list) or not devices or not all(isinstance(d, Mapping) for d in devices):
+        raise ValueError(f"{where}: 'devices' must be a non-empty list of objects")
     presets = dict(data.get("presets", {}))
     out = [_device_from_entry(d, presets, f"{where}: devices[{i}]") for i, d in enumerate(devices)]
     ids = [d.id for d in out]
