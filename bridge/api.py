@@ -174,6 +174,26 @@ def buffer_bytes(data: Any, desc: OperandDesc, what: str) -> memoryview:
     return raw
 
 
+def input_array(value: Any, desc: OperandDesc, what: str) -> np.ndarray:
+    """An array for ``desc`` from a Python value, never a silent change of data type: arrays must
+    already have the operand's dtype; Python numbers and lists convert only without loss."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        if value.dtype != desc.numpy_dtype:
+            raise WebNNTypeError(f"{what} is {value.dtype}, the graph expects {desc.data_type} "
+                                 f"(convert it explicitly, e.g. .astype(np.{desc.numpy_dtype.name})).")
+        arr = np.asarray(value)
+    else:
+        natural = np.asarray(value)
+        if natural.dtype.kind not in "biuf":
+            raise WebNNTypeError(f"{what}: expected numbers, got {natural.dtype}.")
+        arr = natural.astype(desc.numpy_dtype)
+        if not np.array_equal(arr.astype(np.float64), natural.astype(np.float64), equal_nan=True):
+            raise WebNNTypeError(f"{what}: the values do not fit {desc.data_type} exactly.")
+    if list(arr.shape) != list(desc.shape):
+        raise WebNNTypeError(f"{what} has shape {list(arr.shape)}, the graph expects {list(desc.shape)}.")
+    return arr
+
+
 def array_from_bytes(raw: bytes | memoryview, desc: OperandDesc) -> np.ndarray:
     """The one copy of a page's bytes into a tensor's storage (int4/uint4 unpacked)."""
     return unpack(raw, desc)
@@ -453,10 +473,16 @@ class MLContext:
 
     def compute(self, graph: MLGraph, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Convenience for Python callers (not in the spec): run with arrays, get arrays."""
+        expected = graph.ir.input_descs()
+        missing, extra = sorted(set(expected) - set(inputs)), sorted(set(inputs) - set(expected))
+        if missing or extra:
+            raise WebNNTypeError(f"compute: the graph's inputs are {sorted(expected)}"
+                                 + (f"; missing {missing}" if missing else "") + (f"; unknown {extra}" if extra else ""))
         ins = {}
-        for name, desc in graph.ir.input_descs().items():
+        for name, desc in expected.items():
+            data = input_array(inputs[name], desc, f"compute: input '{name}'")
             t = self.createTensor({"dataType": desc.data_type, "shape": list(desc.shape), "writable": True})
-            self.writeTensor(t, np.asarray(inputs[name], dtype=desc.numpy_dtype))
+            self.writeTensor(t, data)
             ins[name] = t
         outs = {
             name: self.createTensor({"dataType": d.data_type, "shape": list(d.shape), "readable": True})
@@ -614,8 +640,11 @@ class MLGraphBuilder:
 
     def __getattr__(self, name: str):
         if name.startswith("_") or name not in idl.operations("MLGraphBuilder"):
-            raise AttributeError(name)
-        return lambda *args: self._op(name, args)
+            raise AttributeError(f"'MLGraphBuilder' object has no attribute {name!r}")
+        return _operator_method(self, name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(idl.operations("MLGraphBuilder")))
 
     def operator(self, op: str, args: list) -> MLOperand | list[MLOperand]:
         """Call a registered operator by name (a page's graph replayed on the host): nothing but
@@ -692,3 +721,83 @@ class MLGraphBuilder:
 
 
 idl.register_interface("MLGraphBuilder", lambda v: isinstance(v, MLGraphBuilder))
+
+
+# --------------------------------------------------------------------------- Python ergonomics
+# builder.softmax(x, axis=1), builder.conv2d(x, w, strides=[2, 2]): keyword arguments name the
+# IDL arguments, and any other keyword is a member of the options dictionary. The methods carry
+# signatures (inspect.signature, help()) derived from the IDL.
+
+
+def _overload(op: str, n_positional: int, kwargs: Mapping[str, Any]) -> dict:
+    """The IDL overload a Python call means: the first one with room for its positional
+    arguments whose argument names include every keyword that is not an option."""
+    overloads = idl.operations("MLGraphBuilder")[op]
+    for ov in overloads:
+        names = [a["name"] for a in ov["args"]]
+        has_options = bool(ov["args"]) and ov["args"][-1]["type"]["t"] == "dict" and names[-1] == "options"
+        if n_positional <= len(names) and (has_options or set(kwargs) <= set(names)):
+            return ov
+    return overloads[-1]
+
+
+def _option_names(ov: dict) -> list[str]:
+    last = ov["args"][-1] if ov["args"] else None
+    if last is None or last["name"] != "options" or last["type"]["t"] != "dict":
+        return []
+    return [m["name"] for m in idl.dictionary_members(last["type"]["name"])]
+
+
+def bind_keywords(op: str, args: tuple, kwargs: Mapping[str, Any]) -> list:
+    """Positional IDL arguments for a Python call with keywords (see above)."""
+    if not kwargs:
+        return list(args)
+    ov = _overload(op, len(args), kwargs)
+    specs = ov["args"]
+    out = list(args) + [idl.UNDEFINED] * (len(specs) - len(args))
+    options = dict(kwargs.pop("options", None) or {}) if "options" in kwargs else {}
+    allowed = _option_names(ov)
+    for key, value in kwargs.items():
+        pos = next((i for i, a in enumerate(specs) if a["name"] == key and a["name"] != "options"), None)
+        if pos is not None:
+            if pos < len(args):
+                raise WebNNTypeError(f"{op}() got argument '{key}' twice.")
+            out[pos] = value
+        elif key in allowed:
+            options[key] = value
+        else:
+            known = [a["name"] for a in specs if a["name"] != "options"] + allowed
+            raise WebNNTypeError(f"{op}() has no argument or option '{key}' (it takes: {', '.join(known)}).")
+    if options:
+        out[len(specs) - 1] = options
+    while out and out[-1] is idl.UNDEFINED:
+        out.pop()
+    return out
+
+
+def _signature(op: str):
+    import inspect
+
+    ov = max(idl.operations("MLGraphBuilder")[op], key=lambda o: len(o["args"]))
+    params = []
+    for a in ov["args"]:
+        if a["name"] == "options" and a["type"]["t"] == "dict":
+            params.append(inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD))
+        else:
+            default = inspect.Parameter.empty if not a["optional"] else a["default"]
+            params.append(inspect.Parameter(a["name"], inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
+    return inspect.Signature(params)
+
+
+def _operator_method(builder: MLGraphBuilder, op: str):
+    def method(*args, **kwargs):
+        return builder._op(op, tuple(bind_keywords(op, args, dict(kwargs))))
+
+    method.__name__ = op
+    method.__qualname__ = f"MLGraphBuilder.{op}"
+    method.__signature__ = _signature(op)  # type: ignore[attr-defined]
+    opdef = load_all().get(op)
+    options = _option_names(max(idl.operations("MLGraphBuilder")[op], key=lambda o: len(o["args"])))
+    method.__doc__ = ((opdef.doc if opdef is not None and opdef.doc else f"MLGraphBuilder.{op}()")
+                      + (f"\n\nOptions (keywords): {', '.join(options)}." if options else ""))
+    return method

@@ -15,6 +15,7 @@ code,pre{{background:#f3f3f3;padding:.1rem .3rem}} .ok{{color:#070}} .fail{{colo
 </head><body>
 <h1>webnn-bridge</h1>
 <p>The host is running (version {version}). Pages reach the W3C WebNN API through the shim.</p>
+<ul><li>open sessions: {sessions}</li><li>app: {app}</li></ul>
 <h2>Use it from a page</h2>
 <pre>{shim_tag}</pre>
 <h2>Allowed origins</h2>
@@ -59,8 +60,10 @@ def version() -> str:
         return "source checkout"
 
 
-def page(host_url: str, shim_path: str, origins: list[str]) -> bytes:
+def page(host_url: str, shim_path: str, origins: list[str], *, sessions: int, app: bool) -> bytes:
     tag = f'<script src="{host_url}{shim_path}"></script>'
     items = "".join(f"<li><code>{html.escape(o)}</code></li>" for o in sorted(origins))
-    return _PAGE.format(shim_path=html.escape(shim_path), version=html.escape(version()),
-                        shim_tag=html.escape(tag), origins=items).encode()
+    served = ("served from this origin, with the shim injected into its pages (no index.html at /)" if app
+              else "none (start the host with --app DIR to serve one)")
+    return _PAGE.format(shim_path=html.escape(shim_path), version=html.escape(version()), sessions=sessions,
+                        app=served, shim_tag=html.escape(tag), origins=items).encode()

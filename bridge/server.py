@@ -275,7 +275,8 @@ class Host:
             return _response(405, b"method not allowed\n", "text/plain", {"Allow": "GET, HEAD"})
         app = self.config.app_dir
         if url.path == "/" and (app is None or not (app / "index.html").is_file()):
-            body = landing.page(self.url_for(request), SHIM_PATH, list(self._allowed))
+            body = landing.page(self.url_for(request), SHIM_PATH, list(self._allowed),
+                                sessions=len(self.sessions), app=app is not None)
             return _head(request, _response(200, body, "text/html; charset=utf-8"))
         if app is None:
             return _response(404, b"not found\n", "text/plain")

@@ -138,9 +138,11 @@ def bind(declared: DeclaredDevice, probed: Sequence[Device], probe_id: str, wher
 
 
 def parse_profile(data: Mapping[str, Any], where: str = "profile") -> list[DeclaredDevice]:
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{where}: a profile is a JSON object with a 'devices' list")
     devices = data.get("devices")
-    if not isinstance(devices, list) or not devices:
-        raise ValueError(f"{where}: 'devices' must be a non-empty list")
+    if not isinstance(devices, list) or not devices or not all(isinstance(d, Mapping) for d in devices):
+        raise ValueError(f"{where}: 'devices' must be a non-empty list of objects")
     presets = dict(data.get("presets", {}))
     out = [_device_from_entry(d, presets, f"{where}: devices[{i}]") for i, d in enumerate(devices)]
     probes = {i: str(d["probe"]) for i, d in enumerate(devices) if "probe" in d}

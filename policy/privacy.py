@@ -1,6 +1,6 @@
 """What pages may learn: bucketed opSupportLimits, coarse QoS tiers and latency buckets, and a
 coarse effective-policy report. Never device names, vendors, models, drivers, memory sizes or
-exact timings (notes §3)."""
+exact timings."""
 
 from __future__ import annotations
 

@@ -64,7 +64,7 @@ def render_truth_table(rules: Mapping | None = None) -> str:
     add("`default`) and so is `accelerated` (default `true`); `computePolicy` and `deviceType` can be")
     add("absent.")
     add("")
-    add("How contradictions are resolved (notes §2.9, issue #911, PR #923):")
+    add("How contradictions are resolved (WebNN issue #911, PR #923):")
     add("")
     add("- `computePolicy`, when present, wins over `powerPreference`, `accelerated` and `deviceType`;")
     add("- `accelerated` picks the category: `accelerated: false` means the CPU, whatever the power hint")

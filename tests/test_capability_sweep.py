@@ -631,6 +631,12 @@ def _c(b, dt, value, shape=()):
     return b.constant({"dataType": dt, "shape": list(shape)}, np.array(value, dt).reshape(shape))
 
 
+def _wide(base: int) -> list:
+    rows = [[base] * 17 for _ in range(17)]
+    rows[5][7] = base + 1
+    return [[rows]]
+
+
 LARGE64 = {
     # op: (int64 data, uint64 data, build(b, x)); the data's dtype is filled in per case
     "reduceSum": ([[_B + 1, 2, 5], [3, 2**60 + 1, 1]], None, lambda b, x: b.reduceSum(x, {"axes": [1]})),
@@ -651,6 +657,8 @@ LARGE64 = {
     "argMin": ([[_B + 1, _B], [_B, _B + 3]], [[_U + 1, _U], [_U, _U + 3]], lambda b, x: b.argMin(x, 1)),
     "cumulativeSum": ([[_B + 1, 2], [3, 2**60 + 1]], None, lambda b, x: b.cumulativeSum(x, 1)),
     "maxPool2d": ([[[[_B, _B + 1], [0, 1]]]], [[[[_U, _U + 1], [0, 1]]]], lambda b, x: b.maxPool2d(x)),
+    # one 17x17 window (289 positions, over the 256 that the exact lowering handles)
+    "maxPool2d:wide": (_wide(_B), _wide(_U), lambda b, x: b.maxPool2d(x)),
     "pow": ([[_B + 1, 3]], None, lambda b, x: b.pow(x, _c(b, x.dataType, [1, 2], [2]))),
     "add": ([[_B + 1, 3]], None, lambda b, x: b.add(x, x)),
     "max": ([[_B + 1, 3]], [[_U + 1, 3]], lambda b, x: b.max(x, b.reverse(x))),
@@ -660,7 +668,7 @@ LARGE64_CASES = [
     (op, dt)
     for op, (i64, u64, _) in sorted(LARGE64.items())
     for dt, data in (("int64", i64), ("uint64", u64 if u64 is not None else i64))
-    if dt in allowed(op, main_operand(op))
+    if dt in allowed(op.split(":")[0], main_operand(op.split(":")[0]))
 ]
 
 

@@ -37,13 +37,16 @@ def one_line(err: str) -> str:
     (["policy", "explain", "--rules", "{rules}"], "policy explain: "),
     (["policy", "truth-table", "--rules", "{rules}"], "webnn-bridge policy truth-table: "),
     (["devices", "--devices", "{json}"], "webnn-bridge devices: Expecting"),
+    (["devices", "--devices", "{array}"], "webnn-bridge devices: "),
 ])
 def test_bad_input_files_give_one_line(argv, expected, tmp_path, capsys):
     rules = tmp_path / "r.toml"
     rules.write_text('[strict]\ndeviceType = "maybe"\n')
     broken = tmp_path / "p.json"
     broken.write_text('{"devices": [')
-    argv = [a.format(bad=tmp_path / "missing.json", rules=rules, json=broken) for a in argv]
+    array = tmp_path / "a.json"
+    array.write_text('[{"devices": []}]')
+    argv = [a.format(bad=tmp_path / "missing.json", rules=rules, json=broken, array=array) for a in argv]
     rc, _, err = run(argv, capsys)
     assert rc == 2 and one_line(err).startswith(expected), err
 

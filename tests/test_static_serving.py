@@ -100,7 +100,8 @@ def test_landing_page_without_an_index(host, bare):
         page = body.decode()
         assert f'&lt;script src=&quot;{h.url}/webnn-shim.js&quot;&gt;' in page
         assert all(o in page for o in h.host.allowed_origins)
-        assert 'id="selftest"' in page and "--allow-origin" in page
+        assert 'id="selftest"' in page and "--allow-origin" in page and "open sessions: 0" in page
+        assert ("--app DIR" in page) == (h is bare)
     assert get(bare, "/other")[0] == 404
 
 

@@ -1,0 +1,69 @@
+"""The pytest plugin (bridge/pytest_plugin.py) run the way a user runs it: a separate pytest on a
+user's own project, with the plugin loaded as its entry point would load it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+pytest_plugins = ["pytester"]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+USER_TESTS = '''
+def test_page_runs_a_graph(webnn_app):
+    app = webnn_app("site")
+    page = app.open("app/")
+    assert page.evaluate("window.run()") == [0, 3]
+    assert not [m for m in page.console_messages if m.startswith("pageerror")]
+
+
+def test_session_host_serves_the_ini_app(webnn_host, webnn_page):
+    webnn_page.goto(webnn_host.url + "/app/")
+    assert webnn_page.evaluate("typeof navigator.ml.createContext") == "function"
+
+
+def test_a_failing_page_fails(webnn_app):
+    page = webnn_app("site").open("app/")
+    assert page.evaluate("window.run()") == [1, 2]
+'''
+
+PAGE = """<!doctype html><title>user app</title><script>
+window.run = async () => {
+  const ctx = await navigator.ml.createContext();
+  const b = new MLGraphBuilder(ctx);
+  const x = b.input('x', {dataType: 'float32', shape: [2]});
+  const g = await b.build({y: b.relu(x)});
+  const tx = await ctx.createTensor({dataType: 'float32', shape: [2], writable: true});
+  const ty = await ctx.createTensor({dataType: 'float32', shape: [2], readable: true});
+  ctx.writeTensor(tx, new Float32Array([-1, 3]));
+  ctx.dispatch(g, {x: tx}, {y: ty});
+  return Array.from(new Float32Array(await ctx.readTensor(ty)));
+};
+</script>"""
+
+
+def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch):
+    (pytester.path / "site" / "app").mkdir(parents=True)
+    (pytester.path / "site" / "app" / "index.html").write_text(PAGE)
+    pytester.makeini("[pytest]\nwebnn_app = site\n")
+    pytester.makepyfile(test_user=USER_TESTS)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    # -p loads the module the pytest11 entry point names (the shared dev install may predate it)
+    plugin = ["-p", "bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    result = pytester.runpytest_subprocess(*plugin, "-q", timeout=300)
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*test_a_failing_page_fails*"])
+
+
+def _entry_points() -> set[str]:
+    from importlib.metadata import entry_points
+
+    return {e.name for e in entry_points(group="pytest11")}
+
+
+def test_entry_point_is_declared():
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert meta["project"]["entry-points"]["pytest11"] == {"webnn_bridge": "bridge.pytest_plugin"}
