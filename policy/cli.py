@@ -128,7 +128,7 @@ def format_explain(info: dict) -> str:
             return "\n".join(lines)
         add(f"build decision: {b['device']} ({b['kind']})  cpuFallback={b['fallback']}"
             + (f"  fallback device={b['fallbackDevice']}" if b["fallbackDevice"] else ""))
-        if b["fallback"] == "partial":
+        if len(b["partitions"]) > 1:
             add("  partitions: " + " | ".join(f"{d} x{k}" for d, k in b["partitions"]))
         for r in b["reasons"]:
             add(f"  - {r}")
