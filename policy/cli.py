@@ -29,11 +29,10 @@ def _read_options(arg: str | None) -> dict:
 
 
 def _inventory(arg: str | None):
-    from .inventory import is_simulated, load_profile, probe_inventory
+    from .inventory import load_profile, probe_inventory
 
     if arg:
-        devices = load_profile(arg)
-        return devices, any(is_simulated(d) for d in devices)
+        return load_profile(arg), True
     return probe_inventory(), False
 
 
