@@ -78,7 +78,7 @@ class OpenVinoCompiled(Compiled):
         try:
             ov_model = core.read_model(model.SerializeToString(), b"")
             config = {"PERFORMANCE_HINT": "LATENCY"}
-            if device_name.startswith("CPU"):
+            if device_name.split(".")[0] in ("CPU", "GPU"):
                 config["INFERENCE_PRECISION_HINT"] = "f32"  # never bf16/f16 for float32 graphs
             self.compiled = core.compile_model(ov_model, device_name, config)
         except Exception as e:  # OpenVINO rejects the model: a compile failure per spec
