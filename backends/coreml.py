@@ -157,7 +157,10 @@ class CoreMLBackend(Backend):
     def capabilities(self, device: Device) -> Capabilities:
         from policy.capabilities import capabilities_from_spec
 
-        return capabilities_from_spec({"ops": coreml_ops(), "dataTypes": list(COREML_TYPES), "maxRank": MAX_RANK})
+        registry = load_all()
+        per_op = {op: list(registry[op].coreml_types) for op in coreml_ops() if registry[op].coreml_types}
+        return capabilities_from_spec({"ops": coreml_ops(), "dataTypes": list(COREML_TYPES), "maxRank": MAX_RANK,
+                                       "opDataTypes": per_op})
 
     def implements(self, op: str) -> bool:
         return load_all()[op].coreml is not None

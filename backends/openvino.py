@@ -77,7 +77,9 @@ class OpenVinoCompiled(Compiled):
         core = _core()
         try:
             ov_model = core.read_model(model.SerializeToString(), b"")
-            config = {"INFERENCE_PRECISION_HINT": "f32"} if device_name.startswith("CPU") else {}
+            config = {"PERFORMANCE_HINT": "LATENCY"}
+            if device_name.split(".")[0] in ("CPU", "GPU"):
+                config["INFERENCE_PRECISION_HINT"] = "f32"  # never bf16/f16 for float32 graphs
             self.compiled = core.compile_model(ov_model, device_name, config)
         except Exception as e:  # OpenVINO rejects the model: a compile failure per spec
             raise OperationError(f"OpenVINO could not compile the graph: {type(e).__name__}") from e

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -62,10 +63,37 @@ def cached_engine(key: str, build, cache: Path | None = None) -> bytes:
     return data
 
 
-def trt_capabilities() -> Capabilities:
+# ONNX operator types each WebNN op's lowering emits (generated from the capability sweep:
+# python -m tests.test_backend_tensorrt --write; a test checks it is current)
+ONNX_OPS_TABLE = Path(__file__).with_name("onnx_op_types.json")
+
+
+@functools.cache
+def lowered_op_types() -> dict[str, list[str]]:
+    return json.loads(ONNX_OPS_TABLE.read_text())["ops"]
+
+
+def trt_capabilities(supports_operator: Callable[[str], bool] | None = None) -> Capabilities:
+    """TensorRT's data types; with ``supports_operator`` (the ONNX parser's), only the ops whose
+    lowering uses ONNX operators the parser accepts."""
     from policy.capabilities import capabilities_from_spec
 
-    return capabilities_from_spec({"dataTypes": list(TRT_TYPES)})
+    spec: dict = {"dataTypes": list(TRT_TYPES)}
+    if supports_operator is not None:
+        spec["ops"] = [op for op, types in sorted(lowered_op_types().items())
+                       if all(supports_operator(t) for t in types)]
+    return capabilities_from_spec(spec)
+
+
+@functools.cache
+def _parser_support() -> Callable[[str], bool]:
+    trt = _trt()
+    logger = trt.Logger(trt.Logger.ERROR)
+    builder = trt.Builder(logger)
+    network = builder.create_network(1 << int(trt.NetworkDefinitionCreationFlag.STRONGLY_TYPED))
+    parser = trt.OnnxParser(network, logger)
+    keep = (builder, network, parser)  # the parser needs its network and builder alive
+    return lambda op_type: bool(keep[2].supports_operator(op_type))
 
 
 def onnx_op_types(model) -> list[str]:
@@ -185,7 +213,10 @@ class TensorRtBackend(Backend):
         ]
 
     def capabilities(self, device: Device) -> Capabilities:
-        return trt_capabilities()
+        try:
+            return trt_capabilities(_parser_support())
+        except Exception:  # no TensorRT here: the declared data types only
+            return trt_capabilities()
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         return TensorRtCompiled(graph, int(device.providers[0]) if device.providers else 0)

@@ -123,6 +123,7 @@ class OpDef:
     lower: Callable[[Any, Call], Sequence[str]] = _no_lowering
     # Core ML ML Program lowering (coremltools MIL builder): fn(mb, call) -> output vars; None: absent
     coreml: Callable[[Any, Call], Sequence[Any]] | None = None
+    coreml_types: tuple[str, ...] | None = None  # data types the Core ML lowering takes (None: any)
     # names of limits entries that describe outputs, in output order
     outputs: tuple[str, ...] = ("output",)
     # conformance tolerance (WPT rule): ("ulp", n) or ("atol", x); may be a function of the call
@@ -181,10 +182,13 @@ def register(*defs: OpDef) -> None:
         REGISTRY[d.name] = d
 
 
-def attach_coreml(lowerings: Mapping[str, Callable[[Any, Call], Sequence[Any]]]) -> None:
-    """Give registered ops their Core ML (MIL) lowering, next to their ONNX ``lower``."""
+def attach_coreml(lowerings: Mapping[str, Callable[[Any, Call], Sequence[Any]]],
+                  types: Sequence[str] | None = None) -> None:
+    """Give registered ops their Core ML (MIL) lowering, next to their ONNX ``lower``; ``types``
+    narrows the data types the lowering takes."""
     for name, fn in lowerings.items():
         REGISTRY[name].coreml = fn
+        REGISTRY[name].coreml_types = None if types is None else tuple(types)
 
 
 _LOAD_LOCK = threading.RLock()

@@ -29,11 +29,10 @@ def _read_options(arg: str | None) -> dict:
 
 
 def _inventory(arg: str | None):
-    from .inventory import is_simulated, load_profile, probe_inventory
+    from .inventory import load_profile, probe_inventory
 
     if arg:
-        devices = load_profile(arg)
-        return devices, any(is_simulated(d) for d in devices)
+        return load_profile(arg), True
     return probe_inventory(), False
 
 
@@ -128,7 +127,7 @@ def format_explain(info: dict) -> str:
             return "\n".join(lines)
         add(f"build decision: {b['device']} ({b['kind']})  cpuFallback={b['fallback']}"
             + (f"  fallback device={b['fallbackDevice']}" if b["fallbackDevice"] else ""))
-        if b["fallback"] == "partial":
+        if len(b["partitions"]) > 1:
             add("  partitions: " + " | ".join(f"{d} x{k}" for d, k in b["partitions"]))
         for r in b["reasons"]:
             add(f"  - {r}")

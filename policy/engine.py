@@ -488,8 +488,8 @@ class Placement:
 
     @property
     def accelerated(self) -> bool:
-        """Whether an accelerator runs (part of) the graph."""
-        return self.device.kind != "cpu"
+        """Whether an accelerator runs (part of) the graph (not when its runtime fell back)."""
+        return self.device.kind != "cpu" and self.fallback != "full"
 
     def partitions(self) -> list[tuple[str, list[int]]]:
         """Contiguous runs of nodes on one device, in node order."""

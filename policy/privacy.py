@@ -160,7 +160,7 @@ def bucket_latency(ms: float, rules: Mapping | None = None) -> str:
 def effective_report(placement, rules: Mapping | None = None, *, simulated: bool | None = None) -> dict:
     """What a page may learn after build() (#934, experimental): coarse facts only."""
     return {
-        "accelerated": placement.device.kind != "cpu",
+        "accelerated": placement.device.kind != "cpu" and placement.fallback != "full",  # an EP may fall back
         "cpuFallback": placement.fallback,
         "simulated": bool(getattr(placement, "simulated", False) if simulated is None else simulated),
     }

@@ -286,7 +286,7 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
     except NotSupportedError as e:
         return ReplayOutcome(None, None, None, None, "-", None, "NotSupportedError", list(getattr(e, "reasons", [])))
     dev = placement.device
-    if placement.fallback != "partial" and dev.id in recorded:
+    if len(placement.partitions()) <= 1 and dev.id in recorded:
         ms, src = recorded[dev.id], "recorded"
     else:
         ms, src = estimate_latency_ms(graph, dev, rules, placement=placement), "estimated"

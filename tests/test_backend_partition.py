@@ -173,3 +173,31 @@ def test_whole_graph_when_one_cpu_runs_everything(tmp_path):
     assert graph.placement.partitions() == [("ort-cpu", list(range(6)))]
     assert isinstance(graph.compiled.compiled, OrtCompiled)  # one whole graph, shared by the compile cache
     check(ctx.compute(graph, {"x": X}))
+
+
+# --------------------------------------------------------------------------- policy (pure, declared devices)
+
+
+def test_policy_partitions_across_cpu_backends_only_when_needed():
+    from policy.graphs import load_graph
+    from policy.inventory import FIXTURES_DIR
+
+    graph = load_graph(FIXTURES_DIR / "graphs" / "tiny-cnn.json")
+    ops = [n.op for n in graph.nodes]
+    first, last = ops[0], ops[-1]
+    assert first != last
+
+    def place(a_excludes, b_excludes, rules=None):
+        inv = parse_profile({"devices": [
+            {"id": "a", "kind": "cpu", "backend": "onnxruntime", "capabilities": {"excludeOps": a_excludes}},
+            {"id": "b", "kind": "cpu", "backend": "openvino", "capabilities": {"excludeOps": b_excludes}},
+        ]})
+        d = engine.decide_context({}, inv, rules)
+        return engine.decide_build(d, graph, inv, rules)
+
+    assert place([], [last]).partitions() == [("a", list(range(len(ops))))]  # a runs everything
+    assert place([last], []).partitions() == [("b", list(range(len(ops))))]  # b runs everything
+    p = place([last], [first])  # nobody runs everything: a takes what it can, b the rest
+    assert p.partitions() == [("a", list(range(len(ops) - 1))), ("b", [len(ops) - 1])]
+    assert p.fallback == "full" and p.fallback_device.id == "b"
+    assert any("partition across CPU backends" in r for r in p.reasons)

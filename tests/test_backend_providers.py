@@ -99,3 +99,33 @@ def test_fallback_after_compile():
     assert fallback_after_compile(parts(("g", False), ("c", False)), devices, "partial") == "partial"
     assert fallback_after_compile(parts(("g", True), ("c", False)), devices, "partial") == "full"
     assert fallback_after_compile(parts(("g", True), ("n", False), ("c", False)), devices, "partial") == "partial"
+
+
+@pytest.mark.skipif("CUDAExecutionProvider" in __import__("onnxruntime").get_available_providers(),
+                    reason="CUDA EP is available here: it would not fall back")
+@pytest.mark.filterwarnings("ignore:Specified provider")
+def test_accelerator_partition_whose_ep_cannot_start():
+    """Policy splits the graph between a (CUDA) accelerator without softmax and the CPU; the
+    segments really run on their own ORT sessions, and as the CUDA EP cannot start here, the
+    accelerator's segments run on ORT's CPU: the report turns from "partial" to "full"."""
+    from policy.inventory import bind, parse_profile
+
+    cuda = Device(id="onnxruntime:CUDAExecutionProvider", kind="gpu", backend="onnxruntime",
+                  providers=("CUDAExecutionProvider", "CPUExecutionProvider"), options={"device_id": "0"})
+    declared = parse_profile({"devices": [{"id": "gpu", "kind": "gpu", "capabilities": {"excludeOps": ["softmax"]}},
+                                          {"id": "cpu", "kind": "cpu"}]})
+    real = [cuda, ORT_CPU]
+    ml = ML([bind(declared[0], real, cuda.id, "gpu"), bind(declared[1], real, ORT_CPU.id, "cpu")])
+    ctx = ml.createContext()
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [2, 3]})
+    graph = b.build({"y": b.tanh(b.softmax(b.relu(b.mul(x, x)), 1))})
+    p = graph.placement
+    assert [(d, len(n)) for d, n in p.partitions()] == [("gpu", 2), ("cpu", 1), ("gpu", 1)]
+    assert isinstance(graph.compiled, PartitionedCompiled)
+    assert [c.fell_back for _, c in graph.compiled.parts] == [True, False, True]
+    assert p.fallback == "full" and any("could not use the accelerator" in r for r in p.reasons)
+    assert placement_report(graph)["effective"] == {"accelerated": False, "cpuFallback": "full", "simulated": False}
+    xv = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
+    e = np.exp(np.maximum(xv * xv, 0))
+    np.testing.assert_allclose(ctx.compute(graph, {"x": xv})["y"], np.tanh(e / e.sum(1, keepdims=True)), rtol=1e-6)

@@ -4,11 +4,24 @@ NVIDIA GPU and is skipped with a reason elsewhere."""
 
 from __future__ import annotations
 
+import json
+import sys
+
 import numpy as np
 import pytest
 
 from backends import tensorrt as trt_backend
-from backends.tensorrt import TRT_TYPES, TensorRtBackend, cached_engine, engine_cache_dir, engine_key, onnx_op_types
+from backends.tensorrt import (
+    ONNX_OPS_TABLE,
+    TRT_TYPES,
+    TensorRtBackend,
+    cached_engine,
+    engine_cache_dir,
+    engine_key,
+    lowered_op_types,
+    onnx_op_types,
+    trt_capabilities,
+)
 
 
 def test_engine_key_covers_graph_version_and_gpu():
@@ -83,3 +96,38 @@ def test_engine_runs_and_is_cached(monkeypatch, tmp_path):
     data = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
     np.testing.assert_allclose(ctx.compute(g, {"x": data})["y"], np.tanh(data * data), rtol=1e-6, atol=1e-7)
     assert len(list((tmp_path / "tensorrt").glob("*.engine"))) == 1
+
+
+def measure_lowered_op_types() -> dict:
+    """The ONNX operator types each WebNN op's lowering emits, over every capability-sweep case."""
+    from backends.onnxruntime import lower_graph
+    from bridge.api import MLGraphBuilder
+    from tests import test_capability_sweep as sweep
+
+    ops: dict[str, set[str]] = {}
+    for op, dt in sweep.MAIN_CASES:
+        b = MLGraphBuilder(sweep.REF)
+        outs, _ = sweep.TABLE[op](b, dt)
+        outs = outs if isinstance(outs, list) else [outs]
+        graph = b.build({f"o{i}": o for i, o in enumerate(outs)})
+        ops.setdefault(op, set()).update(onnx_op_types(lower_graph(graph.ir)[0]))
+        graph.destroy()
+    return {"_generated": "python -m tests.test_backend_tensorrt --write (do not edit)",
+            "ops": {op: sorted(t) for op, t in sorted(ops.items())}}
+
+
+def test_lowered_op_types_table_is_current():
+    assert measure_lowered_op_types()["ops"] == lowered_op_types(), f"regenerate {ONNX_OPS_TABLE.name}"
+
+
+def test_capabilities_follow_the_parser():
+    no_gather = trt_capabilities(lambda t: t != "Gather")
+    assert "gather" not in no_gather.ops and "relu" in no_gather.ops
+    assert set(trt_capabilities(lambda t: True).ops) == set(lowered_op_types())
+
+
+if __name__ == "__main__":
+    if "--write" not in sys.argv:
+        sys.exit("usage: python -m tests.test_backend_tensorrt --write")
+    ONNX_OPS_TABLE.write_text(json.dumps(measure_lowered_op_types(), indent=1) + "\n")
+    print(f"wrote {ONNX_OPS_TABLE}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, DATA_TYPES, PACKED_TYPES
-from ..registry import Call, Limits, OpDef, register
+from ..registry import Call, Limits, OpDef, attach_coreml, register
 
 REQUIRED = ("float32", "float16", "int32", "int8", "uint8")
 TYPES = ALL_TYPES + PACKED_TYPES  # int4 / uint4: extension (idl/extensions.idl)
@@ -109,3 +109,16 @@ register(
         doc="Cast to another data type.",
     )
 )
+
+
+_MIL_TYPES = {"float32": "fp32", "float16": "fp16", "int32": "int32"}
+
+
+def _mil_cast(mb, call: Call):
+    to = _MIL_TYPES.get(call["dataType"])
+    if to is None:
+        raise NotImplementedError(f"cast to {call['dataType']}")
+    return [mb.cast(x=call["input"], dtype=to)]
+
+
+attach_coreml({"cast": _mil_cast})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes, cast_number
-from ..registry import Call, Limits, OpDef, register
+from ..registry import Call, Limits, OpDef, attach_coreml, register
 
 
 def output_shape(call: Call, shape_a, shape_b) -> tuple[int, int]:
@@ -96,3 +96,18 @@ register(
         doc="General matrix multiplication alpha * A * B + beta * C.",
     )
 )
+
+
+def _mil_gemm(mb, call: Call):
+    a, c = call["a"], call["c"]
+    y = mb.matmul(x=a, y=call["b"], transpose_x=bool(call.get("aTranspose", False)),
+                  transpose_y=bool(call.get("bTranspose", False)))
+    alpha, beta = float(call.get("alpha", 1.0)), float(call.get("beta", 1.0))
+    if alpha != 1.0:
+        y = mb.mul(x=y, y=mb.scalar(alpha, like=a))
+    if c is not None:
+        y = mb.add(x=y, y=c if beta == 1.0 else mb.mul(x=c, y=mb.scalar(beta, like=a)))
+    return [y]
+
+
+attach_coreml({"gemm": _mil_gemm})

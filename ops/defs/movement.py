@@ -23,7 +23,7 @@ from ..core import (
     check_axes,
     check_axis,
 )
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import INT64_MIN
 
 REQ3 = FLOAT_TYPES + ("int32",)
@@ -481,3 +481,49 @@ register(
            _tri_infer, _tri_ref, _tri_lower, "Keep the upper or lower triangle of the last two axes."),
 )
 
+
+# --------------------------------------------------------------------------- Core ML (MIL) lowerings
+# pad: constant mode, float types only; gather/scatter/triangular: none yet.
+
+
+def _mil_slice(mb, call: Call):
+    x = call["input"]
+    starts, sizes, strides = _slice_parts(call, x.rank)
+    return [mb.slice_by_index(x=x, begin=starts, end=[s + n for s, n in zip(starts, sizes)], stride=strides)]
+
+
+def _mil_split(mb, call: Call):
+    x, axis = call["input"], int(call.get("axis", 0))
+    return list(mb.split(x=x, split_sizes=_split_sizes(call, x.shape[axis]), axis=axis))
+
+
+def _mil_pad(mb, call: Call):
+    x = call["input"]
+    if call.get("mode", "constant") != "constant":
+        raise NotImplementedError(f"pad mode {call.get('mode')}")
+    pads = [int(v) for pair in zip(call["beginningPadding"], call["endingPadding"]) for v in pair]
+    return [mb.pad(x=x, pad=pads, mode="constant", constant_val=mb.scalar(call.get("value", 0), like=x))]
+
+
+def _mil_expand(mb, call: Call):
+    x = call["input"]
+    shape = [int(d) for d in call["newShape"]]
+    padded = [1] * (len(shape) - x.rank) + [int(d) for d in x.shape]
+    y = mb.reshape(x=x, shape=padded) if len(padded) != x.rank else x
+    return [mb.tile(x=y, reps=[n if p == 1 else 1 for p, n in zip(padded, shape)])]
+
+
+def _mil_reverse(mb, call: Call):
+    x = call["input"]
+    axes = _reverse_axes(call, x.rank)
+    return [mb.reverse(x=x, axes=axes) if axes else mb.identity(x=x)]
+
+
+attach_coreml({
+    "slice": _mil_slice,
+    "split": _mil_split,
+    "expand": _mil_expand,
+    "reverse": _mil_reverse,
+    "tile": lambda mb, call: [mb.tile(x=call["input"], reps=[int(r) for r in call["repetitions"]])],
+})
+attach_coreml({"pad": _mil_pad}, types=FLOAT_TYPES)  # MIL's pad is float-only

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, check_axes, check_axis
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import f32
 
 F = FLOAT_TYPES
@@ -243,3 +243,46 @@ register(
 def _is_f16(v) -> bool:
     dt = getattr(v, "data_type", None)
     return dt == "float16" if dt is not None else v.dtype == np.float16
+
+
+# Core ML (MIL) lowerings. batchNormalization is spelled out (MIL's batch_norm wants constant
+# statistics): (x - mean) / sqrt(variance + epsilon) * scale + bias, parameters shaped for ``axis``.
+def _mil_batch_norm(mb, call: Call):
+    x = call["input"]
+    axis = int(call.get("axis", 1))
+    shape = [-1] + [1] * (x.rank - 1 - axis)
+
+    def param(name):
+        return mb.reshape(x=call[name], shape=shape)
+
+    std = mb.sqrt(x=mb.add(x=param("variance"), y=mb.scalar(float(call.get("epsilon", 1e-5)), like=x)))
+    y = mb.real_div(x=mb.sub(x=x, y=param("mean")), y=std)
+    if call["scale"] is not None:
+        y = mb.mul(x=y, y=param("scale"))
+    if call["bias"] is not None:
+        y = mb.add(x=y, y=param("bias"))
+    return [y]
+
+
+def _mil_instance_norm(mb, call: Call):
+    x = call["input"]
+    nhwc = call.get("layout", "nchw") == "nhwc"
+    if nhwc:
+        x = mb.transpose(x=x, perm=[0, 3, 1, 2])
+    kw = {k: call[n] for k, n in (("gamma", "scale"), ("beta", "bias")) if call[n] is not None}
+    y = mb.instance_norm(x=x, epsilon=float(call.get("epsilon", 1e-5)), **kw)
+    return [mb.transpose(x=y, perm=[0, 2, 3, 1]) if nhwc else y]
+
+
+def _mil_layer_norm(mb, call: Call):
+    x = call["input"]
+    axes = call["axes"]
+    axes = list(range(1, x.rank)) if axes is None else [int(a) for a in axes]
+    if not axes:
+        raise NotImplementedError("layerNormalization with empty axes")
+    kw = {k: call[n] for k, n in (("gamma", "scale"), ("beta", "bias")) if call[n] is not None}
+    return [mb.layer_norm(x=x, axes=axes, epsilon=float(call.get("epsilon", 1e-5)), **kw)]
+
+
+attach_coreml({"batchNormalization": _mil_batch_norm, "instanceNormalization": _mil_instance_norm,
+               "layerNormalization": _mil_layer_norm})

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, DATA_TYPES, FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, register
+from ..registry import Call, Limits, OpDef, attach_coreml, register
 from . import _nn
 from ._common import INT64_MIN, from_ordered, int64_extreme, ordered_int64
 
@@ -261,3 +261,34 @@ def _make(name: str, allowed, ref_fn, lower_fn, windowed_tolerance: bool) -> OpD
 
 
 register(*(_make(n, *row) for n, row in _ROWS.items()))
+
+
+# Core ML (MIL) lowerings: MIL pools are NCHW and undilated; ceil rounding is MIL's ceil_mode.
+_MIL_POOL = {"averagePool2d": ("avg_pool", {"exclude_padding_from_average": True}), "maxPool2d": ("max_pool", {}),
+             "l2Pool2d": ("l2_pool", {})}
+
+
+def _mil_pool(name: str):
+    op, extra = _MIL_POOL[name]
+
+    def lower(mb, call: Call):
+        x = call["input"]
+        p = parse(call, tuple(x.shape))
+        if p["dilations"] != (1, 1) and list(p["dilations"]) != [1, 1]:
+            raise NotImplementedError(f"{name} with dilations")
+        nhwc = p["layout"] == "nhwc"
+        if nhwc:
+            x = mb.transpose(x=x, perm=[0, 3, 1, 2])
+        floor = tuple(_nn.conv_output_size(p["in_hw"][i], p["window"][i], p["padding"][2 * i], p["padding"][2 * i + 1],
+                                           p["strides"][i], 1)[0] for i in range(2))
+        kw = {"ceil_mode": tuple(p["out_hw"]) != floor} if op != "l2_pool" else {}
+        if kw.get("ceil_mode") is False:
+            kw = {}
+        y = getattr(mb, op)(x=x, kernel_sizes=list(p["window"]), strides=list(p["strides"]), pad_type="custom",
+                            pad=list(p["padding"]), **extra, **kw)
+        return [mb.transpose(x=y, perm=[0, 2, 3, 1]) if nhwc else y]
+
+    return lower
+
+
+attach_coreml({n: _mil_pool(n) for n in _MIL_POOL}, types=FLOAT_TYPES)

@@ -308,3 +308,16 @@ def _mil_reduce(op: str):
 
 
 attach_coreml({n: _mil_reduce(op) for n, op in _MIL_REDUCE.items()})
+
+
+def _mil_arg(op: str):
+    def lower(mb, call: Call):
+        return [getattr(mb, op)(x=call["input"], axis=int(call["axis"]), keep_dims=bool(call["keepDimensions"]))]
+
+    return lower
+
+
+attach_coreml({"argMax": _mil_arg("reduce_argmax"), "argMin": _mil_arg("reduce_argmin"),
+               "cumulativeSum": lambda mb, call: [mb.cumsum(x=call["input"], axis=int(call["axis"]),
+                                                            exclusive=bool(call["exclusive"]),
+                                                            reverse=bool(call["reversed"]))]})

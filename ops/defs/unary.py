@@ -137,7 +137,7 @@ def _make(name, allowed, required, fn, lowering, ulp) -> OpDef:
 register(*(_make(n, *row) for n, row in _ROWS.items()))
 
 
-# Core ML (MIL) lowerings: the MIL op of the same function. roundEven, hardSwish: none yet.
+# Core ML (MIL) lowerings: the MIL op of the same function. roundEven: none yet.
 def _mil(op: str, **kw):
     return lambda mb, call: [getattr(mb, op)(x=call["input"], **kw)]
 
@@ -148,6 +148,7 @@ attach_coreml({
     "log": _mil("log", epsilon=0.0),
     "reciprocal": _mil("inverse", epsilon=0.0),
     "gelu": _mil("gelu", mode="EXACT"),
+    "hardSwish": lambda mb, call: [mb.mul(x=call["input"], y=mb.sigmoid_hard(x=call["input"], alpha=1 / 6, beta=0.5))],
     "relu": lambda mb, call: [mb.relu(x=call["input"]) if mb.is_float(call["input"])
                               else mb.maximum(x=call["input"], y=mb.scalar(0, like=call["input"]))],
     "neg": lambda mb, call: [mb.mul(x=call["input"], y=mb.scalar(-1, like=call["input"]))],
