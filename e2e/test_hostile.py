@@ -112,8 +112,10 @@ def test_stopped_host_loses_contexts_and_rejects_pending_work(stoppable_host, pa
     r = page.evaluate("""async () => {
       const t0 = Date.now();
       const pending = ctx.createTensor({dataType: 'float32', shape: [2]}).then(() => 'resolved', (e) => e.name);
-      const info = await ctx.lost;
-      return {message: info.message, pending: await pending, seconds: (Date.now() - t0) / 1000};
+      const never = new Promise((r) => setTimeout(() => r({message: 'never lost'}), 15000));
+      const info = await Promise.race([ctx.lost, never]);
+      const settled = await Promise.race([pending, new Promise((r) => setTimeout(() => r('still pending'), 1000))]);
+      return {message: info.message, pending: settled, seconds: (Date.now() - t0) / 1000};
     }""")
     assert "stopped responding" in r["message"]
     assert r["pending"] == "InvalidStateError"
