@@ -61,7 +61,7 @@ class HostConfig:
     # what one page connection, and all of them together, may hold (None: unlimited)
     session_budget_bytes: int | None = 4 << 30
     host_budget_bytes: int | None = field(default_factory=lambda: default_host_budget())
-    max_graphs_per_session: int | None = 256
+    max_graphs_per_session: int | None = 1024
     # the shim declares the host lost when a keepalive ping goes unanswered this long
     keepalive_timeout_s: float = 10.0
 
