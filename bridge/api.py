@@ -225,6 +225,7 @@ class ML:
         self.rules = rules
         self.simulated = simulated
         self.budget = MemoryBudget(None, name="host")  # host-wide; the server sets its limit
+        self.session_limits = None  # what each page may hold (bridge.session.SessionLimits), set by the server
 
     def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
         from policy import engine

@@ -86,7 +86,7 @@ class Session:
     def __init__(self, ml: ML, origin: str | None = None, observer: Callable[[str, dict], None] | None = None):
         self.ml = ml
         self.origin = origin
-        limits: SessionLimits = getattr(ml, "session_limits", None) or SessionLimits()
+        limits: SessionLimits = ml.session_limits or SessionLimits()
         self.max_graphs = limits.max_graphs
         self.keepalive_timeout_s = limits.keepalive_timeout_s
         self.budget = MemoryBudget(limits.budget_bytes, parent=ml.budget, name="session")
