@@ -265,6 +265,7 @@ class MLContext:
         self._lost_event = threading.Event()
         self.lost_info: dict | None = None
         self.budget: MemoryBudget = ml.budget  # a host session replaces it with its own
+        self.charged = 0  # bytes the context itself holds in its budget (see bridge.session)
         self.graphs: list[MLGraph] = []
         self.tensors: list[MLTensor] = []
 
@@ -282,6 +283,8 @@ class MLContext:
             g.destroy()
         for t in list(self.tensors):
             t.destroy()
+        self.budget.release(self.charged)
+        self.charged = 0
 
     # -- limits
     def opSupportLimits(self) -> dict:  # noqa: N802

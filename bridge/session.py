@@ -20,6 +20,7 @@ import numpy as np
 from ops.core import (
     DataError,
     InvalidStateError,
+    NotSupportedError,
     OperandDesc,
     OperationError,
     UnknownError,
@@ -53,6 +54,7 @@ Frame = str | bytes
 REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
 MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
 GENERIC_FAILURE = "The host could not complete the operation."
+CONTEXT_BYTES = 192 * 1024  # what a context costs the host (its limits and capabilities), charged to the page
 
 
 @dataclass
@@ -179,12 +181,13 @@ class Session:
         options = protocol.decode_value(h.get("options") or {})
         ctx = self.ml.createContext(options)
         ctx.budget = self.budget
+        ctx.charged = self.budget.charge(CONTEXT_BYTES, "createContext()", NotSupportedError)
         self.contexts[cid] = ctx
         self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx})
         return self._ok(h, accelerated=ctx.accelerated, limits=ctx.opSupportLimits())
 
     def on_destroyContext(self, h, payload):  # noqa: N802
-        ctx = self.contexts.get(h.get("ctx"))
+        ctx = self.contexts.pop(h.get("ctx"), None) if isinstance(h.get("ctx"), int) else None
         if ctx is not None:
             ctx.destroy()
             self._forget(ctx)

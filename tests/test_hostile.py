@@ -17,7 +17,7 @@ from websockets.http11 import Request
 from bridge import protocol
 from bridge.api import ML, MLGraphBuilder
 from bridge.server import Host, HostConfig
-from bridge.session import Session, SessionLimits, pong
+from bridge.session import CONTEXT_BYTES, Session, SessionLimits, pong
 
 
 @pytest.fixture(scope="module")
@@ -145,9 +145,9 @@ def test_session_budget_refuses_tensors_and_is_released(ml):
     assert "error" not in call(s, {"t": "createTensor", "id": 2, "ctx": 1, "tensor": 5, "desc": desc})
     h = call(s, {"t": "createTensor", "id": 3, "ctx": 1, "tensor": 6, "desc": {**desc, "shape": [129, 1024]}})
     assert h["error"]["name"] == "UnknownError" and "budget" in h["error"]["message"]
-    assert s.budget.used == 512 * 1024
+    assert s.budget.used == CONTEXT_BYTES + 512 * 1024
     send(s, {"t": "destroyTensor", "tensor": 5})
-    assert s.budget.used == 0
+    assert s.budget.used == CONTEXT_BYTES
     assert "error" not in call(s, {"t": "createTensor", "id": 4, "ctx": 1, "tensor": 6, "desc": desc})
     s.close()
     assert s.budget.used == 0 and ml.budget.used == host_before
@@ -167,18 +167,18 @@ def test_expand_of_a_tiny_constant_is_charged_before_compiling(ml, monkeypatch):
            "outputs": {"y": 3}}
     (h,) = frames_of(s, protocol.encode_parts(msg, [b"\x00\x00\x80\x3f"]))
     assert h["error"]["name"] == "OperationError" and "budget" in h["error"]["message"]
-    assert not compiled and s.budget.used == 0
+    assert not compiled and s.budget.used == CONTEXT_BYTES
 
 
 def test_host_budget_is_shared_by_sessions():
     ml = ML()
-    ml.budget.limit = 1 << 20
+    ml.budget.limit = 2 * CONTEXT_BYTES + (1 << 20)
     a, b = new_session(ml), new_session(ml)
     desc = {"dataType": "uint8", "shape": [700 * 1024]}
     assert "error" not in call(a, {"t": "createTensor", "id": 2, "ctx": 1, "tensor": 5, "desc": desc})
     h = call(b, {"t": "createTensor", "id": 2, "ctx": 1, "tensor": 5, "desc": desc})
     assert h["error"]["name"] == "UnknownError"
-    assert b.budget.used == 0  # a refused charge leaves nothing behind
+    assert b.budget.used == CONTEXT_BYTES  # a refused charge leaves nothing behind
     a.close()
     assert "error" not in call(b, {"t": "createTensor", "id": 3, "ctx": 1, "tensor": 6, "desc": desc})
 
@@ -186,9 +186,20 @@ def test_host_budget_is_shared_by_sessions():
 def test_build_and_destroy_release_graph_charges(ml):
     s = new_session(ml, budget=1 << 20)
     assert "error" not in call(s, relu_graph(10, (1000,)))
-    assert s.budget.used == 4000  # relu's output
+    assert s.budget.used == CONTEXT_BYTES + 4000  # relu's output
     send(s, {"t": "destroyGraph", "graph": 10})
-    assert s.budget.used == 0
+    assert s.budget.used == CONTEXT_BYTES
+
+
+def test_contexts_are_charged_so_a_page_cannot_create_them_without_end(ml):
+    s = new_session(ml, budget=4 * CONTEXT_BYTES)
+    for cid in (2, 3, 4):
+        assert "error" not in call(s, {"t": "createContext", "id": cid, "ctx": cid})
+    h = call(s, {"t": "createContext", "id": 5, "ctx": 5})
+    assert h["error"]["name"] == "NotSupportedError"
+    send(s, {"t": "destroyContext", "ctx": 2})
+    assert 2 not in s.contexts
+    assert "error" not in call(s, {"t": "createContext", "id": 6, "ctx": 5})
 
 
 def _peak_while(fn) -> int:
