@@ -54,6 +54,7 @@ Frame = str | bytes
 REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
 MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
 GENERIC_FAILURE = "The host could not complete the operation."
+MAX_GRAPH_NODES = 30000  # far above real models (thousands); bounds one build's host time
 CONTEXT_BYTES = 192 * 1024  # what a context costs the host (its limits and capabilities), charged to the page
 
 
@@ -232,7 +233,10 @@ class Session:
                 operands[item["operand"]] = b.constant(s["dataType"], protocol.decode_value(s["value"]))
             else:
                 operands[item["operand"]] = b.constant(self._tensor(item["tensor"]))
-        for node in h.get("nodes", []):
+        nodes = h.get("nodes", [])
+        if not isinstance(nodes, list) or len(nodes) > MAX_GRAPH_NODES:
+            raise OperationError(f"A graph may have at most {MAX_GRAPH_NODES} operators.")
+        for node in nodes:
             op = node["op"]
             if not isinstance(op, str) or op not in load_all():
                 # only registered operators are dispatched, never other builder attributes

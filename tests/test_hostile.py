@@ -135,6 +135,19 @@ def test_huge_rank_is_refused_by_rank_before_any_size(ml, dim):
         s.validate(1, "input", ["x", {"dataType": "float32", "shape": [dim] * 80000}])
 
 
+def test_graph_size_is_bounded(ml, monkeypatch):
+    from bridge import session as session_module
+
+    monkeypatch.setattr(session_module, "MAX_GRAPH_NODES", 3)
+    s = new_session(ml)
+    msg = relu_graph(10)
+    msg["nodes"] = [{"op": "relu", "args": [{"$operand": i}, {}], "outputs": [i + 1]} for i in range(1, 5)]
+    msg["outputs"] = {"y": 5}
+    assert call(s, msg)["error"]["name"] == "OperationError"
+    msg["nodes"], msg["outputs"] = msg["nodes"][:3], {"y": 4}
+    assert "error" not in call(s, msg)
+
+
 # ------------------------------------------------------------------ 5. budgets and copies
 
 
