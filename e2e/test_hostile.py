@@ -108,6 +108,10 @@ def test_stopped_host_loses_contexts_and_rejects_pending_work(stoppable_host, pa
     }""")
     time.sleep(3)  # twice the timeout: an idle but live host keeps its contexts
     assert page.evaluate("window.lostMessage") is None
+    # a page busy in synchronous work for longer than the timeout is not a hung host either
+    page.evaluate("() => { const t = Date.now(); while (Date.now() - t < 3500); }")
+    time.sleep(1)
+    assert page.evaluate("window.lostMessage") is None
     os.kill(proc.pid, signal.SIGSTOP)
     r = page.evaluate("""async () => {
       const t0 = Date.now();

@@ -312,20 +312,26 @@ class HostLink {
   }
   // Keepalive: a host that is alive but stuck (stopped, deadlocked) never closes the socket, so
   // the page pings it; a ping unanswered for `timeoutMs` (the host's setting) loses every context
-  // of this link and rejects every pending promise. Judged per outstanding ping, so a throttled
-  // background tab whose timers fire late is not mistaken for a hung host.
+  // of this link and rejects every pending promise. A tick that comes late (the page itself was
+  // busy, e.g. in synchronous calls, or its timers throttled) restarts the wait: its pong may be
+  // queued behind the tick, and a busy page is not a hung host.
   keepalive(timeoutMs) {
     if (!(timeoutMs > 0)) return;
-    let sentAt = null; let n = 0;
+    const every = Math.max(100, Math.min(timeoutMs / 4, 2500));
+    let sentAt = null; let n = 0; let lastTick = Date.now();
     this.onPong = () => { sentAt = null; };
     this.heartbeat = setInterval(() => {
+      const now = Date.now();
+      const late = now - lastTick > 2 * every + 500;
+      lastTick = now;
       if (this.closed) { clearInterval(this.heartbeat); return; }
-      if (sentAt === null) { sentAt = Date.now(); this.ws.send(JSON.stringify({ t: 'ping', n: ++n })); return; }
-      if (Date.now() - sentAt > timeoutMs) {
+      if (sentAt === null) { sentAt = now; this.ws.send(JSON.stringify({ t: 'ping', n: ++n })); return; }
+      if (late) { sentAt = now; return; }
+      if (now - sentAt > timeoutMs) {
         try { this.ws.close(); } catch (e) { /* already closing */ }
         this.onClose('The webnn-bridge host stopped responding.');
       }
-    }, Math.max(100, Math.min(timeoutMs / 4, 2500)));
+    }, every);
   }
   onMessage(data) {
     let header; let payload = null;
