@@ -76,11 +76,19 @@ class HostProcess:
         return connect(self.ws_url, origin=self.url, max_size=None, open_timeout=30)
 
 
+def recv(ws, timeout: float = 60):
+    """The next frame that is not the host's heartbeat."""
+    while True:
+        frame = ws.recv(timeout=timeout)
+        if frame != '{"t":"alive"}':
+            return frame
+
+
 def round_trip_ms(host: HostProcess) -> float:
     with host.connect() as ws:
         t0 = time.perf_counter()
         ws.send('{"t":"hello","id":1}')
-        ws.recv(timeout=60)
+        recv(ws, 60)
         return (time.perf_counter() - t0) * 1000
 
 
@@ -149,7 +157,7 @@ def fuzz(host: HostProcess, n: int, seed: int) -> dict:
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
-                reply = ws.recv(timeout=max(0.1, deadline - time.time()))
+                reply = recv(ws, max(0.1, deadline - time.time()))
             except Exception:
                 reconnects += 1
                 ws = host.connect()
@@ -199,7 +207,7 @@ def storm(host: HostProcess, n: int) -> dict:
     t.join()
     for ws in socks:
         try:
-            ws.recv(timeout=30)
+            recv(ws, 30)
         except Exception:
             refused += 1
         ws.close()
@@ -211,18 +219,18 @@ def graphs(host: HostProcess, n: int) -> dict:
     threads_before = host.threads()
     with host.connect() as ws:
         ws.send('{"t":"createContext","id":1,"ctx":1}')
-        ws.recv(timeout=60)
+        recv(ws, 60)
         failed = 0
         for g in range(n):
             msg = {**SEEDS[5], "id": 10 + g, "graph": 10 + g}
             ws.send(json.dumps(msg))
-            failed += '"error"' in ws.recv(timeout=60)
+            failed += '"error"' in recv(ws, 60)
         threads_built = host.threads()
         ws.send('{"t":"destroyContext","ctx":1}')
         t0 = time.perf_counter()
         bystander = round_trip_ms(host)
         ws.send('{"t":"hello","id":2}')
-        ws.recv(timeout=120)
+        recv(ws, 120)
         destroy_ms = (time.perf_counter() - t0) * 1000
     return {"graphs built": n - failed, "refused (per-page cap)": failed, "host threads before": threads_before,
             "host threads with graphs": threads_built, "bystander hello ms during destroy": round(bystander, 1),
@@ -232,7 +240,7 @@ def graphs(host: HostProcess, n: int) -> dict:
 def memory(host: HostProcess) -> dict:
     with host.connect() as ws:
         ws.send('{"t":"createContext","id":1,"ctx":1}')
-        ws.recv(timeout=60)
+        recv(ws, 60)
         msg = {"t": "build", "id": 2, "ctx": 1, "graph": 2, "inputs": [],
                "constants": [{"operand": 1, "desc": {"dataType": "float32", "shape": [1]}, "part": 0}],
                "nodes": [{"op": "expand", "args": [{"$operand": 1}, [16384, 16384], {}], "outputs": [2]},
@@ -240,10 +248,10 @@ def memory(host: HostProcess) -> dict:
                "outputs": {"y": 3}}
         head = json.dumps({**msg, "parts": [[0, 4]]}).encode()
         ws.send(struct.pack("<I", len(head)) + head + b"\x00\x00\x80\x3f")
-        expand = json.loads(ws.recv(timeout=120))
+        expand = json.loads(recv(ws, 120))
         ws.send(json.dumps({"t": "createTensor", "id": 3, "ctx": 1, "tensor": 4,
                             "desc": {"dataType": "float32", "shape": [2**28]}}))
-        big = json.loads(ws.recv(timeout=120))
+        big = json.loads(recv(ws, 120))
     return {"expand 4 B -> 1 GiB": expand.get("error", {}).get("name", "built"),
             "1 GiB tensor": big.get("error", {}).get("name", "created")}
 

@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--max-graphs", metavar="N", type=int, default=1024,
                    help="graphs one page may hold at once (default 1024; 0: unlimited)")
     s.add_argument("--keepalive-timeout", metavar="SECONDS", type=float, default=10.0,
-                   help="pages declare the host lost when it does not answer a ping this long (default 10)")
+                   help="pages declare the host lost when they hear nothing from it this long (default 10)")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions and failures")
     s.set_defaults(func=_serve)
 

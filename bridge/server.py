@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import websockets
 import websockets.http11
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
@@ -32,7 +33,7 @@ from ops.core import WebNNError, WebNNTypeError
 
 from . import protocol, shim
 from .api import ML
-from .session import Session, SessionLimits, pong
+from .session import ALIVE, Session, SessionLimits, keepalive_interval
 
 log = logging.getLogger("webnn_bridge.server")
 
@@ -62,7 +63,7 @@ class HostConfig:
     session_budget_bytes: int | None = 4 << 30
     host_budget_bytes: int | None = field(default_factory=lambda: default_host_budget())
     max_graphs_per_session: int | None = 1024
-    # the shim declares the host lost when a keepalive ping goes unanswered this long
+    # pages declare the host lost when they hear nothing from it this long (it sends heartbeats)
     keepalive_timeout_s: float = 10.0
 
 
@@ -251,11 +252,9 @@ class Host:
         session = Session(self.ml, origin, self.config.observer)
         self.sessions[session.token] = session
         log.info("session %s opened from %s", session.token[:6], origin)
+        beat = asyncio.create_task(self.heartbeat(connection))
         try:
             async for message in connection:
-                if (keepalive := pong(message)) is not None:  # answered by the loop itself
-                    await connection.send(keepalive)
-                    continue
                 # handled one at a time, in order: the context timeline
                 replies = await asyncio.to_thread(session.receive, message)
                 for r in replies:
@@ -265,9 +264,20 @@ class Host:
         except Exception as e:  # a broken connection ends only its own session
             log.info("session %s ended: %s", session.token[:6], e)
         finally:
+            beat.cancel()
             self.sessions.pop(session.token, None)
             await asyncio.to_thread(session.close)
             log.info("session %s closed", session.token[:6])
+
+    async def heartbeat(self, connection: ServerConnection) -> None:
+        """Tell the page the host is alive, from the event loop, however busy its session is."""
+        interval = keepalive_interval(self.config.keepalive_timeout_s)
+        try:
+            while True:
+                await asyncio.sleep(interval)
+                await connection.send(ALIVE)
+        except websockets.ConnectionClosed:
+            pass
 
     @property
     def port(self) -> int:

@@ -67,22 +67,14 @@ class SessionLimits:
     keepalive_timeout_s: float = 10.0
 
 
-def pong(message) -> str | None:
-    """The keepalive answer, cheap enough for the event loop itself: a hung host is one whose loop
-    does not answer, a busy session still does."""
-    if not isinstance(message, str) or len(message) > 64 or '"ping"' not in message:
-        return None
-    try:
-        header, _ = protocol.decode(message)
-    except protocol.ProtocolError:
-        return None
-    if header["t"] != "ping":
-        return None
-    return pong_frame(header.get("n"))
+# Keepalive: the server's event loop sends ALIVE to every page at this interval, whatever its
+# session is doing; a page that hears nothing for the timeout (told in the hello reply) declares the
+# host hung. A busy session is not a hung host; a stopped or deadlocked process is.
+ALIVE = protocol.encode({"t": "alive"})
 
 
-def pong_frame(n) -> str:
-    return protocol.encode({"t": "pong", "n": n if isinstance(n, int) and not isinstance(n, bool) else None})
+def keepalive_interval(timeout_s: float) -> float:
+    return max(0.1, min(timeout_s / 4, 2.5))
 
 
 class Session:
@@ -303,10 +295,6 @@ class Session:
         graph.last_latency_ms = ms  # operator-side only; pages get a bucket (on_graphLatency)
         self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms})
         return None
-
-    def on_ping(self, h, payload):
-        """Keepalive that reached the session (normally the server answers it with pong())."""
-        return pong_frame(h.get("n"))
 
     def on_graphLatency(self, h, payload):  # noqa: N802
         """The bucketed latency of a graph's latest dispatch (10-20 ms steps, coarser above)."""

@@ -17,7 +17,7 @@ from websockets.http11 import Request
 from bridge import protocol
 from bridge.api import ML, MLGraphBuilder
 from bridge.server import Host, HostConfig
-from bridge.session import CONTEXT_BYTES, Session, SessionLimits, pong
+from bridge.session import CONTEXT_BYTES, Session, SessionLimits
 
 
 @pytest.fixture(scope="module")
@@ -387,9 +387,41 @@ def test_malformed_requests_get_4xx(host):
 # ------------------------------------------------------------------ 10. keepalive
 
 
-def test_keepalive_is_answered_without_the_session(ml):
-    assert json.loads(pong('{"t":"ping","n":4}')) == {"t": "pong", "n": 4}
-    assert pong('{"t":"hello","id":1}') is None and pong(b"ping") is None and pong('{"t":"ping","n":NaN}') is None
-    s = new_session(ml)
-    assert call(s, {"t": "hello", "id": 2})["ok"]["keepalive"] == 10000
-    assert call(s, {"t": "ping", "n": 5}) == {"t": "pong", "n": 5}
+def test_hello_tells_the_page_the_keepalive_timeout(ml):
+    ml.session_limits = SessionLimits(keepalive_timeout_s=2.5)
+    try:
+        s = Session(ml)
+    finally:
+        ml.session_limits = None
+    assert call(s, {"t": "hello", "id": 2})["ok"]["keepalive"] == 2500
+
+
+def test_heartbeats_flow_while_the_session_is_busy(monkeypatch):
+    """The server's event loop sends heartbeats: a session busy in a long build is not a hung host
+    (the handler loop must keep this property whatever its scheduling)."""
+    import threading
+
+    from websockets.sync.client import connect
+
+    from bridge.embed import start_host
+
+    release = threading.Event()
+
+    def slow_latency(self, h, payload):
+        release.wait(20)
+        return self._ok(h, latency=None)
+
+    monkeypatch.setattr(Session, "on_graphLatency", slow_latency)
+    host = start_host(keepalive_timeout_s=0.8)
+    try:
+        with connect(host.url.replace("http", "ws", 1) + "/webnn", origin=host.url) as ws:
+            ws.send('{"t":"graphLatency","id":1,"graph":1}')
+            beats = [json.loads(ws.recv(timeout=10)) for _ in range(3)]  # while the session is stuck
+            assert beats == [{"t": "alive"}] * 3
+            release.set()
+            while (h := json.loads(ws.recv(timeout=10)))["t"] == "alive":
+                pass
+            assert h["re"] == 1
+    finally:
+        release.set()
+        host.stop()
