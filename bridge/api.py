@@ -255,6 +255,7 @@ class ML:
         self.budget = MemoryBudget(None, name="host")  # host-wide; the server sets its limit
         # identical graphs share compiled sessions (backends/cache.py); default: in memory only
         self.compile_cache = compile_cache if compile_cache is not None else default_cache()
+        self.session_limits = None  # what each page may hold (bridge.session.SessionLimits), set by the server
 
     def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
         from policy import engine
@@ -294,6 +295,7 @@ class MLContext:
         self._lost_event = threading.Event()
         self.lost_info: dict | None = None
         self.budget: MemoryBudget = ml.budget  # a host session replaces it with its own
+        self.charged = 0  # bytes the context itself holds in its budget (see bridge.session)
         self.graphs: list[MLGraph] = []
         self.tensors: list[MLTensor] = []
         # compile caches are partitioned by this (the host sets the page's origin): a build's
@@ -314,6 +316,8 @@ class MLContext:
             g.destroy()
         for t in list(self.tensors):
             t.destroy()
+        self.budget.release(self.charged)
+        self.charged = 0
 
     def compile(self, ir: GraphIR, placement) -> Compiled:
         """Compile where the placement says: real devices run their own segments (a partition

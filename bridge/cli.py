@@ -178,10 +178,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="bytes of tensors and graphs one page may hold, in MiB (default 4096; 0: unlimited)")
     s.add_argument("--host-budget", metavar="MIB", type=int,
                    help="the same for all pages together (default 3/4 of physical RAM; 0: unlimited)")
-    s.add_argument("--max-graphs", metavar="N", type=int, default=256,
-                   help="graphs one page may hold at once (default 256; 0: unlimited)")
+    s.add_argument("--max-graphs", metavar="N", type=int, default=1024,
+                   help="graphs one page may hold at once (default 1024; 0: unlimited)")
     s.add_argument("--keepalive-timeout", metavar="SECONDS", type=float, default=10.0,
-                   help="pages declare the host lost when it does not answer a ping this long (default 10)")
+                   help="pages declare the host lost when they hear nothing from it this long (default 10)")
     s.add_argument("--cache-dir", metavar="DIR", default=str(default_cache_dir()),
                    help="keep compiled graphs here across restarts (default: %(default)s)")
     s.add_argument("--no-cache", action="store_true", help="keep compiled graphs in memory only")

@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import websockets
 import websockets.http11
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
@@ -39,7 +40,7 @@ from ops.core import WebNNError, WebNNTypeError
 
 from . import landing, protocol, shim, static
 from .api import ML
-from .session import Session, SessionLimits, pong
+from .session import ALIVE, Session, SessionLimits, keepalive_interval
 
 log = logging.getLogger("webnn_bridge.server")
 
@@ -70,8 +71,8 @@ class HostConfig:
     # what one page connection, and all of them together, may hold (None: unlimited)
     session_budget_bytes: int | None = 4 << 30
     host_budget_bytes: int | None = field(default_factory=lambda: default_host_budget())
-    max_graphs_per_session: int | None = 256
-    # the shim declares the host lost when a keepalive ping goes unanswered this long
+    max_graphs_per_session: int | None = 1024
+    # pages declare the host lost when they hear nothing from it this long (it sends heartbeats)
     keepalive_timeout_s: float = 10.0
     # worker threads for builds and long dispatches (0: one per core, at least 2)
     workers: int = 0
@@ -309,11 +310,9 @@ class Host:
         self.sessions[session.token] = session
         log.info("session %s opened from %s", session.token[:6], origin)
         loop = asyncio.get_running_loop()
+        beat = asyncio.create_task(self.heartbeat(connection))
         try:
             async for message in connection:
-                if (keepalive := pong(message)) is not None:  # answered by the loop itself
-                    await connection.send(keepalive)
-                    continue
                 if session.is_quick(message):
                     replies = session.receive(message)
                 else:
@@ -325,9 +324,20 @@ class Host:
         except Exception as e:  # a broken connection ends only its own session
             log.info("session %s ended: %s", session.token[:6], e)
         finally:
+            beat.cancel()
             self.sessions.pop(session.token, None)
             await loop.run_in_executor(self.pool, session.close)
             log.info("session %s closed", session.token[:6])
+
+    async def heartbeat(self, connection: ServerConnection) -> None:
+        """Tell the page the host is alive, from the event loop, however busy its session is."""
+        interval = keepalive_interval(self.config.keepalive_timeout_s)
+        try:
+            while True:
+                await asyncio.sleep(interval)
+                await connection.send(ALIVE)
+        except websockets.ConnectionClosed:
+            pass
 
     @property
     def port(self) -> int:

@@ -21,6 +21,7 @@ from ops.core import (
     DATA_TYPES,
     DataError,
     InvalidStateError,
+    NotSupportedError,
     OperandDesc,
     OperationError,
     UnknownError,
@@ -59,6 +60,8 @@ GENERIC_FAILURE = "The host could not complete the operation."
 QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency"}
 QUICK_READ_BYTES = 256 * 1024
 QUICK_DISPATCH_MS = 0.5
+MAX_GRAPH_NODES = 30000  # far above real models (thousands); bounds one build's host time
+CONTEXT_BYTES = 192 * 1024  # what a context costs the host (its limits and capabilities), charged to the page
 
 
 @dataclass
@@ -70,29 +73,21 @@ class SessionLimits:
     keepalive_timeout_s: float = 10.0
 
 
-def pong(message) -> str | None:
-    """The keepalive answer, cheap enough for the event loop itself: a hung host is one whose loop
-    does not answer, a busy session still does."""
-    if not isinstance(message, str) or len(message) > 64 or '"ping"' not in message:
-        return None
-    try:
-        header, _ = protocol.decode(message)
-    except protocol.ProtocolError:
-        return None
-    if header["t"] != "ping":
-        return None
-    return pong_frame(header.get("n"))
+# Keepalive: the server's event loop sends ALIVE to every page at this interval, whatever its
+# session is doing; a page that hears nothing for the timeout (told in the hello reply) declares the
+# host hung. A busy session is not a hung host; a stopped or deadlocked process is.
+ALIVE = protocol.encode({"t": "alive"})
 
 
-def pong_frame(n) -> str:
-    return protocol.encode({"t": "pong", "n": n if isinstance(n, int) and not isinstance(n, bool) else None})
+def keepalive_interval(timeout_s: float) -> float:
+    return max(0.1, min(timeout_s / 4, 2.5))
 
 
 class Session:
     def __init__(self, ml: ML, origin: str | None = None, observer: Callable[[str, dict], None] | None = None):
         self.ml = ml
         self.origin = origin
-        limits: SessionLimits = getattr(ml, "session_limits", None) or SessionLimits()
+        limits: SessionLimits = ml.session_limits or SessionLimits()
         self.max_graphs = limits.max_graphs
         self.keepalive_timeout_s = limits.keepalive_timeout_s
         self.budget = MemoryBudget(limits.budget_bytes, parent=ml.budget, name="session")
@@ -185,12 +180,13 @@ class Session:
         options = protocol.decode_value(h.get("options") or {})
         ctx = self.ml.createContext(options)
         ctx.budget = self.budget
+        ctx.charged = self.budget.charge(CONTEXT_BYTES, "createContext()", NotSupportedError)
         self.contexts[cid] = ctx
         self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx})
         return self._ok(h, accelerated=ctx.accelerated, limits=ctx.opSupportLimits())
 
     def on_destroyContext(self, h, payload):  # noqa: N802
-        ctx = self.contexts.get(h.get("ctx"))
+        ctx = self.contexts.pop(h.get("ctx"), None) if isinstance(h.get("ctx"), int) else None
         if ctx is not None:
             ctx.destroy()
             self._forget(ctx)
@@ -237,7 +233,10 @@ class Session:
                 operands[item["operand"]] = b.constant(s["dataType"], protocol.decode_value(s["value"]))
             else:
                 operands[item["operand"]] = b.constant(self._tensor(item["tensor"]))
-        for node in h.get("nodes", []):
+        nodes = h.get("nodes", [])
+        if not isinstance(nodes, list) or len(nodes) > MAX_GRAPH_NODES:
+            raise OperationError(f"A graph may have at most {MAX_GRAPH_NODES} operators.")
+        for node in nodes:
             op = node["op"]
             if not isinstance(op, str) or op not in load_all():
                 # only registered operators are dispatched, never other builder attributes
@@ -329,10 +328,6 @@ class Session:
         graph.last_latency_ms = ms  # operator-side only; pages get a bucket (on_graphLatency)
         self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms})
         return None
-
-    def on_ping(self, h, payload):
-        """Keepalive that reached the session (normally the server answers it with pong())."""
-        return pong_frame(h.get("n"))
 
     def on_graphLatency(self, h, payload):  # noqa: N802
         """The bucketed latency of a graph's latest dispatch (10-20 ms steps, coarser above)."""

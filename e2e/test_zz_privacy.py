@@ -223,6 +223,8 @@ def _text(frame: str | bytes) -> str:
 
 def test_no_frame_reveals_identity_or_exact_timing():
     assert len(FRAMES) > 100, "the e2e suite should have sent many frames by now"
+    # error replies and warnings are scanned too (e2e/test_hostile.py provokes many)
+    assert sum('"error"' in _text(f) for f in FRAMES) >= 5, "the scan should cover the host's error paths"
     ids = _identities()
     bad = []
     for frame in FRAMES:

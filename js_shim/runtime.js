@@ -330,24 +330,29 @@ class HostLink {
     for (const ctx of Array.from(this.contexts)) loseContext(ctx, message);
     if (LINK === this) LINK = null;
   }
-  // Keepalive: a host that is alive but stuck (stopped, deadlocked) never closes the socket, so
-  // the page pings it; a ping unanswered for `timeoutMs` (the host's setting) loses every context
-  // of this link and rejects every pending promise. Judged per outstanding ping, so a throttled
-  // background tab whose timers fire late is not mistaken for a hung host.
+  // Keepalive: a host that is alive but stuck (stopped, deadlocked) never closes the socket. Its
+  // event loop sends 'alive' frames however busy the session is; when nothing at all arrives for
+  // `timeoutMs` (the host's setting), every context of this link is lost and every pending promise
+  // rejects. A tick that comes late (the page itself was busy in synchronous work, or its timers
+  // were throttled) restarts the wait: frames may be queued behind it.
   keepalive(timeoutMs) {
     if (!(timeoutMs > 0)) return;
-    let sentAt = null; let n = 0;
-    this.onPong = () => { sentAt = null; };
+    const every = Math.max(100, Math.min(timeoutMs / 4, 2500));
+    let lastTick = Date.now();
+    this.heard = lastTick;
     this.heartbeat = setInterval(() => {
-      if (this.closed) { clearInterval(this.heartbeat); return; }
-      if (sentAt === null) { sentAt = Date.now(); this.ws.send(JSON.stringify({ t: 'ping', n: ++n })); return; }
-      if (Date.now() - sentAt > timeoutMs) {
+      const now = Date.now();
+      if (now - lastTick > 2 * every + 500) this.heard = now;
+      lastTick = now;
+      if (this.closed) clearInterval(this.heartbeat);
+      else if (now - this.heard > timeoutMs) {
         try { this.ws.close(); } catch (e) { /* already closing */ }
         this.onClose('The webnn-bridge host stopped responding.');
       }
-    }, Math.max(100, Math.min(timeoutMs / 4, 2500)));
+    }, every);
   }
   onMessage(data) {
+    this.heard = Date.now();
     let header; let payload = null;
     if (typeof data === 'string') {
       header = JSON.parse(data);
@@ -362,8 +367,6 @@ class HostLink {
       this.pending.delete(header.re);
       if (header.error) p.reject(makeError(header.error.name, header.error.message));
       else p.resolve(payload ? Object.assign({ $payload: payload }, header.ok) : header.ok);
-    } else if (header.t === 'pong') {
-      if (this.onPong) this.onPong();
     } else if (header.t === 'warning') {
       console.warn(`webnn-bridge: ${header.op} failed on the host: ${header.error.name}: ${header.error.message}`);
     } else if (header.t === 'error') {

@@ -19,7 +19,7 @@ from websockets.http11 import Request
 from bridge import protocol
 from bridge.api import ML, MLGraphBuilder
 from bridge.server import Host, HostConfig
-from bridge.session import Session, SessionLimits, pong
+from bridge.session import CONTEXT_BYTES, Session, SessionLimits
 
 
 @pytest.fixture(scope="module")
@@ -137,6 +137,19 @@ def test_huge_rank_is_refused_by_rank_before_any_size(ml, dim):
         s.validate(1, "input", ["x", {"dataType": "float32", "shape": [dim] * 80000}])
 
 
+def test_graph_size_is_bounded(ml, monkeypatch):
+    from bridge import session as session_module
+
+    monkeypatch.setattr(session_module, "MAX_GRAPH_NODES", 3)
+    s = new_session(ml)
+    msg = relu_graph(10)
+    msg["nodes"] = [{"op": "relu", "args": [{"$operand": i}, {}], "outputs": [i + 1]} for i in range(1, 5)]
+    msg["outputs"] = {"y": 5}
+    assert call(s, msg)["error"]["name"] == "OperationError"
+    msg["nodes"], msg["outputs"] = msg["nodes"][:3], {"y": 4}
+    assert "error" not in call(s, msg)
+
+
 # ------------------------------------------------------------------ 5. budgets and copies
 
 
@@ -147,9 +160,9 @@ def test_session_budget_refuses_tensors_and_is_released(ml):
     assert "error" not in call(s, {"t": "createTensor", "id": 2, "ctx": 1, "tensor": 5, "desc": desc})
     h = call(s, {"t": "createTensor", "id": 3, "ctx": 1, "tensor": 6, "desc": {**desc, "shape": [129, 1024]}})
     assert h["error"]["name"] == "UnknownError" and "budget" in h["error"]["message"]
-    assert s.budget.used == 512 * 1024
+    assert s.budget.used == CONTEXT_BYTES + 512 * 1024
     send(s, {"t": "destroyTensor", "tensor": 5})
-    assert s.budget.used == 0
+    assert s.budget.used == CONTEXT_BYTES
     assert "error" not in call(s, {"t": "createTensor", "id": 4, "ctx": 1, "tensor": 6, "desc": desc})
     s.close()
     assert s.budget.used == 0 and ml.budget.used == host_before
@@ -169,18 +182,18 @@ def test_expand_of_a_tiny_constant_is_charged_before_compiling(ml, monkeypatch):
            "outputs": {"y": 3}}
     (h,) = frames_of(s, protocol.encode_parts(msg, [b"\x00\x00\x80\x3f"]))
     assert h["error"]["name"] == "OperationError" and "budget" in h["error"]["message"]
-    assert not compiled and s.budget.used == 0
+    assert not compiled and s.budget.used == CONTEXT_BYTES
 
 
 def test_host_budget_is_shared_by_sessions():
     ml = ML()
-    ml.budget.limit = 1 << 20
+    ml.budget.limit = 2 * CONTEXT_BYTES + (1 << 20)
     a, b = new_session(ml), new_session(ml)
     desc = {"dataType": "uint8", "shape": [700 * 1024]}
     assert "error" not in call(a, {"t": "createTensor", "id": 2, "ctx": 1, "tensor": 5, "desc": desc})
     h = call(b, {"t": "createTensor", "id": 2, "ctx": 1, "tensor": 5, "desc": desc})
     assert h["error"]["name"] == "UnknownError"
-    assert b.budget.used == 0  # a refused charge leaves nothing behind
+    assert b.budget.used == CONTEXT_BYTES  # a refused charge leaves nothing behind
     a.close()
     assert "error" not in call(b, {"t": "createTensor", "id": 3, "ctx": 1, "tensor": 6, "desc": desc})
 
@@ -188,9 +201,20 @@ def test_host_budget_is_shared_by_sessions():
 def test_build_and_destroy_release_graph_charges(ml):
     s = new_session(ml, budget=1 << 20)
     assert "error" not in call(s, relu_graph(10, (1000,)))
-    assert s.budget.used == 4000  # relu's output
+    assert s.budget.used == CONTEXT_BYTES + 4000  # relu's output
     send(s, {"t": "destroyGraph", "graph": 10})
-    assert s.budget.used == 0
+    assert s.budget.used == CONTEXT_BYTES
+
+
+def test_contexts_are_charged_so_a_page_cannot_create_them_without_end(ml):
+    s = new_session(ml, budget=4 * CONTEXT_BYTES)
+    for cid in (2, 3, 4):
+        assert "error" not in call(s, {"t": "createContext", "id": cid, "ctx": cid})
+    h = call(s, {"t": "createContext", "id": 5, "ctx": 5})
+    assert h["error"]["name"] == "NotSupportedError"
+    send(s, {"t": "destroyContext", "ctx": 2})
+    assert 2 not in s.contexts
+    assert "error" not in call(s, {"t": "createContext", "id": 6, "ctx": 5})
 
 
 def _peak_while(fn) -> int:
@@ -372,9 +396,41 @@ def test_malformed_requests_get_4xx(host):
 # ------------------------------------------------------------------ 10. keepalive
 
 
-def test_keepalive_is_answered_without_the_session(ml):
-    assert json.loads(pong('{"t":"ping","n":4}')) == {"t": "pong", "n": 4}
-    assert pong('{"t":"hello","id":1}') is None and pong(b"ping") is None and pong('{"t":"ping","n":NaN}') is None
-    s = new_session(ml)
-    assert call(s, {"t": "hello", "id": 2})["ok"]["keepalive"] == 10000
-    assert call(s, {"t": "ping", "n": 5}) == {"t": "pong", "n": 5}
+def test_hello_tells_the_page_the_keepalive_timeout(ml):
+    ml.session_limits = SessionLimits(keepalive_timeout_s=2.5)
+    try:
+        s = Session(ml)
+    finally:
+        ml.session_limits = None
+    assert call(s, {"t": "hello", "id": 2})["ok"]["keepalive"] == 2500
+
+
+def test_heartbeats_flow_while_the_session_is_busy(monkeypatch):
+    """The server's event loop sends heartbeats: a session busy in a long build is not a hung host
+    (the handler loop must keep this property whatever its scheduling)."""
+    import threading
+
+    from websockets.sync.client import connect
+
+    from bridge.embed import start_host
+
+    release = threading.Event()
+
+    def slow_latency(self, h, payload):
+        release.wait(20)
+        return self._ok(h, latency=None)
+
+    monkeypatch.setattr(Session, "on_graphLatency", slow_latency)
+    host = start_host(keepalive_timeout_s=0.8)
+    try:
+        with connect(host.url.replace("http", "ws", 1) + "/webnn", origin=host.url) as ws:
+            ws.send('{"t":"graphLatency","id":1,"graph":1}')
+            beats = [json.loads(ws.recv(timeout=10)) for _ in range(3)]  # while the session is stuck
+            assert beats == [{"t": "alive"}] * 3
+            release.set()
+            while (h := json.loads(ws.recv(timeout=10)))["t"] == "alive":
+                pass
+            assert h["re"] == 1
+    finally:
+        release.set()
+        host.stop()
