@@ -82,10 +82,11 @@ class _Entry:
 class SharedCompiled(Compiled):
     """One graph's reference to a cached compiled session."""
 
-    def __init__(self, cache: CompileCache, entry: _Entry, source: str):
+    def __init__(self, cache: CompileCache, entry: _Entry, source: str, digest: str):
         self._cache = cache
         self._entry = entry
         self.source = source  # "compiled" | "memory" | "disk": how this build was served
+        self.digest = digest
         self._closed = False
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -111,18 +112,21 @@ class CompileCache:
         self.stats = {"compiled": 0, "memory": 0, "disk": 0}
 
     # ------------------------------------------------------------------ the one entry point
-    def compile(self, backend: Backend, ir: GraphIR, device: Device, partition: str = "") -> Compiled:
+    def compile(self, backend: Backend, ir: GraphIR, device: Device, partition: str = "",
+                digest: str | None = None) -> Compiled:
+        """``digest``: graph_digest(ir) when the caller already knows it."""
         token = backend.cache_token(device)
         if token is None:
             return backend.compile(ir, device)
+        digest = digest or graph_digest(ir)
         key = _hasher()
         key.update(repr((partition, token)).encode())
-        key.update(graph_digest(ir).encode())
+        key.update(digest.encode())
         key = key.hexdigest()
         with self._key_lock(key):  # concurrent builds of one graph compile it once
             entry = self._take(key)
             if entry is not None:
-                return SharedCompiled(self, entry, "memory")
+                return SharedCompiled(self, entry, "memory", digest)
             compiled, source = self._load(backend, ir, device, key), "disk"
             if compiled is None:
                 compiled, source = self._build(backend, ir, device, key), "compiled"
@@ -131,7 +135,7 @@ class CompileCache:
                 entry.refs = 1
                 self._live[key] = entry
                 self.stats[source] += 1
-            return SharedCompiled(self, entry, source)
+            return SharedCompiled(self, entry, source, digest)
 
     def _key_lock(self, key: str) -> threading.Lock:
         with self._lock:

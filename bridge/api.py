@@ -39,6 +39,8 @@ from ops.core import (
 from ops.graph import GraphIR, Node, Ref
 from ops.registry import Call, OpDef, OperandList, load_all
 
+from .memo import BuildMemo
+
 # --------------------------------------------------------------------------- operands
 
 
@@ -183,6 +185,7 @@ class ML:
         self.simulated = simulated
         # identical graphs share compiled sessions (backends/cache.py); default: in memory only
         self.compile_cache = compile_cache if compile_cache is not None else default_cache()
+        self.build_memo = BuildMemo()  # validated build messages of the host's pages (memo.py)
 
     def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
         from policy import engine
@@ -241,6 +244,22 @@ class MLContext:
             g.destroy()
         for t in list(self.tensors):
             t.destroy()
+
+    @property
+    def memo_key(self) -> str:
+        """What besides a graph decides its validation and placement in this context."""
+        return repr((self.device.id, self.exec_device.id, self.limits_profile, self.accelerated,
+                     sorted((k, repr(v)) for k, v in self.options.items())))
+
+    def graph_from_ir(self, ir: GraphIR, placement, digest: str | None = None) -> MLGraph:
+        """The compile step of build(): a validated graph becomes an MLGraph of this context."""
+        compiled = self.ml.compile_cache.compile(self.backend, ir, self.exec_device, self.cache_partition, digest)
+        if self.is_lost:
+            compiled.close()
+            raise InvalidStateError("The context was lost while building.")
+        graph = MLGraph(self, ir, compiled, placement)
+        self.graphs.append(graph)
+        return graph
 
     # -- limits
     def opSupportLimits(self) -> dict:  # noqa: N802
@@ -545,14 +564,7 @@ class MLGraphBuilder:
         from policy import engine
 
         placement = engine.decide_build(self.context.decision, ir, self.context.ml.inventory, self.context.ml.rules)
-        ctx = self.context
-        compiled = ctx.ml.compile_cache.compile(ctx.backend, ir, ctx.exec_device, ctx.cache_partition)
-        if self.context.is_lost:
-            compiled.close()
-            raise InvalidStateError("The context was lost while building.")
-        graph = MLGraph(self.context, ir, compiled, placement)
-        self.context.graphs.append(graph)
-        return graph
+        return self.context.graph_from_ir(ir, placement)
 
     def _collect(self, outputs: Mapping[str, MLOperand]) -> GraphIR:
         ir = GraphIR()

@@ -26,7 +26,7 @@ from ops.core import (
     desc_from_dict,
 )
 
-from . import protocol
+from . import memo, protocol
 from .api import ML, MLContext, MLGraph, MLGraphBuilder, MLTensor, OperandStub, infer_call, prepare_call
 
 log = logging.getLogger("webnn_bridge.session")
@@ -149,10 +149,23 @@ class Session:
         ctx = self._context(h["ctx"])
         gid = self._new_id(self.graphs, h["graph"])
         ctx.cache_partition = self.origin or ""
-        graph = self.replay(ctx, h, payload)
+        graph = self._memoized_build(ctx, h, payload)
         self.graphs[gid] = graph
         self._observe("build", {"graph": graph, "context": ctx})
         return self._ok(h, **placement_report(graph))
+
+    def _memoized_build(self, ctx: MLContext, h: dict, payload) -> MLGraph:
+        """A message the host validated before (same graph, same kind of context, same origin)
+        skips the replay; anything else is replayed call by call."""
+        key = memo.build_key(ctx.cache_partition, ctx.memo_key, h, payload)
+        hit = self.ml.build_memo.get(key)
+        if hit is not None:
+            return ctx.graph_from_ir(hit.ir, hit.placement, hit.digest)
+        graph = self.replay(ctx, h, payload)
+        size = int(sum(np.asarray(a).nbytes for a in graph.ir.constants.values()))
+        digest = getattr(graph.compiled, "digest", None)
+        self.ml.build_memo.put(key, memo.Validated(graph.ir, graph.placement, digest, size))
+        return graph
 
     def replay(self, ctx: MLContext, h: dict, payload) -> MLGraph:
         """Rebuild the page's graph with a real MLGraphBuilder: every rule is checked again."""
