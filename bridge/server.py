@@ -31,7 +31,7 @@ from websockets.http11 import Request, Response
 
 from ops.core import WebNNError, WebNNTypeError
 
-from . import shim
+from . import protocol, shim
 from .api import ML
 from .session import Session
 
@@ -203,15 +203,16 @@ class Host:
         log.info("session %s opened from %s", session.token[:6], origin)
         loop = asyncio.get_running_loop()
         try:
-            async for message in connection:
-                if session.is_quick(message):
-                    replies = session.receive(message)
-                else:
-                    replies = await loop.run_in_executor(self.pool, session.receive, message)
-                for r in replies:
-                    if self.config.frame_tap is not None:
-                        self.config.frame_tap(r)
-                    await connection.send(r)
+            async for frame in connection:
+                for message in protocol.unbatch(frame):  # the shim batches small messages
+                    if session.is_quick(message):
+                        replies = session.receive(message)
+                    else:
+                        replies = await loop.run_in_executor(self.pool, session.receive, message)
+                    for r in replies:
+                        if self.config.frame_tap is not None:
+                            self.config.frame_tap(r)
+                        await connection.send(r)
         except Exception as e:  # a broken connection ends only its own session
             log.info("session %s ended: %s", session.token[:6], e)
         finally:

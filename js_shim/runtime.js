@@ -257,6 +257,7 @@ const $b = {
 // ---------------------------------------------------------------------------------- host link
 const WS_URL = HOST_ORIGIN.replace(/^http/, 'ws') + '/webnn';
 const textEncoder = new TextEncoder();
+const BATCH_MAX_BYTES = 64 * 1024;  // bigger frames are sent alone (batching would copy them again)
 const textDecoder = new TextDecoder();
 
 function tagValue(v, operand) {
@@ -285,6 +286,8 @@ class HostLink {
     this.closed = false;
     this.contexts = new Set();
     this.answers = new Map();  // validation answers, see validate()
+    this.queue = [];  // frames waiting for the next flush(), in order
+    this.flushing = false;
     this.ready = this.open();
   }
   open() {
@@ -348,21 +351,49 @@ class HostLink {
   }
   send(header, parts) {
     if (this.closed) return;
-    this.ws.send(this.frame(header, parts));
+    this.enqueue(this.frame(header, parts));
   }
   request(header, parts) {
     if (this.closed) return Promise.reject(makeError('InvalidStateError', 'The connection to the webnn-bridge host is closed.'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.ws.send(this.frame(Object.assign({ id }, header), parts));
+      this.enqueue(this.frame(Object.assign({ id }, header), parts));
     });
+  }
+  // Messages issued in one task (writeTensor + dispatch + readTensor) leave together at the next
+  // microtask: small ones as one 'batch' frame (the host handles them in order), big ones alone.
+  enqueue(frame) {
+    this.queue.push(frame);
+    if (!this.flushing) { this.flushing = true; queueMicrotask(() => this.flush()); }
+  }
+  flush() {
+    this.flushing = false;
+    const queue = this.queue;
+    this.queue = [];
+    if (this.closed) return;
+    let small = [];
+    const sendSmall = () => {
+      if (small.length === 1) this.ws.send(small[0]);
+      else if (small.length > 1) {
+        const parts = small.map((f) => (typeof f === 'string' ? textEncoder.encode(f) : new Uint8Array(f)));
+        this.ws.send(this.frame({ t: 'batch', text: small.map((f) => (typeof f === 'string' ? 1 : 0)) }, parts));
+      }
+      small = [];
+    };
+    for (const f of queue) {
+      if ((typeof f === 'string' ? f.length : f.byteLength) <= BATCH_MAX_BYTES) { small.push(f); continue; }
+      sendSmall();
+      this.ws.send(f);
+    }
+    sendSmall();
   }
   // Synchronous question to the host's op registry (builder methods must throw synchronously).
   validate(ctx, op, args) {
     // The host's answer is a pure function of (context, op, arguments with operand
     // descriptors): repeated calls (a model's repeated blocks) reuse it instead of another
     // synchronous round trip. Only answers are cached, never rules; build() re-validates all.
+    this.flush();  // the host sees every earlier message first
     const key = JSON.stringify([ctx.id, op, args]);
     let r = this.answers.get(key);
     if (r === undefined) {

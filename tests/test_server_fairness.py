@@ -175,3 +175,44 @@ def test_messages_of_one_session_stay_in_order(host):
         await c.ws.close()
 
     asyncio.run(run())
+
+
+def _batch(frames: list) -> bytes:
+    """What the shim sends for messages issued in one task."""
+    parts = [f.encode() if isinstance(f, str) else f for f in frames]
+    return protocol.encode_parts({"t": "batch", "text": [int(isinstance(f, str)) for f in frames]}, parts)
+
+
+def test_batched_messages_run_in_order_and_a_bad_batch_is_answered(host):
+    async def run():
+        c = await Client.open(host)
+        await c.request({"t": "createContext", "ctx": 1, "options": {}})
+        await c.matmul_graph(1, 4, np.eye(4, dtype=np.float32))
+        for i in range(5):
+            x = np.full((1, 4), float(i), np.float32)
+            await c.ws.send(_batch([
+                protocol.encode({"t": "writeTensor", "tensor": 11}, x.tobytes()),
+                protocol.encode({"t": "dispatch", "ctx": 1, "graph": 1, "inputs": {"x": 11}, "outputs": {"y": 12}}),
+                protocol.encode({"t": "readTensor", "id": 1000 + i, "tensor": 12}),
+            ]))
+            reply, payload = protocol.decode(await c.ws.recv())
+            assert reply["re"] == 1000 + i
+            assert np.frombuffer(payload, np.float32).tolist() == [float(i)] * 4
+        # parts that do not match the flags: one error reply, and the session goes on
+        await c.ws.send(protocol.encode_parts({"t": "batch", "text": [1]}, [b"{}", b"{}"]))
+        reply, _ = protocol.decode(await c.ws.recv())
+        assert "error" in reply
+        await c.request({"t": "readTensor", "tensor": 12})
+        await c.ws.close()
+
+    asyncio.run(run())
+
+
+def test_unbatch_splits_only_well_formed_batches():
+    text = protocol.encode({"t": "hello", "id": 1})
+    binary = protocol.encode({"t": "writeTensor", "tensor": 1}, b"\x01\x02")
+    frames = protocol.unbatch(_batch([text, binary]))
+    assert frames[0] == text and bytes(frames[1]) == binary
+    assert protocol.unbatch(text) == [text] and protocol.unbatch(binary) == [binary]
+    bad_utf8 = protocol.encode_parts({"t": "batch", "text": [1]}, [b"\xff"])
+    assert protocol.unbatch(bad_utf8) == [bad_utf8]
