@@ -39,7 +39,7 @@ from ops.core import (
 from ops.graph import GraphIR, Node, Ref
 from ops.registry import Call, OpDef, OperandList, load_all
 
-from .memo import BuildMemo
+from .memo import BuildMemo, ConstantStore
 
 # --------------------------------------------------------------------------- operands
 
@@ -186,6 +186,7 @@ class ML:
         # identical graphs share compiled sessions (backends/cache.py); default: in memory only
         self.compile_cache = compile_cache if compile_cache is not None else default_cache()
         self.build_memo = BuildMemo()  # validated build messages of the host's pages (memo.py)
+        self.constant_store = ConstantStore()  # constant bytes pages uploaded, by origin and digest
 
     def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
         from policy import engine

@@ -34,9 +34,9 @@ log = logging.getLogger("webnn_bridge.session")
 Frame = str | bytes
 
 # messages answered with a reply; the others are fire-and-forget (spec: no completion signal)
-REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor"}
+REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "holdConstants"}
 # cheap whatever their arguments (see Session.is_quick)
-QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency"}
+QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "holdConstants"}
 QUICK_READ_BYTES = 256 * 1024
 QUICK_DISPATCH_MS = 0.5
 
@@ -51,6 +51,7 @@ class Session:
         self.tensors: dict[int, MLTensor] = {}
         self.closed = False
         self.observer = observer  # policy tracing hook: (event, facts)
+        self.held: dict[str, memoryview] = {}  # constants held for the next build (on_holdConstants)
         self.sent_errors = 0
 
     # ------------------------------------------------------------------ entry point
@@ -149,7 +150,10 @@ class Session:
         ctx = self._context(h["ctx"])
         gid = self._new_id(self.graphs, h["graph"])
         ctx.cache_partition = self.origin or ""
-        graph = self._memoized_build(ctx, h, payload)
+        try:
+            graph = self._memoized_build(ctx, h, payload)
+        finally:
+            self.held = {}
         self.graphs[gid] = graph
         self._observe("build", {"graph": graph, "context": ctx})
         return self._ok(h, **placement_report(graph))
@@ -160,6 +164,9 @@ class Session:
         key = memo.build_key(ctx.cache_partition, ctx.memo_key, h, payload)
         hit = self.ml.build_memo.get(key)
         if hit is not None:
+            for item in h.get("constants", []):
+                if "part" in item and "sha256" in item:
+                    memo.verified_part(h, payload, item)  # a digest the page names is always checked
             return ctx.graph_from_ir(hit.ir, hit.placement, hit.digest)
         graph = self.replay(ctx, h, payload)
         size = int(sum(np.asarray(a).nbytes for a in graph.ir.constants.values()))
@@ -181,9 +188,9 @@ class Session:
         for item in h.get("inputs", []):
             operands[item["operand"]] = b.input(item["name"], item["desc"])
         for item in h.get("constants", []):
-            if "part" in item:
+            if "part" in item or "sha256" in item:
                 desc = check_dimensions(desc_from_dict(item["desc"]))
-                raw = protocol.part(h, payload, item["part"])
+                raw = self._constant_bytes(h, payload, item)
                 operands[item["operand"]] = b.constant(item["desc"], np.frombuffer(raw, dtype=desc.numpy_dtype))
             elif "scalar" in item:
                 s = item["scalar"]
@@ -204,6 +211,35 @@ class Session:
                 operands[oid] = o
         outputs = {name: resolve({"$operand": oid}) for name, oid in h["outputs"].items()}
         return b.build(outputs)
+
+    def _constant_bytes(self, h: dict, payload, item: dict) -> memoryview:
+        """A build's constant: uploaded in the message (kept by digest for later builds of this
+        origin), or named by a digest the host said it holds (on_holdConstants)."""
+        if "part" in item:
+            raw = memo.verified_part(h, payload, item)
+            if "sha256" in item:
+                self.ml.constant_store.put(self.origin or "", item["sha256"], raw)
+            return raw
+        raw = self.held.get(item["sha256"])
+        if raw is None:
+            raise WebNNTypeError("a constant named by its digest was not held for this build")
+        return raw
+
+    def on_holdConstants(self, h, payload):  # noqa: N802
+        """Which of these constant digests the host holds for this origin; those are kept for the
+        session's next build, which then names them instead of uploading them again."""
+        hashes = h["hashes"]
+        if not isinstance(hashes, list) or len(hashes) > 1_000_000:
+            raise WebNNTypeError("hashes must be a list of SHA-256 digests")
+        have = []
+        for sha in hashes:
+            if not isinstance(sha, str) or len(sha) != 64:
+                raise WebNNTypeError("hashes must be a list of SHA-256 digests")
+            raw = self.ml.constant_store.get(self.origin or "", sha)
+            if raw is not None:
+                self.held[sha] = raw
+            have.append(raw is not None)
+        return self._ok(h, have=have)
 
     def on_destroyGraph(self, h, payload):  # noqa: N802
         g = self.graphs.pop(h.get("graph"), None)

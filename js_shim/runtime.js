@@ -388,6 +388,30 @@ class HostLink {
     }
     sendSmall();
   }
+  // Constants the host already holds for this origin are not uploaded again: the page names
+  // every constant by its SHA-256, the host answers which it holds (and keeps those for this
+  // build), and checks the digest of every part it does receive. Without crypto.subtle (an
+  // insecure context) every constant is uploaded.
+  async skipHeldConstants(message, parts) {
+    const subtle = globalThis.crypto && globalThis.crypto.subtle;
+    if (!subtle || parts.length === 0) return parts;
+    let hashes;
+    try {
+      hashes = await Promise.all(parts.map(async (p) => hexOf(await subtle.digest('SHA-256', p))));
+    } catch (e) {
+      return parts;
+    }
+    const { have } = await this.request({ t: 'holdConstants', hashes });
+    const sent = [];
+    for (const item of message.constants) {
+      if (item.part === undefined) continue;
+      const i = item.part;
+      item.sha256 = hashes[i];
+      if (have[i]) delete item.part;
+      else { item.part = sent.length; sent.push(parts[i]); }
+    }
+    return sent;
+  }
   // Synchronous question to the host's op registry (builder methods must throw synchronously).
   validate(ctx, op, args) {
     // The host's answer is a pure function of (context, op, arguments with operand
@@ -443,6 +467,10 @@ function viewOf(data, desc, what) {
     throw new TypeError(`${what}: byte length ${view.byteLength} does not match the descriptor (${size} bytes).`);
   }
   return view;
+}
+
+function hexOf(buffer) {
+  return Array.from(new Uint8Array(buffer), (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
 function sameDesc(a, b) {
@@ -753,7 +781,8 @@ const IMPL = {
         b.hasBuilt = true;
         const c = b.context;
         const id = nextObjectId++;
-        const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), g.parts.length ? g.parts : null);
+        const parts = await c.link.skipHeldConstants(g.message, g.parts);
+        const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), parts.length ? parts : null);
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost while building.');
         const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null };
         c.graphs.add(graph);

@@ -111,3 +111,45 @@ def test_constant_tensors_are_not_memoized(ml):
                 "outputs": {"y": 3}})
     assert len(s.replays) == 2
     np.testing.assert_array_equal(_run(s, 2, X), X + W)
+
+
+def _named_build(gid: int, w: np.ndarray | None, sha: str, op: str = "add") -> bytes:
+    """y = op(x, W) with W named by its SHA-256: uploaded when ``w`` is given, else held."""
+    const = {"operand": 2, "desc": F32, "sha256": sha}
+    header = {"t": "build", "id": 100 + gid, "ctx": 1, "graph": gid,
+              "inputs": [{"operand": 1, "name": "x", "desc": F32}], "constants": [const],
+              "nodes": [{"op": op, "args": [{"$operand": 1}, {"$operand": 2}], "outputs": [3]}],
+              "outputs": {"y": 3}}
+    if w is None:
+        return protocol.encode(header)
+    const["part"] = 0
+    return protocol.encode_parts(header, [w.tobytes()])
+
+
+def _error(s: Session, frame) -> dict | None:
+    (reply,) = s.receive(frame)
+    return protocol.decode(reply)[0].get("error")
+
+
+def test_constants_are_uploaded_once_per_origin_and_checked_against_their_digest(ml):
+    import hashlib
+
+    sha = hashlib.sha256(W.tobytes()).hexdigest()
+    s = _session(ml)
+    assert _error(s, _named_build(1, W + 1, sha))["name"] == "TypeError"  # bytes that do not match
+    _ok(s, {"t": "holdConstants", "id": 5, "hashes": [sha]})
+    assert _error(s, _named_build(2, None, sha))["name"] == "TypeError"  # never uploaded: not held
+    assert _error(s, _named_build(3, W, sha)) is None  # uploaded and verified
+    reload = _session(ml)  # the same origin, another session: the host holds it
+    reply, _ = _ok(reload, {"t": "holdConstants", "id": 5, "hashes": [sha, "0" * 64]})
+    assert reply["ok"]["have"] == [True, False]
+    assert _error(reload, _named_build(1, None, sha)) is None
+    np.testing.assert_array_equal(_run(reload, 1, X), X + W)
+    # held for one build only (another graph; the same one would be a memo hit, no bytes needed)
+    assert _error(reload, _named_build(2, None, sha, op="mul"))["name"] == "TypeError"
+    other = _session(ml, "http://b.test")  # never told what another origin uploaded
+    reply, _ = _ok(other, {"t": "holdConstants", "id": 5, "hashes": [sha]})
+    assert reply["ok"]["have"] == [False]
+    assert _error(other, _named_build(1, None, sha))["name"] == "TypeError"
+    assert _error(other, _named_build(2, W, sha)) is None
+    np.testing.assert_array_equal(_run(other, 2, X), X + W)
