@@ -100,7 +100,7 @@ class SharedCompiled(Compiled):
 
 class CompileCache:
     def __init__(self, directory: str | Path | None = None, max_disk_bytes: int = 2 << 30,
-                 warm_entries: int = 16, warm_bytes: int = 512 << 20):
+                 warm_entries: int = 16, warm_bytes: int = 256 << 20):
         self.directory = Path(directory) if directory is not None else None
         self.max_disk_bytes = max_disk_bytes
         self.warm_entries = warm_entries
@@ -129,7 +129,12 @@ class CompileCache:
                 return SharedCompiled(self, entry, "memory", digest)
             compiled, source = self._load(backend, ir, device, key), "disk"
             if compiled is None:
-                compiled, source = self._build(backend, ir, device, key), "compiled"
+                try:
+                    compiled, source = self._build(backend, ir, device, key), "compiled"
+                except BaseException:
+                    with self._lock:
+                        self._building.pop(key, None)
+                    raise
             entry = _Entry(key, compiled, int(sum(np.asarray(a).nbytes for a in ir.constants.values())))
             with self._lock:
                 entry.refs = 1

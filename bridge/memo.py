@@ -34,7 +34,7 @@ class Validated:
 
 
 class BuildMemo:
-    def __init__(self, max_entries: int = 32, max_bytes: int = 512 << 20):
+    def __init__(self, max_entries: int = 32, max_bytes: int = 256 << 20):
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self._entries: OrderedDict[str, Validated] = OrderedDict()
@@ -63,7 +63,7 @@ class ConstantStore:
     again (a rebuild, a reload) sends the digests and uploads only what the host lacks. Bounded
     LRU by bytes. Partitioned by origin: a page never learns what another origin uploaded."""
 
-    def __init__(self, max_bytes: int = 1 << 30):
+    def __init__(self, max_bytes: int = 256 << 20):
         self.max_bytes = max_bytes
         self._entries: OrderedDict[tuple[str, str], memoryview] = OrderedDict()
         self._bytes = 0
