@@ -157,16 +157,25 @@ def test_a_storm_of_sessions_does_not_starve_another_sessions_small_requests(hos
     assert loaded < max(25 * base, 0.05), (base, loaded)
 
 
+DISPATCH = {"t": "dispatch", "ctx": 1, "graph": 1, "inputs": {"x": 11}, "outputs": {"y": 12}}
+
+
+async def _identity_session(host, n: int) -> Client:
+    """A session with graph 1: y = relu(x @ I), tensors 11 (x) and 12 (y)."""
+    c = await Client.open(host)
+    await c.request({"t": "createContext", "ctx": 1, "options": {}})
+    await c.matmul_graph(1, n, np.eye(n, dtype=np.float32))
+    return c
+
+
 def test_messages_of_one_session_stay_in_order(host):
     async def run():
-        c = await Client.open(host)
-        await c.request({"t": "createContext", "ctx": 1, "options": {}})
-        await c.matmul_graph(1, 64, np.eye(64, dtype=np.float32))
+        c = await _identity_session(host, 64)
         # many fire-and-forget writes and dispatches, each read must see its own write
         for i in range(50):
             x = np.full((1, 64), float(i), np.float32)
             await c.send({"t": "writeTensor", "tensor": 11}, [x.tobytes()])
-            await c.send({"t": "dispatch", "ctx": 1, "graph": 1, "inputs": {"x": 11}, "outputs": {"y": 12}})
+            await c.send(DISPATCH)
             if i % 7 == 0:
                 _, payload = await c.request({"t": "readTensor", "tensor": 12})
                 assert np.frombuffer(payload, np.float32).tolist() == [float(i)] * 64
@@ -185,14 +194,12 @@ def _batch(frames: list) -> bytes:
 
 def test_batched_messages_run_in_order_and_a_bad_batch_is_answered(host):
     async def run():
-        c = await Client.open(host)
-        await c.request({"t": "createContext", "ctx": 1, "options": {}})
-        await c.matmul_graph(1, 4, np.eye(4, dtype=np.float32))
+        c = await _identity_session(host, 4)
         for i in range(5):
             x = np.full((1, 4), float(i), np.float32)
             await c.ws.send(_batch([
                 protocol.encode({"t": "writeTensor", "tensor": 11}, x.tobytes()),
-                protocol.encode({"t": "dispatch", "ctx": 1, "graph": 1, "inputs": {"x": 11}, "outputs": {"y": 12}}),
+                protocol.encode(DISPATCH),
                 protocol.encode({"t": "readTensor", "id": 1000 + i, "tensor": 12}),
             ]))
             reply, payload = protocol.decode(await c.ws.recv())
