@@ -297,7 +297,7 @@ class Session:
             return t is None or t.desc.byte_length <= QUICK_READ_BYTES
         if kind == "dispatch":
             g = self.graphs.get(header.get("graph"))
-            return g is None or getattr(g, "typical_ms", QUICK_DISPATCH_MS) < QUICK_DISPATCH_MS
+            return g is None or getattr(g, "fastest_ms", QUICK_DISPATCH_MS) < QUICK_DISPATCH_MS
         return False
 
     def on_dispatch(self, h, payload):
@@ -309,9 +309,8 @@ class Session:
         ctx.dispatch(graph, ins, outs)
         ms = (time.perf_counter() - t0) * 1000.0
         graph.last_latency_ms = ms  # operator-side only; pages get a bucket (on_graphLatency)
-        # smoothed, for is_quick: one slow run on a busy machine does not move a tiny graph off
-        # the event loop
-        graph.typical_ms = ms if not hasattr(graph, "typical_ms") else 0.8 * graph.typical_ms + 0.2 * ms
+        # for is_quick: what the graph costs (a busy machine only makes runs slower)
+        graph.fastest_ms = min(ms, getattr(graph, "fastest_ms", ms))
         self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms})
         return None
 
