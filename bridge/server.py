@@ -18,7 +18,6 @@ import mimetypes
 import os
 import posixpath
 import sys
-import threading
 import urllib.parse
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -66,18 +65,6 @@ class HostConfig:
 def default_workers() -> int:
     return max(2, os.cpu_count() or 1)
 
-
-WORKER_NICENESS = 5
-
-
-def lower_worker_priority() -> None:
-    """Pool threads run below the event loop: on a saturated machine the loop (every page's small
-    messages) gets the CPU first. ONNX Runtime's threads, created by a worker when it compiles a
-    graph, inherit this."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICENESS)
-    except (AttributeError, OSError):  # not Linux: threads share one priority
-        pass
 
 
 def own_origins(host: str, port: int) -> set[str]:
@@ -248,8 +235,7 @@ class Host:
         if sys.getswitchinterval() > SWITCH_INTERVAL_S:
             sys.setswitchinterval(SWITCH_INTERVAL_S)
         if self.pool is None:
-            self.pool = ThreadPoolExecutor(self.config.workers or default_workers(), thread_name_prefix="webnn-host",
-                                           initializer=lower_worker_priority)
+            self.pool = ThreadPoolExecutor(self.config.workers or default_workers(), thread_name_prefix="webnn-host")
         self.server = await serve(
             self.handler,
             self.config.host,
