@@ -66,7 +66,6 @@ def default_workers() -> int:
     return max(2, os.cpu_count() or 1)
 
 
-
 def own_origins(host: str, port: int) -> set[str]:
     names = {host}
     if host in ("127.0.0.1", "localhost", "::1", "[::1]"):
