@@ -82,10 +82,11 @@ class _Entry:
 class SharedCompiled(Compiled):
     """One graph's reference to a cached compiled session."""
 
-    def __init__(self, cache: CompileCache, entry: _Entry, source: str):
+    def __init__(self, cache: CompileCache, entry: _Entry, source: str, digest: str):
         self._cache = cache
         self._entry = entry
         self.source = source  # "compiled" | "memory" | "disk": how this build was served
+        self.digest = digest
         self._closed = False
 
     @property
@@ -108,7 +109,7 @@ class SharedCompiled(Compiled):
 
 class CompileCache:
     def __init__(self, directory: str | Path | None = None, max_disk_bytes: int = 2 << 30,
-                 warm_entries: int = 16, warm_bytes: int = 512 << 20):
+                 warm_entries: int = 16, warm_bytes: int = 256 << 20):
         self.directory = Path(directory) if directory is not None else None
         self.max_disk_bytes = max_disk_bytes
         self.warm_entries = warm_entries
@@ -120,27 +121,35 @@ class CompileCache:
         self.stats = {"compiled": 0, "memory": 0, "disk": 0}
 
     # ------------------------------------------------------------------ the one entry point
-    def compile(self, backend: Backend, ir: GraphIR, device: Device, partition: str = "") -> Compiled:
+    def compile(self, backend: Backend, ir: GraphIR, device: Device, partition: str = "",
+                digest: str | None = None) -> Compiled:
+        """``digest``: graph_digest(ir) when the caller already knows it."""
         token = backend.cache_token(device)
         if token is None:
             return backend.compile(ir, device)
+        digest = digest or graph_digest(ir)
         key = _hasher()
         key.update(repr((partition, token)).encode())
-        key.update(graph_digest(ir).encode())
+        key.update(digest.encode())
         key = key.hexdigest()
         with self._key_lock(key):  # concurrent builds of one graph compile it once
             entry = self._take(key)
             if entry is not None:
-                return SharedCompiled(self, entry, "memory")
+                return SharedCompiled(self, entry, "memory", digest)
             compiled, source = self._load(backend, ir, device, key), "disk"
             if compiled is None:
-                compiled, source = self._build(backend, ir, device, key), "compiled"
+                try:
+                    compiled, source = self._build(backend, ir, device, key), "compiled"
+                except BaseException:
+                    with self._lock:
+                        self._building.pop(key, None)
+                    raise
             entry = _Entry(key, compiled, int(sum(np.asarray(a).nbytes for a in ir.constants.values())))
             with self._lock:
                 entry.refs = 1
                 self._live[key] = entry
                 self.stats[source] += 1
-            return SharedCompiled(self, entry, source)
+            return SharedCompiled(self, entry, source, digest)
 
     def _key_lock(self, key: str) -> threading.Lock:
         with self._lock:

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_webnn import TINY_JS, TRANSFER_JS  # this directory: the page code both benchmarks run
 
 from bridge.api import ML, MLGraphBuilder
 from bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host
@@ -35,38 +36,6 @@ BUILDER_JS = """async ([n, cold]) => {
   for (let i = 0; i < n; i++) x = b.add(x, x, cold ? {label: 'op' + i} : {});
   return performance.now() - t0;
 }"""
-
-DISPATCH_JS = """async ([iters, w1, w2]) => {
-  const ctx = await navigator.ml.createContext();
-  const b = new MLGraphBuilder(ctx);
-  const x = b.input('x', {dataType: 'float32', shape: [1, 64]});
-  const h = b.relu(b.matmul(x, b.constant({dataType: 'float32', shape: [64, 128]}, new Float32Array(w1))));
-  const y = b.softmax(b.matmul(h, b.constant({dataType: 'float32', shape: [128, 10]}, new Float32Array(w2))), 1);
-  const g = await b.build({y});
-  const tin = await ctx.createTensor({dataType: 'float32', shape: [1, 64], writable: true});
-  const tout = await ctx.createTensor({dataType: 'float32', shape: [1, 10], readable: true});
-  const data = new Float32Array(64).fill(0.5);
-  const t0 = performance.now();
-  for (let i = 0; i < iters; i++) {
-    ctx.writeTensor(tin, data);
-    ctx.dispatch(g, {x: tin}, {y: tout});
-    await ctx.readTensor(tout);
-  }
-  return performance.now() - t0;
-}"""
-
-TRANSFER_JS = """async (n) => {
-  const ctx = await navigator.ml.createContext();
-  const t = await ctx.createTensor({dataType: 'float32', shape: [n], readable: true, writable: true});
-  const data = new Float32Array(n).fill(1.5);
-  const t0 = performance.now();
-  ctx.writeTensor(t, data);
-  const back = new Float32Array(await ctx.readTensor(t));
-  const ms = performance.now() - t0;
-  if (back[n - 1] !== 1.5) throw new Error('bad round trip');
-  return ms;
-}"""
-
 
 def in_process_builder(n: int) -> float:
     ctx = ML().createContext()
@@ -112,9 +81,9 @@ def main() -> None:
                 page.goto(f"{host.url}/index.html")
                 page_cold = page.evaluate(BUILDER_JS, [args.ops, True])
                 page_warm = page.evaluate(BUILDER_JS, [args.ops, False])
-                page_dispatch = page.evaluate(DISPATCH_JS, [args.iters, w1.ravel().tolist(), w2.ravel().tolist()])
+                page_dispatch = sum(page.evaluate(TINY_JS, [args.iters, w1.ravel().tolist(), w2.ravel().tolist()]))
                 n = 4 * 1024 * 1024
-                page_transfer = min(page.evaluate(TRANSFER_JS, n) for _ in range(3))
+                page_transfer = min(page.evaluate(TRANSFER_JS, [n, 3]))
                 browser.close()
         finally:
             host.stop()

@@ -46,6 +46,8 @@ from ops.core import (
 from ops.graph import GraphIR, Node, Ref
 from ops.registry import Call, OpDef, OperandList, load_all
 
+from .memo import BuildMemo, ConstantStore
+
 # --------------------------------------------------------------------------- operands
 
 
@@ -256,6 +258,8 @@ class ML:
         # identical graphs share compiled sessions (backends/cache.py); default: in memory only
         self.compile_cache = compile_cache if compile_cache is not None else default_cache()
         self.session_limits = None  # what each page may hold (bridge.session.SessionLimits), set by the server
+        self.build_memo = BuildMemo()  # validated build messages of the host's pages (memo.py)
+        self.constant_store = ConstantStore()  # constant bytes pages uploaded, by origin and digest
 
     def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
         from policy import engine
@@ -319,15 +323,16 @@ class MLContext:
         self.budget.release(self.charged)
         self.charged = 0
 
-    def compile(self, ir: GraphIR, placement) -> Compiled:
+    def compile(self, ir: GraphIR, placement, digest: str | None = None) -> Compiled:
         """Compile where the placement says: real devices run their own segments (a partition
-        hands tensors between backends); a simulated placement runs on the execution CPU."""
+        hands tensors between backends); a simulated placement runs on the execution CPU.
+        ``digest``: the graph's digest when the caller knows it (the compile cache's key)."""
         from backends.partition import compile_partitioned, fallback_after_compile
         from policy.inventory import is_simulated
 
         cache, part = self.ml.compile_cache, self.cache_partition
         if placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device):
-            return cache.compile(self.backend, ir, self.exec_device, part)
+            return cache.compile(self.backend, ir, self.exec_device, part, digest)
         devices = {d.id: d for d in self.ml.inventory}
         compiled = compile_partitioned(ir, placement.assignment, devices,
                                        lambda g, d: cache.compile(backend_for(d), g, d, part))
@@ -336,6 +341,30 @@ class MLContext:
             placement.fallback = fallback
             placement.reasons.append(f"the runtime could not use the accelerator: cpuFallback is {fallback}")
         return compiled
+
+    @property
+    def memo_key(self) -> str:
+        """What besides a graph decides its validation and placement in this context."""
+        return repr((self.device.id, self.exec_device.id, self.limits_profile, self.accelerated,
+                     sorted((k, repr(v)) for k, v in self.options.items())))
+
+    def graph_from_ir(self, ir: GraphIR, placement, digest: str | None = None) -> MLGraph:
+        """The compile step of build(): a validated graph becomes an MLGraph of this context.
+        Its bytes are reserved in the budget before compiling: the runtime may materialise values
+        (constant folding) at once."""
+        charged = self.budget.charge(graph_bytes(ir), "build()", OperationError)
+        try:
+            compiled = self.compile(ir, placement, digest)
+        except BaseException:
+            self.budget.release(charged)
+            raise
+        graph = MLGraph(self, ir, compiled, placement)
+        graph.charged = charged
+        if self.is_lost:
+            graph.destroy()
+            raise InvalidStateError("The context was lost while building.")
+        self.graphs.append(graph)
+        return graph
 
     # -- limits
     def opSupportLimits(self) -> dict:  # noqa: N802
@@ -676,22 +705,7 @@ class MLGraphBuilder:
         from policy import engine
 
         placement = engine.decide_build(self.context.decision, ir, self.context.ml.inventory, self.context.ml.rules)
-        # reserved before compiling: the runtime may materialise values (constant folding) at once
-        ctx = self.context
-        budget = ctx.budget
-        charged = budget.charge(graph_bytes(ir), "build()", OperationError)
-        try:
-            compiled = ctx.compile(ir, placement)
-        except BaseException:
-            budget.release(charged)
-            raise
-        graph = MLGraph(self.context, ir, compiled, placement)
-        graph.charged = charged
-        if self.context.is_lost:
-            graph.destroy()
-            raise InvalidStateError("The context was lost while building.")
-        self.context.graphs.append(graph)
-        return graph
+        return self.context.graph_from_ir(ir, placement)
 
     def _collect(self, outputs: Mapping[str, MLOperand]) -> GraphIR:
         ir = GraphIR()

@@ -119,6 +119,26 @@ def request_id(header: dict) -> int | None:
     return None
 
 
+def unbatch(frame: str | bytes) -> list[str | bytes | memoryview]:
+    """The messages of a frame: a ``batch`` frame (header ``{"t": "batch", "text": [0|1, ...]}``,
+    one payload part per message, 1 = a text message as UTF-8) carries several small messages
+    in order; any other frame is one message. A malformed batch is returned whole, for the
+    session to answer with an error."""
+    if isinstance(frame, str) or len(frame) < 4:
+        return [frame]
+    try:
+        header, payload = decode(frame)
+        if header["t"] != "batch":
+            return [frame]
+        text = header.get("text")
+        if not isinstance(text, list) or len(text) != len(header.get("parts") or ()):
+            raise ProtocolError("batch parts do not match its text flags")
+        return [bytes(part(header, payload, i)).decode() if flag else part(header, payload, i)
+                for i, flag in enumerate(text)]
+    except (ProtocolError, UnicodeDecodeError):
+        return [frame]
+
+
 def part(header: dict, payload: memoryview | None, index: int) -> memoryview:
     """The index-th buffer of a multi-part payload (bounds-checked)."""
     if payload is None:

@@ -312,15 +312,16 @@ class Host:
         loop = asyncio.get_running_loop()
         beat = asyncio.create_task(self.heartbeat(connection))
         try:
-            async for message in connection:
-                if session.is_quick(message):
-                    replies = session.receive(message)
-                else:
-                    replies = await loop.run_in_executor(self.pool, session.receive, message)
-                for r in replies:
-                    if self.config.frame_tap is not None:
-                        self.config.frame_tap(r)
-                    await connection.send(r)
+            async for frame in connection:
+                for message in protocol.unbatch(frame):  # the shim batches small messages
+                    if session.is_quick(message):
+                        replies = session.receive(message)
+                    else:
+                        replies = await loop.run_in_executor(self.pool, session.receive, message)
+                    for r in replies:
+                        if self.config.frame_tap is not None:
+                            self.config.frame_tap(r)
+                        await connection.send(r)
         except Exception as e:  # a broken connection ends only its own session
             log.info("session %s ended: %s", session.token[:6], e)
         finally:

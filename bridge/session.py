@@ -35,7 +35,7 @@ from ops.core import (
 )
 from ops.registry import load_all
 
-from . import protocol
+from . import memo, protocol
 from .api import (
     ML,
     MemoryBudget,
@@ -53,11 +53,11 @@ log = logging.getLogger("webnn_bridge.session")
 Frame = str | bytes
 
 # messages answered with a reply; the others are fire-and-forget (spec: no completion signal)
-REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
+REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency", "holdConstants"}
 MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
 GENERIC_FAILURE = "The host could not complete the operation."
 # cheap whatever their arguments (see Session.is_quick)
-QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency"}
+QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "holdConstants"}
 QUICK_READ_BYTES = 256 * 1024
 QUICK_DISPATCH_MS = 0.5
 MAX_GRAPH_NODES = 30000  # far above real models (thousands); bounds one build's host time
@@ -97,6 +97,7 @@ class Session:
         self.tensors: dict[int, MLTensor] = {}
         self.closed = False
         self.observer = observer  # policy tracing hook: (event, facts)
+        self.held: dict[str, memoryview] = {}  # constants held for the next build (on_holdConstants)
         self.sent_errors = 0
 
     # ------------------------------------------------------------------ entry point
@@ -203,10 +204,29 @@ class Session:
         if self.max_graphs is not None and len(self.graphs) >= self.max_graphs:
             raise OperationError(f"This page holds {len(self.graphs)} graphs, the most one page may hold.")
         ctx.cache_partition = self.origin or ""
-        graph = self.replay(ctx, h, payload)
+        try:
+            graph = self._memoized_build(ctx, h, payload)
+        finally:
+            self.held = {}
         self.graphs[gid] = graph
         self._observe("build", {"graph": graph, "context": ctx})
         return self._ok(h, **placement_report(graph))
+
+    def _memoized_build(self, ctx: MLContext, h: dict, payload) -> MLGraph:
+        """A message the host validated before (same graph, same kind of context, same origin)
+        skips the replay; anything else is replayed call by call."""
+        key = memo.build_key(ctx.cache_partition, ctx.memo_key, h, payload)
+        hit = self.ml.build_memo.get(key)
+        if hit is not None:
+            for item in h.get("constants", []):
+                if "part" in item and "sha256" in item:
+                    memo.verified_part(h, payload, item)  # a digest the page names is always checked
+            return ctx.graph_from_ir(hit.ir, hit.placement, hit.digest)
+        graph = self.replay(ctx, h, payload)
+        size = int(sum(np.asarray(a).nbytes for a in graph.ir.constants.values()))
+        digest = getattr(graph.compiled, "digest", None)
+        self.ml.build_memo.put(key, memo.Validated(graph.ir, graph.placement, digest, size))
+        return graph
 
     def replay(self, ctx: MLContext, h: dict, payload) -> MLGraph:
         """Rebuild the page's graph with a real MLGraphBuilder: every rule is checked again."""
@@ -222,10 +242,10 @@ class Session:
         for item in h.get("inputs", []):
             operands[item["operand"]] = b.input(item["name"], item["desc"])
         for item in h.get("constants", []):
-            if "part" in item:
+            if "part" in item or "sha256" in item:
                 check_rank_first(item["desc"], ctx.capabilities.max_rank, "constant")
                 desc = check_dimensions(desc_from_dict(item["desc"]))
-                raw = protocol.part(h, payload, item["part"])
+                raw = self._constant_bytes(h, payload, item)
                 operands[item["operand"]] = b.constant(item["desc"], unpack(raw, desc) if len(raw) == desc.byte_length
                                                        else np.frombuffer(raw, np.uint8))
             elif "scalar" in item:
@@ -253,6 +273,35 @@ class Session:
                 operands[oid] = o
         outputs = {name: resolve({"$operand": oid}) for name, oid in h["outputs"].items()}
         return b.build(outputs)
+
+    def _constant_bytes(self, h: dict, payload, item: dict) -> memoryview:
+        """A build's constant: uploaded in the message (kept by digest for later builds of this
+        origin), or named by a digest the host said it holds (on_holdConstants)."""
+        if "part" in item:
+            raw = memo.verified_part(h, payload, item)
+            if "sha256" in item:
+                self.ml.constant_store.put(self.origin or "", item["sha256"], raw)
+            return raw
+        raw = self.held.get(item["sha256"])
+        if raw is None:
+            raise WebNNTypeError("a constant named by its digest was not held for this build")
+        return raw
+
+    def on_holdConstants(self, h, payload):  # noqa: N802
+        """Which of these constant digests the host holds for this origin; those are kept for the
+        session's next build, which then names them instead of uploading them again."""
+        hashes = h["hashes"]
+        if not isinstance(hashes, list) or len(hashes) > 1_000_000:
+            raise WebNNTypeError("hashes must be a list of SHA-256 digests")
+        have = []
+        for sha in hashes:
+            if not isinstance(sha, str) or len(sha) != 64:
+                raise WebNNTypeError("hashes must be a list of SHA-256 digests")
+            raw = self.ml.constant_store.get(self.origin or "", sha)
+            if raw is not None:
+                self.held[sha] = raw
+            have.append(raw is not None)
+        return self._ok(h, have=have)
 
     def on_destroyGraph(self, h, payload):  # noqa: N802
         g = self.graphs.pop(h.get("graph"), None)
@@ -314,7 +363,7 @@ class Session:
             return t is None or t.desc.byte_length <= QUICK_READ_BYTES
         if kind == "dispatch":
             g = self.graphs.get(header.get("graph"))
-            return g is None or getattr(g, "last_latency_ms", None) is not None and g.last_latency_ms < QUICK_DISPATCH_MS
+            return g is None or getattr(g, "fastest_ms", QUICK_DISPATCH_MS) < QUICK_DISPATCH_MS
         return False
 
     def on_dispatch(self, h, payload):
@@ -326,6 +375,8 @@ class Session:
         ctx.dispatch(graph, ins, outs)
         ms = (time.perf_counter() - t0) * 1000.0
         graph.last_latency_ms = ms  # operator-side only; pages get a bucket (on_graphLatency)
+        # for is_quick: what the graph costs (a busy machine only makes runs slower)
+        graph.fastest_ms = min(ms, getattr(graph, "fastest_ms", ms))
         self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms})
         return None
 

@@ -261,6 +261,7 @@ const $b = {
 // ---------------------------------------------------------------------------------- host link
 const WS_URL = HOST_ORIGIN.replace(/^http/, 'ws') + '/webnn';
 const textEncoder = new TextEncoder();
+const BATCH_MAX_BYTES = 64 * 1024;  // bigger frames are sent alone (batching would copy them again)
 const textDecoder = new TextDecoder();
 
 function tagValue(v, operand) {
@@ -289,6 +290,8 @@ class HostLink {
     this.closed = false;
     this.contexts = new Set();
     this.answers = new Map();  // validation answers, see validate()
+    this.queue = [];  // frames waiting for the next flush(), in order
+    this.flushing = false;
     this.ready = this.open();
   }
   open() {
@@ -392,21 +395,73 @@ class HostLink {
   }
   send(header, parts) {
     if (this.closed) return;
-    this.ws.send(this.frame(header, parts));
+    this.enqueue(this.frame(header, parts));
   }
   request(header, parts) {
     if (this.closed) return Promise.reject(makeError('InvalidStateError', 'The connection to the webnn-bridge host is closed.'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.ws.send(this.frame(Object.assign({ id }, header), parts));
+      this.enqueue(this.frame(Object.assign({ id }, header), parts));
     });
+  }
+  // Messages issued in one task (writeTensor + dispatch + readTensor) leave together at the next
+  // microtask: small ones as one 'batch' frame (the host handles them in order), big ones alone.
+  enqueue(frame) {
+    this.queue.push(frame);
+    if (!this.flushing) { this.flushing = true; queueMicrotask(() => this.flush()); }
+  }
+  flush() {
+    this.flushing = false;
+    const queue = this.queue;
+    this.queue = [];
+    if (this.closed) return;
+    let small = [];
+    const sendSmall = () => {
+      if (small.length === 1) this.ws.send(small[0]);
+      else if (small.length > 1) {
+        const parts = small.map((f) => (typeof f === 'string' ? textEncoder.encode(f) : new Uint8Array(f)));
+        this.ws.send(this.frame({ t: 'batch', text: small.map((f) => (typeof f === 'string' ? 1 : 0)) }, parts));
+      }
+      small = [];
+    };
+    for (const f of queue) {
+      if ((typeof f === 'string' ? f.length : f.byteLength) <= BATCH_MAX_BYTES) { small.push(f); continue; }
+      sendSmall();
+      this.ws.send(f);
+    }
+    sendSmall();
+  }
+  // Constants the host already holds for this origin are not uploaded again: the page names
+  // every constant by its SHA-256, the host answers which it holds (and keeps those for this
+  // build), and checks the digest of every part it does receive. Without crypto.subtle (an
+  // insecure context) every constant is uploaded.
+  async skipHeldConstants(message, parts) {
+    const subtle = globalThis.crypto && globalThis.crypto.subtle;
+    if (!subtle || parts.length === 0) return parts;
+    let hashes;
+    try {
+      hashes = await Promise.all(parts.map(async (p) => hexOf(await subtle.digest('SHA-256', p))));
+    } catch (e) {
+      return parts;
+    }
+    const { have } = await this.request({ t: 'holdConstants', hashes });
+    const sent = [];
+    for (const item of message.constants) {
+      if (item.part === undefined) continue;
+      const i = item.part;
+      item.sha256 = hashes[i];
+      if (have[i]) delete item.part;
+      else { item.part = sent.length; sent.push(parts[i]); }
+    }
+    return sent;
   }
   // Synchronous question to the host's op registry (builder methods must throw synchronously).
   validate(ctx, op, args) {
     // The host's answer is a pure function of (context, op, arguments with operand
     // descriptors): repeated calls (a model's repeated blocks) reuse it instead of another
     // synchronous round trip. Only answers are cached, never rules; build() re-validates all.
+    this.flush();  // the host sees every earlier message first
     const key = JSON.stringify([ctx.id, op, args]);
     let r = this.answers.get(key);
     if (r === undefined) {
@@ -457,6 +512,10 @@ function viewOf(data, desc, what) {
     throw new TypeError(`${what}: byte length ${view.byteLength} does not match the descriptor (${size} bytes).`);
   }
   return view;
+}
+
+function hexOf(buffer) {
+  return Array.from(new Uint8Array(buffer), (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
 function sameDesc(a, b) {
@@ -780,7 +839,8 @@ const IMPL = {
         b.hasBuilt = true;
         const c = b.context;
         const id = nextObjectId++;
-        const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), g.parts.length ? g.parts : null);
+        const parts = await c.link.skipHeldConstants(g.message, g.parts);
+        const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), parts.length ? parts : null);
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost while building.');
         const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()) };
         c.graphs.add(graph);

@@ -50,20 +50,20 @@ class Client:
     async def send(self, header: dict, parts: list[bytes] | None = None) -> None:
         await self.ws.send(protocol.encode_parts(header, parts) if parts else protocol.encode(header))
 
-    async def matmul_graph(self, gid: int, n: int, weights: np.ndarray | None = None) -> None:
-        """ctx 1; graph gid: y = relu(x @ W), x [1, n] and W [n, n]; tensors gid*10+1 (in), +2 (out)."""
+    async def matmul_graph(self, gid: int, n: int, weights: np.ndarray | None = None, rows: int = 1) -> None:
+        """ctx 1; graph gid: y = relu(x @ W), x [rows, n] and W [n, n]; tensors gid*10+1 (in), +2 (out)."""
         w = np.ones((n, n), np.float32) / n if weights is None else weights
         f32 = lambda shape: {"dataType": "float32", "shape": shape}  # noqa: E731
         await self.request({
             "t": "build", "ctx": 1, "graph": gid,
-            "inputs": [{"operand": 1, "name": "x", "desc": f32([1, n])}],
+            "inputs": [{"operand": 1, "name": "x", "desc": f32([rows, n])}],
             "constants": [{"operand": 2, "desc": f32([n, n]), "part": 0}],
             "nodes": [{"op": "matmul", "args": [{"$operand": 1}, {"$operand": 2}], "outputs": [3]},
                       {"op": "relu", "args": [{"$operand": 3}], "outputs": [4]}],
             "outputs": {"y": 4},
         }, [w.tobytes()])
-        await self.request({"t": "createTensor", "ctx": 1, "tensor": gid * 10 + 1, "desc": {**f32([1, n]), "writable": True}})
-        await self.request({"t": "createTensor", "ctx": 1, "tensor": gid * 10 + 2, "desc": {**f32([1, n]), "readable": True}})
+        for tid, usage in ((gid * 10 + 1, "writable"), (gid * 10 + 2, "readable")):
+            await self.request({"t": "createTensor", "ctx": 1, "tensor": tid, "desc": {**f32([rows, n]), usage: True}})
 
     async def round_trip(self, gid: int, x: np.ndarray) -> np.ndarray:
         """writeTensor + dispatch + readTensor, as a page's inference loop does."""
@@ -92,14 +92,17 @@ async def _victim_latencies(host, rounds: int) -> list[float]:
 
 
 async def _storm(host, stop: asyncio.Event, started: list) -> None:
-    """Connect, build a 256x256 matmul, dispatch and read it back a few times, drop, reconnect."""
-    x = np.ones((1, 256), np.float32)
+    """Connect, build a [128, 512] x [512, 512] matmul (milliseconds per dispatch), dispatch and
+    read it back a few times, drop, reconnect. Every build has other weights: the host's caches
+    cannot make it cheap."""
+    x = np.ones((128, 512), np.float32)
+    rng = np.random.default_rng()
     while not stop.is_set():
         c = await Client.open(host)
         await c.request({"t": "createContext", "ctx": 1, "options": {}})
-        await c.matmul_graph(1, 256)
+        await c.matmul_graph(1, 512, rng.random((512, 512), dtype=np.float32), rows=128)
         started.append(1)
-        for _ in range(2):
+        for _ in range(5):
             # pipelined like a page that does not await its dispatches
             for _ in range(4):
                 await c.send({"t": "writeTensor", "tensor": 11}, [x.tobytes()])
@@ -151,22 +154,36 @@ def _fairness(host, connections: int = 16) -> tuple[float, float]:
 
 
 def test_a_storm_of_sessions_does_not_starve_another_sessions_small_requests(host):
-    base, loaded = _fairness(host)
-    print(f"victim round trip: alone {base * 1e3:.2f} ms, during a 16-connection storm {loaded * 1e3:.2f} ms")
-    # generous on a noisy shared 2-core box: the storm's work is ~100x the victim's
-    assert loaded < max(25 * base, 0.05), (base, loaded)
+    # generous on a noisy shared 2-core box (the storm's work is ~100x the victim's), and up to
+    # three tries: starvation is structural and shows every time (a pool shared first come first
+    # served gave 250-300 ms here), a load spike on the machine does not
+    for _ in range(3):
+        base, loaded = _fairness(host)
+        print(f"victim round trip: alone {base * 1e3:.2f} ms, during a 16-connection storm {loaded * 1e3:.2f} ms")
+        if loaded < max(25 * base, 0.1):
+            break
+    assert loaded < max(25 * base, 0.1), (base, loaded)
+
+
+DISPATCH = {"t": "dispatch", "ctx": 1, "graph": 1, "inputs": {"x": 11}, "outputs": {"y": 12}}
+
+
+async def _identity_session(host, n: int) -> Client:
+    """A session with graph 1: y = relu(x @ I), tensors 11 (x) and 12 (y)."""
+    c = await Client.open(host)
+    await c.request({"t": "createContext", "ctx": 1, "options": {}})
+    await c.matmul_graph(1, n, np.eye(n, dtype=np.float32))
+    return c
 
 
 def test_messages_of_one_session_stay_in_order(host):
     async def run():
-        c = await Client.open(host)
-        await c.request({"t": "createContext", "ctx": 1, "options": {}})
-        await c.matmul_graph(1, 64, np.eye(64, dtype=np.float32))
+        c = await _identity_session(host, 64)
         # many fire-and-forget writes and dispatches, each read must see its own write
         for i in range(50):
             x = np.full((1, 64), float(i), np.float32)
             await c.send({"t": "writeTensor", "tensor": 11}, [x.tobytes()])
-            await c.send({"t": "dispatch", "ctx": 1, "graph": 1, "inputs": {"x": 11}, "outputs": {"y": 12}})
+            await c.send(DISPATCH)
             if i % 7 == 0:
                 _, payload = await c.request({"t": "readTensor", "tensor": 12})
                 assert np.frombuffer(payload, np.float32).tolist() == [float(i)] * 64
@@ -175,3 +192,42 @@ def test_messages_of_one_session_stay_in_order(host):
         await c.ws.close()
 
     asyncio.run(run())
+
+
+def _batch(frames: list) -> bytes:
+    """What the shim sends for messages issued in one task."""
+    parts = [f.encode() if isinstance(f, str) else f for f in frames]
+    return protocol.encode_parts({"t": "batch", "text": [int(isinstance(f, str)) for f in frames]}, parts)
+
+
+def test_batched_messages_run_in_order_and_a_bad_batch_is_answered(host):
+    async def run():
+        c = await _identity_session(host, 4)
+        for i in range(5):
+            x = np.full((1, 4), float(i), np.float32)
+            await c.ws.send(_batch([
+                protocol.encode({"t": "writeTensor", "tensor": 11}, x.tobytes()),
+                protocol.encode(DISPATCH),
+                protocol.encode({"t": "readTensor", "id": 1000 + i, "tensor": 12}),
+            ]))
+            reply, payload = protocol.decode(await c.ws.recv())
+            assert reply["re"] == 1000 + i
+            assert np.frombuffer(payload, np.float32).tolist() == [float(i)] * 4
+        # parts that do not match the flags: one error reply, and the session goes on
+        await c.ws.send(protocol.encode_parts({"t": "batch", "text": [1]}, [b"{}", b"{}"]))
+        reply, _ = protocol.decode(await c.ws.recv())
+        assert "error" in reply
+        await c.request({"t": "readTensor", "tensor": 12})
+        await c.ws.close()
+
+    asyncio.run(run())
+
+
+def test_unbatch_splits_only_well_formed_batches():
+    text = protocol.encode({"t": "hello", "id": 1})
+    binary = protocol.encode({"t": "writeTensor", "tensor": 1}, b"\x01\x02")
+    frames = protocol.unbatch(_batch([text, binary]))
+    assert frames[0] == text and bytes(frames[1]) == binary
+    assert protocol.unbatch(text) == [text] and protocol.unbatch(binary) == [binary]
+    bad_utf8 = protocol.encode_parts({"t": "batch", "text": [1]}, [b"\xff"])
+    assert protocol.unbatch(bad_utf8) == [bad_utf8]

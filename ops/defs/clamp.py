@@ -53,11 +53,15 @@ def reference(call: Call):
 
 
 def lower(lb, call: Call):
-    # Max/Min rather than Clip: ONNX Runtime's Clip replaces an absent bound with the type's
+    # Max/Min when a bound is absent: ONNX Runtime's Clip replaces an absent bound with the type's
     # finite limit, which turns +/-Infinity inputs into +/-FLT_MAX.
     x = call["input"]
     dtype = lb.dtype(x)
     lo, hi = bounds(call, dtype)
+    if lo is not None and hi is not None and dtype in FLOAT_TYPES:
+        # both bounds present: one Clip, which ONNX Runtime fuses into a preceding Conv (the
+        # relu6 of MobileNet-like models); it also keeps -0 as the reference does
+        return [lb.node("Clip", [x, lb.scalar(lo, dtype), lb.scalar(hi, dtype)])]
     y = x
     if lo is not None:
         y = lower_max(lb, y, lb.scalar(lo, dtype))

@@ -1,0 +1,441 @@
+"""Benchmark: the shim + host against its peers, side by side, with the ratios of issue 8's targets.
+
+Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios of one run):
+  - MobileNetV2 (NCHW, the e2e page's graph, real weights from ../shared/data): in-process ONNX
+    Runtime (same thread count as the host), ours (write + dispatch + read in Debian's Chromium
+    through the shim), native Chromium WebNN (--native-chromium), onnxruntime-web through its
+    WebNN EP on ours / on native, and onnxruntime-web wasm (--ort-web);
+  - MobileNetV2 build(): first build, identical rebuild in the same page, after a page reload,
+    after a host restart (on-disk compile cache); native Chromium's build;
+  - tiny graph (1x64 MLP) write + dispatch + read round trip, and a bare websocket echo of a
+    tiny message from the same page;
+  - transfer: 16 MiB written and read back through the shim vs echoed by a bare websocket.
+
+Run (from the repository root):
+  PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py [--iters 30] \
+      [--native-chromium /path/to/chromium] [--ort-web /path/to/onnxruntime-web/dist]
+
+Peers (never needed by the tests; see README "Performance"): native Chromium with WebNN from npm
+`@sparticuz/chromium` (unpack its brotli archives; the swiftshader libraries sit beside the
+binary, in its directory and lib/), onnxruntime-web from npm `onnxruntime-web` (its dist/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import http.server
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host  # noqa: E402
+from tests.models import mobilenet_data  # noqa: E402
+
+NATIVE_ARGS = ["--enable-features=WebMachineLearningNeuralNetwork", "--no-zygote", "--use-angle=swiftshader",
+               "--no-sandbox"]
+
+# the e2e MobileNetV2 page's own functions (loadWeights, buildMobilenet, createContext, loadNpy)
+MOBILENET_JS = """async ([iters, rebuilds]) => {
+  const context = await createContext();
+  const [weights, input] = await Promise.all([loadWeights(), loadNpy(INPUT_URL)]);
+  const builds = [];
+  let graph = null;
+  for (let r = 0; r <= rebuilds; r++) {  // the first build, then identical rebuilds
+    const t0 = performance.now();
+    const builder = new MLGraphBuilder(context);
+    const g = await builder.build({output: buildMobilenet(builder, weights)});
+    builds.push(performance.now() - t0);
+    if (graph) graph.destroy();
+    graph = g;
+  }
+  const inT = await context.createTensor({dataType: 'float32', shape: INPUT_SHAPE, writable: true});
+  const outT = await context.createTensor({dataType: 'float32', shape: [1, 1000], readable: true});
+  const times = [];
+  let out = null;
+  for (let i = 0; i < iters + 3; i++) {
+    const t0 = performance.now();
+    context.writeTensor(inT, input.data);
+    context.dispatch(graph, {input: inT}, {output: outT});
+    out = new Float32Array(await context.readTensor(outT));
+    if (i >= 3) times.push(performance.now() - t0);
+  }
+  let top = 0;
+  for (let i = 1; i < out.length; i++) if (out[i] > out[top]) top = i;
+  context.destroy();
+  return {builds, times, top};
+}"""
+
+TINY_JS = """async ([iters, w1, w2]) => {
+  const ctx = await navigator.ml.createContext();
+  const b = new MLGraphBuilder(ctx);
+  const x = b.input('x', {dataType: 'float32', shape: [1, 64]});
+  const h = b.relu(b.matmul(x, b.constant({dataType: 'float32', shape: [64, 128]}, new Float32Array(w1))));
+  const y = b.softmax(b.matmul(h, b.constant({dataType: 'float32', shape: [128, 10]}, new Float32Array(w2))), 1);
+  const g = await b.build({y});
+  const tin = await ctx.createTensor({dataType: 'float32', shape: [1, 64], writable: true});
+  const tout = await ctx.createTensor({dataType: 'float32', shape: [1, 10], readable: true});
+  const data = new Float32Array(64).fill(0.5);
+  const times = [];
+  for (let i = 0; i < iters + 20; i++) {
+    const t0 = performance.now();
+    ctx.writeTensor(tin, data);
+    ctx.dispatch(g, {x: tin}, {y: tout});
+    await ctx.readTensor(tout);
+    if (i >= 20) times.push(performance.now() - t0);
+  }
+  ctx.destroy();
+  return times;
+}"""
+
+TRANSFER_JS = """async ([n, reps]) => {
+  const ctx = await navigator.ml.createContext();
+  const t = await ctx.createTensor({dataType: 'float32', shape: [n], readable: true, writable: true});
+  const data = new Float32Array(n).fill(1.5);
+  const times = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    ctx.writeTensor(t, data);
+    const back = new Float32Array(await ctx.readTensor(t));
+    times.push(performance.now() - t0);
+    if (back[n - 1] !== 1.5) throw new Error('bad round trip');
+  }
+  ctx.destroy();
+  return times;
+}"""
+
+# a bare websocket echo from the same page: the floor for any websocket design
+ECHO_JS = """async ([url, iters, n, reps]) => {
+  const ws = new WebSocket(url);
+  ws.binaryType = 'arraybuffer';
+  await new Promise((ok, fail) => { ws.onopen = ok; ws.onerror = fail; });
+  const roundTrip = (data) => new Promise((ok) => { ws.onmessage = (ev) => ok(ev.data); ws.send(data); });
+  const small = new Uint8Array(256);
+  const tiny = [];
+  for (let i = 0; i < iters + 20; i++) {
+    const t0 = performance.now();
+    await roundTrip(small);
+    if (i >= 20) tiny.push(performance.now() - t0);
+  }
+  const big = new Float32Array(n).fill(1.5);
+  const transfer = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    const back = new Float32Array(await roundTrip(big));
+    transfer.push(performance.now() - t0);
+    if (back[n - 1] !== 1.5) throw new Error('bad echo');
+  }
+  ws.close();
+  return {tiny, transfer};
+}"""
+
+ORT_WEB_PAGE = """<!doctype html><meta charset=utf-8><title>ort-web</title>
+<script src="npy.js"></script><script src="ort/ort.all.min.js"></script><p>ort-web</p>"""
+
+ORT_WEB_JS = """async ([ep, iters]) => {
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.wasmPaths = new URL('./ort/', location.href).href;
+  const input = await loadNpy('./data/mobilenetv2/input.npy');
+  const t0 = performance.now();
+  const providers = ep === 'webnn' ? [{name: 'webnn', deviceType: 'cpu'}] : ['wasm'];
+  const session = await ort.InferenceSession.create('./mobilenet.onnx', {executionProviders: providers});
+  const load = performance.now() - t0;
+  const feeds = {input: new ort.Tensor('float32', input.data, [1, 3, 224, 224])};
+  const times = [];
+  let out = null;
+  for (let i = 0; i < iters + 3; i++) {
+    const t1 = performance.now();
+    out = (await session.run(feeds)).probs.data;
+    if (i >= 3) times.push(performance.now() - t1);
+  }
+  let top = 0;
+  for (let i = 1; i < out.length; i++) if (out[i] > out[top]) top = i;
+  return {load, times, top};
+}"""
+
+
+def median(xs) -> float:
+    return float(statistics.median(xs))
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def make_app(d: Path, ort_web: Path | None) -> np.ndarray:
+    """The e2e pages, the MobileNetV2 data they fetch and an .onnx of the same graph."""
+    for f in (ROOT / "e2e" / "pages").iterdir():
+        shutil.copy(f, d / f.name)
+    mdir = d / "data" / "mobilenetv2" / "weights"
+    mdir.mkdir(parents=True)
+    for f in mobilenet_data.weights_dir().iterdir():
+        os.symlink(f, mdir / f.name)
+    weights = mobilenet_data.load_weights()
+    mobilenet_data.save_npy(mdir / "gemm_104_weight.npy", weights["gemm_104_weight"])
+    x = mobilenet_data.preprocess()
+    mobilenet_data.save_npy(d / "data" / "mobilenetv2" / "input.npy", x)
+    (d / "mobilenet.onnx").write_bytes(mobilenet_data.build_onnx_model(weights).SerializeToString())
+    (d / "index.html").write_text("<!doctype html><meta charset=utf-8><title>bench</title><p>bench</p>")
+    if ort_web is not None:
+        os.symlink(ort_web.resolve(), d / "ort")
+        (d / "ortweb.html").write_text(ORT_WEB_PAGE)
+    return x
+
+
+class StaticServer:
+    """Plain HTTP for the native browser: no shim injected, the page gets the browser's own WebNN."""
+
+    def __init__(self, root: Path):
+        handler = functools.partial(_QuietHandler, directory=str(root))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.httpd.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
+                      ".wasm": "application/wasm"}
+
+    def log_message(self, *args):
+        pass
+
+
+class EchoServer:
+    """A bare websocket echo on its own thread (no origin checks, no protocol)."""
+
+    def __init__(self):
+        from websockets.asyncio.server import serve
+
+        self.loop = asyncio.new_event_loop()
+        ready = threading.Event()
+
+        async def echo(ws):
+            async for m in ws:
+                await ws.send(m)
+
+        async def main():
+            self.server = await serve(echo, "127.0.0.1", 0, compression=None, max_size=None, ping_interval=None)
+            self.url = f"ws://127.0.0.1:{next(iter(self.server.sockets)).getsockname()[1]}"
+            ready.set()
+            await self.server.serve_forever()
+
+        threading.Thread(target=lambda: self.loop.run_until_complete(main()), daemon=True).start()
+        ready.wait(30)
+
+    def stop(self):
+        self.loop.call_soon_threadsafe(self.server.close)
+
+
+# --------------------------------------------------------------------------- measurements
+
+
+def in_process_ort(app: Path, x: np.ndarray, iters: int) -> dict:
+    """The same model in-process: ONNX Runtime with the host's session settings (thread count)."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    t0 = time.perf_counter()
+    sess = ort.InferenceSession(str(app / "mobilenet.onnx"), opts, providers=["CPUExecutionProvider"])
+    load = (time.perf_counter() - t0) * 1000
+    times = []
+    for i in range(iters + 3):
+        t0 = time.perf_counter()
+        sess.run(["probs"], {"input": x})
+        if i >= 3:
+            times.append((time.perf_counter() - t0) * 1000)
+    return {"load": load, "infer": median(times)}
+
+
+class HostTimes:
+    """Host-side spans (benchmark instrumentation only): how much of a page's time the host spends."""
+
+    def __init__(self):
+        from bridge.api import MLContext
+        from bridge.session import Session
+
+        self.spans: dict[str, list[float]] = {"build": [], "dispatch": []}
+        self._undo = [self._wrap(Session, "on_build", "build"), self._wrap(MLContext, "dispatch", "dispatch")]
+
+    def _wrap(self, cls, name: str, label: str):
+        real = getattr(cls, name)
+        spans = self.spans[label]
+
+        def timed(*a, **k):
+            t0 = time.perf_counter()
+            try:
+                return real(*a, **k)
+            finally:
+                spans.append((time.perf_counter() - t0) * 1000)
+
+        setattr(cls, name, timed)
+        return lambda: setattr(cls, name, real)
+
+    def take(self, label: str) -> list[float]:
+        out = list(self.spans[label])
+        self.spans[label].clear()
+        return out
+
+    def close(self):
+        for undo in self._undo:
+            undo()
+
+
+def page_of(browser, url: str):
+    page = browser.new_page()
+    page.set_default_timeout(600_000)
+    page.goto(url)
+    return page
+
+
+def ours(pw, app: Path, args, echo: EchoServer) -> dict:
+    rng = np.random.default_rng(0)
+    w1 = rng.standard_normal((64, 128)).astype(np.float32).ravel().tolist()
+    w2 = rng.standard_normal((128, 10)).astype(np.float32).ravel().tolist()
+    r: dict = {}
+    with tempfile.TemporaryDirectory() as cache_dir:
+        from backends.cache import CompileCache
+        from bridge.api import ML
+
+        host = start_host(app_dir=app, ml_factory=lambda: ML(compile_cache=CompileCache(cache_dir)))
+        port = host.host.port
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        spans = HostTimes()
+        try:
+            page = page_of(browser, f"{host.url}/mobilenet.html")
+            m = page.evaluate(MOBILENET_JS, [args.iters, 2])
+            r.update(infer=median(m["times"]), build=m["builds"][0], rebuild=median(m["builds"][1:]), top=m["top"])
+            builds = spans.take("build")
+            r.update(host_build=builds[0], host_rebuild=median(builds[1:]), host_dispatch=median(spans.take("dispatch")))
+            page.reload()
+            spans.take("build")
+            r["reload"] = page.evaluate(MOBILENET_JS, [0, 0])["builds"][0]
+            r["host_reload"] = spans.take("build")[0]
+            page.goto(f"{host.url}/index.html")
+            r["tiny"] = median(page.evaluate(TINY_JS, [args.iters * 20, w1, w2]))
+            n = 4 * 1024 * 1024
+            r["transfer"] = 2 * 16 / (median(page.evaluate(TRANSFER_JS, [n, 5])) / 1000)
+            e = page.evaluate(ECHO_JS, [echo.url, args.iters * 20, n, 5])
+            r["echo_tiny"] = median(e["tiny"])
+            r["echo_transfer"] = 2 * 16 / (median(e["transfer"]) / 1000)
+            if args.ort_web:
+                page.goto(f"{host.url}/ortweb.html")
+                o = page.evaluate(ORT_WEB_JS, ["wasm", args.iters])
+                r.update(ortweb_wasm=median(o["times"]), ortweb_wasm_load=o["load"])
+                o = page.evaluate(ORT_WEB_JS, ["webnn", args.iters])
+                r.update(ortweb_webnn=median(o["times"]), ortweb_webnn_load=o["load"])
+            page.close()
+            host.stop()
+            # a restarted host (same port, so the same page origin): the disk cache serves the build
+            host = start_host(app_dir=app, port=port, ml_factory=lambda: ML(compile_cache=CompileCache(cache_dir)))
+            page = page_of(browser, f"{host.url}/mobilenet.html")
+            spans.take("build")
+            r["restart"] = page.evaluate(MOBILENET_JS, [0, 0])["builds"][0]
+            r["host_restart"] = spans.take("build")[0]
+        finally:
+            spans.close()
+            browser.close()
+            host.stop()
+    return r
+
+
+def native(pw, app: Path, args) -> dict:
+    exe = Path(args.native_chromium)
+    env = {**os.environ, "LD_LIBRARY_PATH": f"{exe.parent}:{exe.parent / 'lib'}"}
+    server = StaticServer(app)
+    browser = pw.chromium.launch(executable_path=str(exe), args=NATIVE_ARGS, env=env)
+    r: dict = {}
+    try:
+        page = page_of(browser, f"{server.url}/mobilenet.html")
+        m = page.evaluate(MOBILENET_JS, [args.iters, 2])
+        r.update(infer=median(m["times"]), build=m["builds"][0], rebuild=median(m["builds"][1:]), top=m["top"])
+        if args.ort_web:
+            page.goto(f"{server.url}/ortweb.html")
+            o = page.evaluate(ORT_WEB_JS, ["webnn", args.iters])
+            r.update(ortweb_webnn=median(o["times"]), ortweb_webnn_load=o["load"])
+    finally:
+        browser.close()
+        server.stop()
+    return r
+
+
+# --------------------------------------------------------------------------- report
+
+
+def report(p: dict, o: dict, n: dict | None) -> None:
+    def ms(v):
+        return "-" if v is None else f"{v:9.2f} ms"
+
+    def ratio(a, b, target: str = ""):
+        if a is None or b is None:
+            return "-"
+        return f"{a / b:6.2f}x" + (f"  (target {target})" if target else "")
+
+    n = n or {}
+    print("\nMobileNetV2 inference (write + dispatch + read; median)")
+    print(f"  in-process ONNX Runtime       {ms(p['infer'])}")
+    print(f"  ours (shim + host)            {ms(o['infer'])}   vs in-process {ratio(o['infer'], p['infer'], '<= 1.3x')}"
+          f"   vs native {ratio(o['infer'], n.get('infer'), '<= 0.6x')}")
+    print(f"    of which host dispatch      {ms(o['host_dispatch'])}")
+    print(f"  native Chromium WebNN         {ms(n.get('infer'))}")
+    print(f"  ORT-web WebNN EP on ours      {ms(o.get('ortweb_webnn'))}   vs in-process "
+          f"{ratio(o.get('ortweb_webnn'), p['infer'], '<= 1.3x')}   vs native EP "
+          f"{ratio(o.get('ortweb_webnn'), n.get('ortweb_webnn'), '<= 0.6x')}")
+    print(f"  ORT-web WebNN EP on native    {ms(n.get('ortweb_webnn'))}")
+    print(f"  ORT-web wasm (1 thread)       {ms(o.get('ortweb_wasm'))}")
+    print(f"  top-1 class: ours {o['top']}, native {n.get('top', '-')}")
+    print("\nMobileNetV2 build()")
+    print("  (page: builder calls + build(); host: the build message, of that)")
+    for label, key in (("first build", "build"), ("identical rebuild", "rebuild"), ("after a page reload", "reload"),
+                       ("after a host restart", "restart")):
+        vs = f"vs native {ratio(o[key], n.get('build'), '<= 1x')}" if key == "build" else \
+            f"vs first {ratio(o[key], o['build'], '<= 0.1x')}"
+        print(f"  ours, {label:23} {ms(o[key])}   {vs}   host {ms(o['host_' + key])}"
+              + ("" if key == "build" else f" ({ratio(o['host_' + key], o['host_build'])} of the first)"))
+    print(f"  native, first build           {ms(n.get('build'))}")
+    print(f"  native, identical rebuild     {ms(n.get('rebuild'))}")
+    print(f"  in-process ORT session load   {ms(p['load'])}")
+    print("\nTiny graph and transfer")
+    print(f"  ours: write+dispatch+read     {ms(o['tiny'])}   (target <= 0.3 ms)")
+    print(f"  bare websocket echo (256 B)   {ms(o['echo_tiny'])}   ours vs echo {ratio(o['tiny'], o['echo_tiny'])}")
+    print(f"  ours: 16 MiB write + read     {o['transfer']:9.1f} MiB/s")
+    print(f"  bare websocket echo 16 MiB    {o['echo_transfer']:9.1f} MiB/s   ours vs echo "
+          f"{o['transfer'] / o['echo_transfer'] * 100:5.1f} %  (target >= 50 %)")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--iters", type=int, default=30, help="MobileNetV2 inferences per measurement (x20 tiny ones)")
+    p.add_argument("--native-chromium", metavar="PATH", help="a Chromium with WebNN (libraries beside it)")
+    p.add_argument("--ort-web", metavar="DIR", type=Path, help="onnxruntime-web's dist/ directory")
+    args = p.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as d, sync_playwright() as pw:
+        app = Path(d)
+        x = make_app(app, args.ort_web)
+        echo = EchoServer()
+        try:
+            o = ours(pw, app, args, echo)
+        finally:
+            echo.stop()
+        n = native(pw, app, args) if args.native_chromium else None
+        inproc = in_process_ort(app, x, args.iters)
+    report(inproc, o, n)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""The speed paths in a real page: constants the host holds are not uploaded again, batched
+messages and rebuilt graphs still compute the right thing."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# y = (x + A) * B: the second build reuses A and brings a new B, so one constant is held by the
+# host and the other is uploaded (the page renumbers the parts it still sends)
+JS = """async ([a, b1, b2]) => {
+  const ctx = await navigator.ml.createContext();
+  const run = async (bvals) => {
+    const builder = new MLGraphBuilder(ctx);
+    const desc = {dataType: 'float32', shape: [4]};
+    const x = builder.input('x', desc);
+    const y = builder.mul(builder.add(x, builder.constant(desc, new Float32Array(a))),
+                          builder.constant(desc, new Float32Array(bvals)));
+    const g = await builder.build({y});
+    const tin = await ctx.createTensor({...desc, writable: true});
+    const tout = await ctx.createTensor({...desc, readable: true});
+    ctx.writeTensor(tin, new Float32Array([1, 2, 3, 4]));
+    ctx.dispatch(g, {x: tin}, {y: tout});
+    return Array.from(new Float32Array(await ctx.readTensor(tout)));
+  };
+  return [await run(b1), await run(b1), await run(b2)];
+}"""
+
+
+def test_rebuilds_reuse_held_constants_and_compute_correctly(host, page, monkeypatch):
+    page.goto(f"{host.url}/basic.html")
+    store = host.host.ml.constant_store
+    uploads = []
+    real_put = store.put
+    monkeypatch.setattr(store, "put", lambda origin, sha, data: uploads.append(sha) or real_put(origin, sha, data))
+    a, b1, b2 = [0.5, -1, 2, 8], [1, 2, 3, 4], [-1, 0.25, 10, 3]
+    before = dict(store._entries)
+    got = page.evaluate(JS, [a, b1, b2])
+    x = np.array([1, 2, 3, 4], np.float32)
+    for result, b in zip(got, (b1, b1, b2)):
+        np.testing.assert_array_equal(np.array(result, np.float32), (x + np.float32(a)) * np.float32(b))
+    new = set(store._entries) - set(before)
+    assert len(new) == 3 and len(uploads) == 3  # a, b1, b2: each uploaded once, kept under its digest
+    assert {origin for origin, _ in new} == {host.url.replace("localhost", "127.0.0.1")}

@@ -1,0 +1,155 @@
+"""The host's build memo (bridge/memo.py), fed frames sans-I/O: an identical build message (up to
+the page's object ids) skips the replay; anything that differs, or comes from another origin,
+is validated again; failures are never remembered."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from backends.cache import CompileCache
+from bridge import protocol
+from bridge.api import ML
+from bridge.session import Session
+
+F32 = {"dataType": "float32", "shape": [2, 2]}
+
+
+@pytest.fixture
+def ml():
+    return ML(compile_cache=CompileCache())
+
+
+def _session(ml, origin="http://a.test") -> Session:
+    s = Session(ml, origin)
+    replays = []
+    real = s.replay
+    s.replay = lambda *a: replays.append(1) or real(*a)
+    s.replays = replays
+    _ok(s, {"t": "createContext", "id": 1, "ctx": 1, "options": {}})
+    return s
+
+
+def _ok(s: Session, header: dict, payload: bytes | None = None) -> tuple[dict, memoryview | None]:
+    (frame,) = s.receive(protocol.encode(header, payload) if payload is not None else protocol.encode(header))
+    reply, data = protocol.decode(frame)
+    assert "error" not in reply, reply
+    return reply, data
+
+
+def _build_frame(gid: int, base: int, w: np.ndarray, op: str = "add") -> bytes:
+    """y = op(x, W): operand ids start at ``base`` (a page's ids differ between builds)."""
+    return protocol.encode_parts({
+        "t": "build", "id": 100 + gid, "ctx": 1, "graph": gid,
+        "inputs": [{"operand": base, "name": "x", "desc": F32}],
+        "constants": [{"operand": base + 1, "desc": F32, "part": 0}],
+        "nodes": [{"op": op, "args": [{"$operand": base}, {"$operand": base + 1}], "outputs": [base + 2]}],
+        "outputs": {"y": base + 2},
+    }, [w.tobytes()])
+
+
+def _run(s: Session, gid: int, x: np.ndarray) -> np.ndarray:
+    t = 1000 + gid * 10
+    _ok(s, {"t": "createTensor", "id": 1, "ctx": 1, "tensor": t, "desc": {**F32, "writable": True}})
+    _ok(s, {"t": "createTensor", "id": 2, "ctx": 1, "tensor": t + 1, "desc": {**F32, "readable": True}})
+    assert s.receive(protocol.encode({"t": "writeTensor", "tensor": t}, x.tobytes())) == []
+    assert s.receive(protocol.encode({"t": "dispatch", "ctx": 1, "graph": gid, "inputs": {"x": t},
+                                      "outputs": {"y": t + 1}})) == []
+    _, data = _ok(s, {"t": "readTensor", "id": 3, "tensor": t + 1})
+    return np.frombuffer(data, np.float32).reshape(2, 2)
+
+
+W = np.array([[1, 2], [3, 4]], np.float32)
+X = np.array([[10, 20], [30, 40]], np.float32)
+
+
+def test_an_identical_build_skips_the_replay(ml):
+    s = _session(ml)
+    for gid, base in ((1, 5), (2, 50), (3, 7)):
+        (frame,) = s.receive(_build_frame(gid, base, W))
+        assert "error" not in protocol.decode(frame)[0]
+        np.testing.assert_array_equal(_run(s, gid, X), X + W)
+    assert len(s.replays) == 1
+    # a reloaded page (a new session of the same origin) too
+    again = _session(ml)
+    again.receive(_build_frame(1, 5, W))
+    assert len(again.replays) == 0
+    np.testing.assert_array_equal(_run(again, 1, X), X + W)
+
+
+def test_any_difference_or_another_origin_replays(ml):
+    s = _session(ml)
+    s.receive(_build_frame(1, 5, W))
+    w2 = W.copy()
+    w2[1, 1] = 5
+    s.receive(_build_frame(2, 5, w2))  # one constant value
+    s.receive(_build_frame(3, 5, W, op="mul"))  # one operator
+    assert len(s.replays) == 3
+    np.testing.assert_array_equal(_run(s, 2, X), X + w2)
+    np.testing.assert_array_equal(_run(s, 3, X), X * W)
+    other = _session(ml, "http://b.test")
+    other.receive(_build_frame(1, 5, W))
+    assert len(other.replays) == 1
+
+
+def test_failures_are_not_remembered(ml):
+    s = _session(ml)
+    for gid in (1, 2):  # conv2d of 2-D operands: invalid, both times
+        (frame,) = s.receive(_build_frame(gid, 5, W, op="conv2d"))
+        assert protocol.decode(frame)[0]["error"]["name"] == "TypeError"
+    assert len(s.replays) == 2
+
+
+def test_constant_tensors_are_not_memoized(ml):
+    s = _session(ml)
+    _ok(s, {"t": "createConstantTensor", "id": 9, "ctx": 1, "tensor": 77, "desc": F32}, W.tobytes())
+    for gid in (1, 2):
+        _ok(s, {"t": "build", "id": 10 + gid, "ctx": 1, "graph": gid,
+                "inputs": [{"operand": 1, "name": "x", "desc": F32}],
+                "constants": [{"operand": 2, "tensor": 77}],
+                "nodes": [{"op": "add", "args": [{"$operand": 1}, {"$operand": 2}], "outputs": [3]}],
+                "outputs": {"y": 3}})
+    assert len(s.replays) == 2
+    np.testing.assert_array_equal(_run(s, 2, X), X + W)
+
+
+def _named_build(gid: int, w: np.ndarray | None, sha: str, op: str = "add") -> bytes:
+    """y = op(x, W) with W named by its SHA-256: uploaded when ``w`` is given, else held."""
+    const = {"operand": 2, "desc": F32, "sha256": sha}
+    header = {"t": "build", "id": 100 + gid, "ctx": 1, "graph": gid,
+              "inputs": [{"operand": 1, "name": "x", "desc": F32}], "constants": [const],
+              "nodes": [{"op": op, "args": [{"$operand": 1}, {"$operand": 2}], "outputs": [3]}],
+              "outputs": {"y": 3}}
+    if w is None:
+        return protocol.encode(header)
+    const["part"] = 0
+    return protocol.encode_parts(header, [w.tobytes()])
+
+
+def _error(s: Session, frame) -> dict | None:
+    (reply,) = s.receive(frame)
+    return protocol.decode(reply)[0].get("error")
+
+
+def test_constants_are_uploaded_once_per_origin_and_checked_against_their_digest(ml):
+    import hashlib
+
+    sha = hashlib.sha256(W.tobytes()).hexdigest()
+    s = _session(ml)
+    assert _error(s, _named_build(1, W + 1, sha))["name"] == "TypeError"  # bytes that do not match
+    _ok(s, {"t": "holdConstants", "id": 5, "hashes": [sha]})
+    assert _error(s, _named_build(2, None, sha))["name"] == "TypeError"  # never uploaded: not held
+    assert _error(s, _named_build(3, W, sha)) is None  # uploaded and verified
+    reload = _session(ml)  # the same origin, another session: the host holds it
+    reply, _ = _ok(reload, {"t": "holdConstants", "id": 5, "hashes": [sha, "0" * 64]})
+    assert reply["ok"]["have"] == [True, False]
+    assert _error(reload, _named_build(1, None, sha)) is None
+    np.testing.assert_array_equal(_run(reload, 1, X), X + W)
+    # held for one build only (another graph; the same one would be a memo hit, no bytes needed)
+    assert _error(reload, _named_build(2, None, sha, op="mul"))["name"] == "TypeError"
+    other = _session(ml, "http://b.test")  # never told what another origin uploaded
+    reply, _ = _ok(other, {"t": "holdConstants", "id": 5, "hashes": [sha]})
+    assert reply["ok"]["have"] == [False]
+    assert _error(other, _named_build(1, None, sha))["name"] == "TypeError"
+    assert _error(other, _named_build(2, W, sha)) is None
+    np.testing.assert_array_equal(_run(other, 2, X), X + W)
