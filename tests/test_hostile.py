@@ -416,15 +416,15 @@ def test_heartbeats_flow_while_the_session_is_busy(monkeypatch):
 
     release = threading.Event()
 
-    def slow_latency(self, h, payload):
+    def slow_build(self, h, payload):  # a build runs on a worker thread, never on the event loop
         release.wait(20)
-        return self._ok(h, latency=None)
+        return self._ok(h)
 
-    monkeypatch.setattr(Session, "on_graphLatency", slow_latency)
+    monkeypatch.setattr(Session, "on_build", slow_build)
     host = start_host(keepalive_timeout_s=0.8)
     try:
         with connect(host.url.replace("http", "ws", 1) + "/webnn", origin=host.url) as ws:
-            ws.send('{"t":"graphLatency","id":1,"graph":1}')
+            ws.send('{"t":"build","id":1,"ctx":1,"graph":1}')
             beats = [json.loads(ws.recv(timeout=10)) for _ in range(3)]  # while the session is stuck
             assert beats == [{"t": "alive"}] * 3
             release.set()
