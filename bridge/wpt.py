@@ -32,6 +32,8 @@ from pathlib import Path
 SUBTEST_STATUS = {0: "PASS", 1: "FAIL", 2: "TIMEOUT", 3: "NOTRUN", 4: "PRECONDITION_FAILED"}
 HARNESS_STATUS = {0: "OK", 1: "ERROR", 2: "TIMEOUT", 3: "PRECONDITION_FAILED"}
 DEFAULT_SUITES = ("webnn/conformance_tests", "webnn/validation_tests")
+# wptserve's aliases that WebNN tests use (idlharness also reads /interfaces/*.idl)
+ALIASES = {"/resources/WebIDLParser.js": "/resources/webidl2/lib/webidl2.js"}
 
 # Replaces wpt's resources/testharnessreport.js: keeps the results where the runner can read them.
 REPORT_JS = """\
@@ -226,6 +228,7 @@ class WptServer:
         path = self.clean_path(url_path)
         if path == "/resources/testharnessreport.js":
             return 200, "text/javascript", self.report_js.encode()
+        path = ALIASES.get(path, path)
         q = f"?{query}" if query else ""
         for suffix, make in ((".any.worker.html", "worker_page"), (".any.worker.js", "worker_script"),
                              (".any.html", "window_page")):

@@ -143,3 +143,20 @@ def test_headers_files_apply_to_generated_pages(mini_wpt):
         assert server.headers_for("/webnn/resources/helper.js") == {}
     finally:
         server.stop()
+
+
+def test_native_pages_carry_no_shim_and_aliases_resolve(mini_wpt):
+    """--native-chromium serves the same pages without the shim; /resources/WebIDLParser.js is
+    wptserve's alias of resources/webidl2/lib/webidl2.js (idlharness needs it)."""
+    lib = mini_wpt / "resources" / "webidl2" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "webidl2.js").write_text("var WebIDL2 = {};\n")
+    server = wpt.WptServer(mini_wpt, "", {})
+    try:
+        status, _, body = server.respond("/webnn/conformance_tests/relu.https.any.html", "cpu")
+        assert status == 200 and b"webnn-shim" not in body and b'<script src="">' not in body
+        _, _, worker = server.respond("/webnn/conformance_tests/relu.https.any.worker.js", "cpu")
+        assert b"importScripts(\"\")" not in worker and b"testharness.js" in worker
+        assert server.respond("/resources/WebIDLParser.js", "")[2] == b"var WebIDL2 = {};\n"
+    finally:
+        server.stop()

@@ -107,6 +107,13 @@ def test_native_capability_gaps_are_not_disagreements():
     output_only = dict(native, limits={"input": {"dataTypes": ["float32"]}, "output": {"dataTypes": ["int8"]}})
     assert oracle.compare(output_only, _ok([1, 2], "int8"), "abs", program).kind == "capability"
     assert oracle.native_lacks(program, output_only) == "native opSupportLimits().abs lacks input: int8"
+    ranked = dict(native, limits={"input": {"dataTypes": ["int8"], "rankRange": {"min": 0, "max": 0}}})
+    assert oracle.native_lacks(program, ranked) == "native opSupportLimits().abs lacks input: rank 1"
+    cast = {"op": "cast", "graph": {"inputs": {"x": {"descriptor": {"dataType": "float32", "shape": [2]}}},
+                                    "operators": [{"name": "cast", "arguments": [{"input": "x"}, {"dataType": "uint4"}],
+                                                   "outputs": "y"}]}}
+    no_u4 = dict(native, limits={"input": {"dataTypes": ["float32"]}, "output": {"dataTypes": ["int8"]}})
+    assert oracle.native_lacks(cast, no_u4) == "native opSupportLimits().cast lacks output: uint4"
     unsupported = _err("build", "NotSupportedError")
     assert oracle.compare(unsupported, _ok([1.0]), "convTranspose2d", program).kind == "capability"
 
@@ -138,3 +145,21 @@ def test_inprocess_runs_agree_between_backends():
     others = [r for r in report.rows if not r["agree"] and not (r["op"] == "div" and r["kind"] == "ok-vs-error")]
     assert not others, report.render()
     assert sum(r["stage"] == "ok" for r in ort) > 30 and sum(r["stage"] != "ok" for r in ort) > 10
+
+
+@pytest.mark.parametrize("data_type", ["int32", "uint32"])
+def test_reduce_product_overflow_wraps_on_both_backends(data_type):
+    """Found by the oracle: ONNX Runtime's int32 ReduceProd saturated on overflow where the
+    reference and native Chromium keep the low 32 bits."""
+    values = [18, 14, 22, 6, 71, 91, 99, 46, 31, 94, 24, 54]
+    graph = {"inputs": {"x": {"data": values, "descriptor": {"shape": [12], "dataType": data_type}}},
+             "operators": [{"name": "reduceProduct", "arguments": [{"input": "x"}], "outputs": "y"}]}
+    program = {"id": "p", "op": "reduceProduct", "origin": "hand", "graph": graph}
+    exact = 1
+    for v in values:
+        exact *= v
+    low = exact % 2**32
+    want = low - 2**32 if data_type == "int32" and low >= 2**31 else low
+    for backend in ("reference", "onnxruntime"):
+        (out,) = oracle.run_inprocess([program], backend)
+        assert out["outputs"]["y"]["data"] == [want], backend

@@ -137,7 +137,9 @@ def _make_reduce(name, allowed, required, fn, onnx_op, elementwise, ulp_fn) -> O
         elif dt == "uint64" and name in ("reduceMax", "reduceMin"):
             x = ordered_int64(lb, x)
             back = "ordered"
-        elif dt in ("uint32", "uint64"):
+        elif dt in ("uint32", "uint64") or (dt == "int32" and name == "reduceProduct"):
+            # int32 products: ORT's kernel saturates on overflow; the int64 product's low bits wrap
+            # like the reference (and native Chromium)
             x, back = lb.cast(x, "int64"), dt
         op = onnx_op
         if name == "reduceL1" and dt in ("uint32", "uint64"):
