@@ -3,8 +3,6 @@
 Routes (all on one port):
 - ``/webnn``              websocket; one Session per connection (allowed origins only);
 - ``/webnn-shim.js``      the shim script (public code, served to any page);
-- ``/webnn/validate?q=``  synchronous builder-call validation for the shim (allowed origins
-                          only, and only for a live session token);
 - anything else           the ``--app`` directory, HTML pages with the shim tag injected.
 Everything protocol- or WebNN-related lives in session.py / api.py; this module moves bytes.
 """
@@ -12,7 +10,6 @@ Everything protocol- or WebNN-related lives in session.py / api.py; this module 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import mimetypes
 import posixpath
@@ -21,12 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import websockets.http11
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
-
-from ops.core import WebNNError, WebNNTypeError
 
 from . import shim
 from .api import ML
@@ -34,12 +28,8 @@ from .session import Session
 
 log = logging.getLogger("webnn_bridge.server")
 
-# validation requests carry their arguments in the URL (a GET, see module doc)
-websockets.http11.MAX_LINE_LENGTH = max(websockets.http11.MAX_LINE_LENGTH, 4 * 1024 * 1024)
-
 SHIM_PATH = "/webnn-shim.js"
 WS_PATH = "/webnn"
-VALIDATE_PATH = "/webnn/validate"
 
 
 @dataclass
@@ -51,7 +41,7 @@ class HostConfig:
     max_message_bytes: int = 1 << 30
     ml_factory: Callable[[], ML] = ML
     observer: Callable[[str, dict], None] | None = None
-    # sees every dynamic message the host sends to pages (websocket frames, validation replies):
+    # sees every dynamic message the host sends to pages (websocket frames):
     # the e2e privacy scan uses it
     frame_tap: Callable[[str | bytes], None] | None = None
 
@@ -130,34 +120,9 @@ class Host:
             # may load the shim from the host's origin too
             return _response(200, body, "text/javascript; charset=utf-8",
                              {"Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin"})
-        if path == VALIDATE_PATH:
-            return self.validate(request, url.query)
         if self.config.app_dir is not None:
             return self.static(path)
         return _response(404, b"not found\n", "text/plain")
-
-    def validate(self, request: Request, query: str) -> Response:
-        ok, origin = self.origin_allowed(request)
-        cors = {"Access-Control-Allow-Origin": origin, "Vary": "Origin"} if (ok and origin) else {}
-        if not ok:
-            return _response(403, b'{"error":{"name":"SecurityError","message":"origin not allowed"}}', "application/json")
-        try:
-            q = json.loads(urllib.parse.parse_qs(query).get("q", ["{}"])[0])
-            session = self.sessions.get(q.get("s"))
-            if session is None:
-                raise WebNNTypeError("no such session")
-            op = q.get("op")
-            if not isinstance(op, str) or not isinstance(q.get("args"), list):
-                raise WebNNTypeError("malformed validation request")
-            body = {"outputs": session.validate(q.get("c"), op, q["args"])}
-        except WebNNError as e:
-            body = {"error": e.to_wire()}
-        except Exception as e:  # malformed input never takes the host down
-            body = {"error": {"name": "TypeError", "message": f"{type(e).__name__}: {e}"}}
-        raw = json.dumps(body).encode()
-        if self.config.frame_tap is not None:
-            self.config.frame_tap(raw)
-        return _response(200, raw, "application/json", cors)
 
     def static(self, path: str) -> Response:
         root = self.config.app_dir.absolute()

@@ -117,10 +117,9 @@ MAX_TENSOR_COUNT = 8192  # "valid tensor count" for concat inputs / split output
 
 
 def data_type(name: str) -> DataType:
-    try:
-        return DATA_TYPES[name]
-    except KeyError:
-        raise WebNNTypeError(f"Unknown data type '{name}'.") from None
+    if name not in DATA_TYPES:
+        raise WebNNTypeError(f"Unknown data type '{name}'.")
+    return DATA_TYPES[name]
 
 
 def data_type_of(array: np.ndarray) -> str:
