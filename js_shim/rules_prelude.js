@@ -28,8 +28,8 @@ function $OperandList(v) { const a = Array.from($iter(v)); a[$OPLIST] = true; re
 class $Dict extends Map {
   get(k, d = null) { return super.has(k) ? super.get(k) : d; }
 }
-function $dict(entries) { return new $Dict(entries); }
-function $set(items) { return new Set($iter(items)); }
+function $dict(entries = []) { return new $Dict(entries); }
+function $set(items = []) { return new Set($iter(items)); }
 function $items(d) {
   if (d instanceof Map) return Array.from(d.entries());
   return Object.entries(d);
