@@ -87,7 +87,8 @@ def _js_str(s: str) -> str:
 
 
 class Transpiler:
-    def __init__(self):
+    def __init__(self, packages: tuple[str, ...] = PACKAGES):
+        self.packages = packages
         self.funcs: dict[tuple, str] = {}  # (code, closure ids) -> JS name
         self.queue: list[FnInfo] = []
         self.out_funcs: list[str] = []
@@ -112,7 +113,7 @@ class Transpiler:
             fn = fn.__func__
         if not isinstance(fn, types.FunctionType):
             raise JsGenError(f"{fn!r} is not a Python function")
-        if not fn.__module__.startswith(PACKAGES):
+        if not fn.__module__.startswith(self.packages):
             raise JsGenError(f"{fn.__module__}.{fn.__qualname__} is outside the translated packages")
         key = (fn.__code__, tuple(id(c.cell_contents) for c in fn.__closure__ or ()))
         if key in self.funcs:
@@ -689,7 +690,8 @@ class FunctionWriter:
             return f"{BUILTINS[name]}({', '.join(args)})"
         if isinstance(target, type) and target.__name__ in CONSTRUCTORS:
             return f"new {CONSTRUCTORS[target.__name__]}({', '.join(args)})"
-        raise self.err(node, f"calling {name or target!r}")
+        owner = getattr(target, "__module__", None)
+        raise self.err(node, f"calling {owner + '.' if owner else ''}{name or repr(target)}")
 
     def bind_keywords(self, fn, node, args: list[str]) -> list[str]:
         if not node.keywords:
@@ -805,9 +807,9 @@ def outputs() -> dict[Path, str]:
     return {JS_OUT: render()}
 
 
-def translate(fn: Callable) -> str:
+def translate(fn: Callable, packages: tuple[str, ...] = PACKAGES) -> str:
     """Translate one function and what it references (used by tests)."""
-    tp = Transpiler()
+    tp = Transpiler(packages)
     tp.function(fn)
     tp.run()
     return "\n".join(tp.out_consts + tp.out_funcs)
