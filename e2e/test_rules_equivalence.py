@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from pathlib import Path
 
@@ -24,11 +25,12 @@ import pytest
 
 from bridge.api import ML, MLGraphBuilder
 from ops import idl
-from ops.core import ALL_TYPES, WebNNError
+from ops.core import ALL_TYPES, DATA_TYPES, WebNNError
 from ops.registry import load_all
 
 DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wpt_conformance"
-SEED = 20261123
+# fixed for reproducible runs; WEBNN_RULES_SEED=N explores other random calls
+SEED = int(os.environ.get("WEBNN_RULES_SEED", "20261123"))
 RANDOM_PER_OP = 160  # random candidates generated per op (Python keeps a sample of each outcome)
 KEEP_PER_OUTCOME = 12
 
@@ -80,7 +82,8 @@ class BigInt(int):
 
 
 def case(inputs: list, calls: list) -> dict:
-    """inputs: [name, dataType, shape]; calls: [op, args, output name(s) or None]."""
+    """inputs: [name, dataType, shape] (an input()), plus ["constant", byte length] (constant(descriptor,
+    buffer)) or ["scalar", value] (constant(dataType, value)); calls: [op, args, output name(s)]."""
     return {"inputs": inputs, "calls": calls}
 
 
@@ -201,7 +204,13 @@ class Gen:
         shape = st["base"] if not st["inputs"] else self.shape(st["base"])
         if rng.random() < 0.03:
             shape = shape + [0]  # an invalid dimension
-        st["inputs"].append([name, dt, shape])
+        entry = [name, dt, shape]
+        r = rng.random()
+        if r < 0.05 and not shape:
+            entry += ["scalar", rng.choice([3, 1.5, -2])]  # constant(dataType, value)
+        elif r < 0.15 and math.prod(shape) <= 4096:
+            entry += ["constant", math.prod(shape) * DATA_TYPES[dt].itemsize]  # constant(descriptor, buffer)
+        st["inputs"].append(entry)
         return Operand(name)
 
     def small_int(self, st, signed: bool) -> int:
@@ -280,7 +289,7 @@ def mutations(seed: dict, rng: random.Random, gen: Gen) -> list[dict]:
     inputs, calls = seed["inputs"], seed["calls"]
     if inputs:
         i = rng.randrange(len(inputs))
-        name, dt, shape = inputs[i]
+        name, dt, shape = inputs[i][:3]  # a mutated constant becomes an input (no buffer to resize)
         changed = list(shape)
         if changed and rng.random() < 0.5:
             changed[rng.randrange(len(changed))] += rng.choice([1, 2])
@@ -318,8 +327,14 @@ def python_outcomes(ctx, c: dict) -> list:
     operands = {}
     out = []
     try:
-        for name, dt, shape in c["inputs"]:
-            operands[name] = b.input(name, {"dataType": dt, "shape": shape})
+        for name, dt, shape, *kind in c["inputs"]:
+            desc = {"dataType": dt, "shape": shape}
+            if not kind:
+                operands[name] = b.input(name, desc)
+            elif kind[0] == "constant":
+                operands[name] = b.constant(desc, bytes(kind[1]))
+            else:
+                operands[name] = b.constant(dt, to_python(kind[1], {}))
     except WebNNError as e:
         return [{"error": e.name, "message": str(e), "stage": "input"}]
     for op, args, outs in c["calls"]:
@@ -358,7 +373,11 @@ PAGE_RUN = """async (cases) => {
       return o;
     };
     try {
-      for (const [name, dataType, shape] of c.inputs) operands[name] = b.input(name, {dataType, shape});
+      for (const [name, dataType, shape, kind, arg] of c.inputs) {
+        if (kind === 'constant') operands[name] = b.constant({dataType, shape}, new ArrayBuffer(arg));
+        else if (kind === 'scalar') operands[name] = b.constant(dataType, dataType.endsWith('64') ? BigInt(Math.trunc(arg)) : arg);
+        else operands[name] = b.input(name, {dataType, shape});
+      }
     } catch (e) { all.push([{error: e.name, message: e.message, stage: 'input'}]); continue; }
     for (const [op, args, outs] of c.calls) {
       let r;

@@ -287,7 +287,19 @@ function $str(v) {
 }
 function $format(v, spec) {
   if (spec === '') return $str(v);
+  if (spec === 'g') return $formatG(Number(v));
   throw new $PyError(`format spec '${spec}' is not supported`);
+}
+function $formatG(x) {
+  // Python's format(x, 'g'): 6 significant digits, exponent form below 1e-4 and from 1e6
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const strip = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+  const [m, e] = x.toExponential(5).split('e');
+  const exp = Number(e);
+  if (exp < -4 || exp >= 6) return `${strip(m)}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return strip(x.toFixed(5 - exp));
 }
 
 // ------------------------------------------------------------------ methods of Python's builtin types

@@ -24,15 +24,6 @@ def test_generated_rules_are_committed_and_current():
     assert jsgen.JS_OUT in codegen.outputs()
 
 
-def test_check_mode_fails_on_stale_rules(tmp_path, monkeypatch, capsys):
-    stale = tmp_path / "webnn_ops.js"
-    stale.write_text("// edited by hand\n")
-    monkeypatch.setattr(jsgen, "JS_OUT", stale)
-    assert codegen.main(["--check"]) == 1
-    assert "webnn_ops.js" in capsys.readouterr().err
-    assert stale.read_text() == "// edited by hand\n"
-
-
 def test_every_registered_op_has_its_rules_in_the_shim():
     text = jsgen.JS_OUT.read_text()
     for op in load_all():

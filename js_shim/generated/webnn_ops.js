@@ -1636,19 +1636,24 @@ function resample2d__plan(call, shape) {
     $r.push($or(!$gt(s, 0), () => $isinf(s)));
   }
   return $r; })()))) {
-      throw new $WebNNTypeError(`scales ${$str(scales)} must be positive.`);
+      throw new $WebNNTypeError(`scales [${$str($M.join(", ", (() => { const $r = [];
+  for (const $t4 of $iter(scales)) { let s;
+  s = $t4;
+    $r.push(`${$format(s, "g")}`);
+  }
+  return $r; })()))}] must be positive.`);
     }
     out = (() => { const $r = [];
-  for (const $t4 of $iter($zip(axes, scales))) { let a, s;
-  const $t5 = $unpack($t4, 2);
-  a = $t5[0];
-  s = $t5[1];
+  for (const $t5 of $iter($zip(axes, scales))) { let a, s;
+  const $t6 = $unpack($t5, 2);
+  a = $t6[0];
+  s = $t6[1];
     $r.push($int(Math.floor($mul($getitem(shape, a), s))));
   }
   return $r; })();
     if ($truthy($any((() => { const $r = [];
-  for (const $t6 of $iter(out)) { let o;
-  o = $t6;
+  for (const $t7 of $iter(out)) { let o;
+  o = $t7;
     $r.push($or($le(o, 0), () => $gt(o, 2147483647)));
   }
   return $r; })()))) {
@@ -1656,10 +1661,10 @@ function resample2d__plan(call, shape) {
     }
   }
   new_shape = $list(shape);
-  for (const $t7 of $iter($zip(axes, out))) {
-    const $t8 = $unpack($t7, 2);
-    a = $t8[0];
-    o = $t8[1];
+  for (const $t8 of $iter($zip(axes, out))) {
+    const $t9 = $unpack($t8, 2);
+    a = $t9[0];
+    o = $t9[1];
     $setitem(new_shape, a, o);
   }
   return $T([axes, out, new_shape]);
