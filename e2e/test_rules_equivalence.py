@@ -303,6 +303,9 @@ def mutations(seed: dict, rng: random.Random, gen: Gen) -> list[dict]:
     first = next((i for i, a in enumerate(args) if isinstance(a, Operand)), None)
     if first is not None:  # not an operand where one is expected
         out.append(case(inputs, [[op, [*args[:first], rng.choice([1, "x", None]), *args[first + 1:]], outs]]))
+    # a missing trailing argument, an extra one
+    out.append(case(inputs, [[op, args[:-1], outs]]))
+    out.append(case(inputs, [[op, [*args, {}, 3], outs]]))
     if args and isinstance(args[-1], dict):
         ov = idl.resolve_overload("MLGraphBuilder", op, args)
         spec = ov["args"][len(args) - 1]
