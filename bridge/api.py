@@ -55,14 +55,6 @@ class OperandLike:
         return list(self.desc.shape)
 
 
-class OperandStub(OperandLike):
-    """An operand known only by its descriptor (stateless validation of a page's builder call)."""
-
-    def __init__(self, desc: OperandDesc, ref: Any = None):
-        self.desc = desc
-        self.ref = ref
-
-
 class MLOperand(OperandLike):
     _ids = itertools.count(1)
 
