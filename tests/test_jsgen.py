@@ -106,3 +106,12 @@ def test_the_subset_translates_to_prelude_calls():
     assert "$floordiv(d, 2)" in js and "$slice(shape, null, axis, null)" in js
     assert "throw new $WebNNTypeError(`axis ${$str(axis)} is out of range for ${$str($list(shape))}`);" in js
     assert "$slice(tail, null, null, $neg(1))" in js
+
+
+def test_codegen_reports_an_untranslatable_rule_and_writes_nothing(monkeypatch, capsys):
+    def broken():
+        raise jsgen.JsGenError("ops/defs/x.py:3: the statement 'With' is outside the translatable Python subset")
+
+    monkeypatch.setattr(jsgen, "render", broken)
+    assert codegen.main([]) == 2
+    assert "ops/defs/x.py:3:" in capsys.readouterr().err
