@@ -132,6 +132,14 @@ def labelled_message(call: Call, message: str) -> str:
     return f"[{call.label}] {msg}" if call.label else msg
 
 
+def check_input_name(name: str, taken: set) -> None:
+    """input(): a non-empty name, not used by another input of the builder."""
+    if not name:
+        raise WebNNTypeError("input(): the name must not be empty.")
+    if name in taken:
+        raise WebNNTypeError(f"input(): duplicate input name '{name}'.")
+
+
 def check_new_operand(context: MLContext, kind: str, descriptor: dict) -> OperandDesc:
     """input()/constant(): the descriptor's dimensions, then what the context supports."""
     return context.check_operand(kind, check_dimensions(desc_from_dict(descriptor), kind))
@@ -461,10 +469,7 @@ class MLGraphBuilder:
         _, conv = idl.convert_args("MLGraphBuilder", "input", [name, dict(descriptor)])
         self._check_can_build()
         name = conv["name"]
-        if not name:
-            raise WebNNTypeError("input(): the name must not be empty.")
-        if name in self.input_names:
-            raise WebNNTypeError(f"input(): duplicate input name '{name}'.")
+        check_input_name(name, self.input_names)
         desc = check_new_operand(self.context, "input", conv["descriptor"])
         self.input_names.add(name)
         return MLOperand(self, desc, "input", name)

@@ -410,7 +410,9 @@ def build_cases(ctx) -> tuple[list[dict], list[list]]:
     rng = random.Random(SEED)
     gen = Gen(rng)
     seeds = wpt_seeds() + recurrent_seeds(rng)
-    cases = list(seeds)
+    # input() names: empty, taken
+    cases = [case([["", "float32", [2]]], []), case([["a", "float32", [2]], ["a", "int32", [1]]], [])]
+    cases += seeds
     for s in seeds:
         cases += mutations(s, rng, gen)
     for op in sorted(load_all()):

@@ -694,8 +694,7 @@ const IMPL = {
     ops: {
       input(b, conv) {
         canBuild(b);
-        if (conv.name === '') throw new TypeError('input(): the name must not be empty.');
-        if (b.inputNames.has(conv.name)) throw new TypeError(`input(): duplicate input name '${conv.name}'.`);
+        try { RULES.check_input_name(conv.name, b.inputNames); } catch (e) { throw ruleError(e, (m) => m); }
         const desc = checkNewOperand(b.context, 'input', conv.descriptor);
         b.inputNames.add(conv.name);
         return newOperand(b, desc, 'input', { name: conv.name });

@@ -768,6 +768,7 @@ def roots() -> tuple[dict, list[tuple[str, Callable, type | None]]]:
         ("labelled_message", api.labelled_message, None),
         ("call_from", api.call_from, None),
         ("check_new_operand", api.check_new_operand, None),
+        ("check_input_name", api.check_input_name, None),
         ("check_operand", api.MLContext.check_operand, api.MLContext),
         ("check_byte_length", api.MLContext._check_byte_length, api.MLContext),
         ("opdef_validate", OpDef.validate, OpDef),

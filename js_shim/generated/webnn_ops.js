@@ -414,6 +414,15 @@ function api_check_new_operand(context, kind, descriptor) {
   return context.check_operand(kind, core_check_dimensions(core_desc_from_dict(descriptor), kind));
 }
 
+function api_check_input_name(name, taken) {
+  if (!$truthy(name)) {
+    throw new $WebNNTypeError("input(): the name must not be empty.");
+  }
+  if ($in(name, taken)) {
+    throw new $WebNNTypeError(`input(): duplicate input name '${$str(name)}'.`);
+  }
+}
+
 function api_MLContext_check_operand(self_, kind, desc) {
   let lim, lo, hi, rank;
   lim = $getitem(self_._limits, kind);
@@ -1824,6 +1833,7 @@ const RULES = {
   labelled_message: api_labelled_message,
   call_from: api_call_from,
   check_new_operand: api_check_new_operand,
+  check_input_name: api_check_input_name,
   check_operand: api_MLContext_check_operand,
   check_byte_length: api_MLContext__check_byte_length,
   opdef_validate: registry_OpDef_validate,
