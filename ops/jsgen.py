@@ -12,8 +12,16 @@ are translated once each, constants (numbers, strings, tuples, dicts, ``Limits``
 JS data. Python value semantics JS lacks (tuples vs lists, floor division, negative indexes,
 ``str()`` of values in messages...) live in the hand-written prelude ``js_shim/rules_prelude.js``.
 
-Anything outside the subset fails the generation with ``file:line`` (``JsGenError``), so future
-rules stay translatable.
+The subset: def (positional parameters with literal defaults, nested defs), if/elif/else, for,
+while, break/continue, return, assignment with tuple unpacking and subscript targets, augmented
+assignment, ``raise WebNNTypeError(message)``, ``try/except WebNNTypeError``; arithmetic with
+Python's ``//``, ``%`` and ``**``, comparisons (chained too), ``in``, ``is None``, and/or/not with
+Python's truthiness, conditional expressions, tuple/list/set/dict literals and comprehensions,
+generator expressions, lambdas, subscripts and slices, f-strings (``!r``, ``:g``), the builtins
+listed in BUILTINS, ``math.prod/ceil/floor/isnan/isinf/isfinite``, ``isinstance`` with the types
+in ISINSTANCE, the methods in METHODS, and attributes/methods of descriptors and calls
+(``OperandDesc``, ``Call``, ``OpDef``). Anything else fails the generation with ``file:line``
+(``JsGenError``), so future rules stay translatable.
 """
 
 from __future__ import annotations
