@@ -24,9 +24,12 @@ from pathlib import Path
 import pytest
 
 from bridge.api import ML, MLGraphBuilder
+from bridge.cli import ml_factory
 from ops import idl
 from ops.core import ALL_TYPES, DATA_TYPES, WebNNError
 from ops.registry import load_all
+
+from .conftest import ROOT, start_host
 
 DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wpt_conformance"
 # fixed for reproducible runs; WEBNN_RULES_SEED=N explores other random calls
@@ -412,13 +415,19 @@ def build_cases(ctx) -> tuple[list[dict], list[list]]:
     seeds = wpt_seeds() + recurrent_seeds(rng)
     # input() names: empty, taken
     cases = [case([["", "float32", [2]]], []), case([["a", "float32", [2]], ["a", "int32", [1]]], [])]
+    # the context's limits on created operands: rank, byte length, element count
+    x, y = Operand("x"), ["x", "float32", [2]]
+    for op, args in (("reshape", [x, [1] * 7 + [2]]), ("reshape", [x, [1] * 8 + [2]]), ("expand", [x, [2**28, 2]]),
+                     ("expand", [x, [2**29, 2]]), ("tile", [x, [2**30]]), ("tile", [x, [2**31 - 1]]),
+                     ("concat", [[x] * 5, 0]), ("pad", [x, [2**31 - 3], [0]]), ("pad", [x, [2**31 - 2], [0]])):
+        cases.append(case([y], [[op, args, "out"]]))
     cases += seeds
     for s in seeds:
         cases += mutations(s, rng, gen)
     for op in sorted(load_all()):
         kept: dict[str, list] = {"valid": [], "invalid": []}
         for attempt in range(20 * RANDOM_PER_OP):
-            if attempt >= RANDOM_PER_OP and kept["valid"] and kept["invalid"]:
+            if attempt >= RANDOM_PER_OP and kept["invalid"] and (kept["valid"] or op not in ctx.capabilities.ops):
                 break
             c = gen.call(op)
             r = python_outcomes(ctx, c)
@@ -432,8 +441,31 @@ def build_cases(ctx) -> tuple[list[dict], list[list]]:
 
 
 @pytest.fixture(scope="module")
-def equivalence(browser, host):
-    ctx = ML().createContext({})
+def narrow_rules(tmp_path_factory) -> Path:
+    """Device-selection rules whose largest canonical profile is "gpu-common" (no 64-bit types,
+    ranks up to 5, some ops excluded): contexts whose capabilities narrow the spec's limits."""
+    d = tmp_path_factory.mktemp("narrow")
+    text = (ROOT / "policy" / "profiles.toml").read_text()
+    blocks = text.split("[[profile]]")
+    assert 'name = "cpu-full"' in blocks[1]
+    (d / "profiles.toml").write_text("[[profile]]".join([blocks[0], *blocks[2:]]))
+    (d / "rules.toml").write_text('[privacy]\nprofiles = "profiles.toml"\n')
+    return d / "rules.toml"
+
+
+@pytest.fixture(scope="module", params=["cpu-full", "gpu-common"])
+def equivalence(request, browser, host, app_dir, narrow_rules):
+    """(profile, ops it supports, cases, Python outcomes, page outcomes) on a host whose contexts
+    get ``profile``."""
+    profile = request.param
+    started = None
+    if profile == "cpu-full":
+        ml = ML()
+    else:
+        ml = ml_factory(None, str(narrow_rules))()
+        host = started = start_host(app_dir=app_dir, ml_factory=ml_factory(None, str(narrow_rules)))
+    ctx = ml.createContext({})
+    assert ctx.limits_profile == profile
     cases, expected = build_cases(ctx)
     page = browser.new_page()
     try:
@@ -441,11 +473,13 @@ def equivalence(browser, host):
         got = page.evaluate(PAGE_RUN, [{**c, "calls": to_wire(c["calls"])} for c in cases])
     finally:
         page.close()
-    return cases, expected, got
+        if started is not None:
+            started.stop()
+    return profile, set(ctx.capabilities.ops), cases, expected, got
 
 
 def test_js_rules_match_python_for_every_op(equivalence):
-    cases, expected, got = equivalence
+    _, _, cases, expected, got = equivalence
     assert len(got) == len(cases)
     mismatches = [
         (c, e, g) for c, e, g in zip(cases, expected, got) if comparable(e) != comparable(g)
@@ -455,7 +489,7 @@ def test_js_rules_match_python_for_every_op(equivalence):
 
 
 def test_every_op_is_covered_with_valid_and_invalid_calls(equivalence):
-    cases, expected, _ = equivalence
+    profile, supported, cases, expected, _ = equivalence
     seen: dict[str, set] = {}
     for c, e in zip(cases, expected):
         if e and isinstance(e[0], dict) and e[0].get("stage") == "input":
@@ -464,5 +498,13 @@ def test_every_op_is_covered_with_valid_and_invalid_calls(equivalence):
             seen.setdefault(op, set()).add("invalid" if isinstance(outcome, dict) else "valid")
     missing = {op: {"valid", "invalid"} - seen.get(op, set()) for op in load_all()}
     missing = {op: kinds for op, kinds in missing.items() if kinds}
+    # an op the context does not support has no valid call
+    missing = {op: kinds for op, kinds in missing.items() if kinds != {"valid"} or op in supported}
     assert not missing, f"ops without valid/invalid cases: {missing}"
     assert len(cases) > 2000
+    # the context's own limits were hit too (rank, byte length; narrower types and ops)
+    messages = [e[-1]["message"] for e in expected if e and isinstance(e[-1], dict)]
+    assert any("maxTensorByteLength" in m for m in messages)
+    assert any("exceeds the maximum" in m for m in messages)
+    if profile == "gpu-common":
+        assert any("is not supported by this context" in m for m in messages)
