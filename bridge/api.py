@@ -65,14 +65,6 @@ class OperandLike:
         return list(self.desc.shape)
 
 
-class OperandStub(OperandLike):
-    """An operand known only by its descriptor (stateless validation of a page's builder call)."""
-
-    def __init__(self, desc: OperandDesc, ref: Any = None):
-        self.desc = desc
-        self.ref = ref
-
-
 class MLOperand(OperandLike):
     _ids = itertools.count(1)
 
@@ -96,49 +88,78 @@ def _is_operand(v: Any) -> bool:
 idl.register_interface("MLOperand", _is_operand)
 
 
-def _sequence_of_operands(t: dict) -> bool:
-    return t["t"] in ("sequence", "frozen") and t["of"] == {"t": "iface", "name": "MLOperand"}
-
-
 def prepare_call(op: str, raw_args: list) -> tuple[OpDef, Call]:
     """WebIDL-convert a builder call and find its operator. Shared by the Python builder and the
-    host's validation of page calls."""
+    host's replay of page graphs."""
     overload, conv = idl.convert_args("MLGraphBuilder", op, raw_args)
     opdef = load_all().get(op)
     if opdef is None:
         raise NotSupportedError(f"MLGraphBuilder.{op}() is not supported by webnn-bridge yet.")
-    args: dict[str, Any] = {}
-    options: dict[str, Any] = {}
+    return opdef, call_from(op, overload, conv)
+
+
+def call_from(op: str, overload: dict, conv: dict) -> Call:
+    """The Call of a converted builder call: positional arguments and options, as the IDL names
+    them. Translated into the shim (ops/jsgen.py)."""
+    args = {}
+    options = {}
     for spec in overload["args"]:
         v = conv.get(spec["name"])
         if spec["type"]["t"] == "dict" and spec["name"] == "options":
             options = v or {}
-        elif _sequence_of_operands(spec["type"]):
+        elif spec["type"]["t"] in ("sequence", "frozen") and spec["type"]["of"] == {"t": "iface", "name": "MLOperand"}:
             args[spec["name"]] = OperandList(v)
         else:
             args[spec["name"]] = v
-    return opdef, Call(op, args, options)
+    return Call(op, args, options)
 
 
 def infer_call(opdef: OpDef, call: Call, caps: Capabilities | None = None) -> list[OperandDesc]:
     """Validate a call whose operands are OperandLike; returns the output descriptors."""
     desc_call = call.map_operands(lambda o: o.desc, _is_operand)
     try:
-        outs = opdef.validate(desc_call)
-        if caps is not None:
-            _check_capabilities(opdef, desc_call, outs, caps)
+        return validate_call(opdef, desc_call, caps)
     except WebNNTypeError as e:
-        msg = str(e) if str(e).startswith(call.op) else f"{call.op}: {e}"
-        # the operator's label names it in the message, as "[label] ..." (the form WPT matches)
-        raise WebNNTypeError(f"[{call.label}] {msg}" if call.label else msg) from None
+        raise WebNNTypeError(labelled_message(call, str(e))) from None
+
+
+# The functions below are op rules: ops/jsgen.py translates them into the shim, which runs them on
+# every builder call in the page (the host runs these originals again at build()).
+
+
+def validate_call(opdef: OpDef, call: Call, caps: Capabilities | None) -> list[OperandDesc]:
+    """The op's rules, then the context's capabilities, on a call whose operands are descriptors."""
+    outs = opdef.validate(call)
+    if caps is not None:
+        _check_capabilities(opdef, call, outs, caps)
     return outs
+
+
+def labelled_message(call: Call, message: str) -> str:
+    """A rule's TypeError message as the page sees it: prefixed with the op, and with the
+    operator's label as "[label] ..." (the form WPT matches)."""
+    msg = message if message.startswith(call.op) else f"{call.op}: {message}"
+    return f"[{call.label}] {msg}" if call.label else msg
+
+
+def check_input_name(name: str, taken: set) -> None:
+    """input(): a non-empty name, not used by another input of the builder."""
+    if not name:
+        raise WebNNTypeError("input(): the name must not be empty.")
+    if name in taken:
+        raise WebNNTypeError(f"input(): duplicate input name '{name}'.")
+
+
+def check_new_operand(context: MLContext, kind: str, descriptor: dict) -> OperandDesc:
+    """input()/constant(): the descriptor's dimensions, then what the context supports."""
+    return context.check_operand(kind, check_dimensions(desc_from_dict(descriptor), kind))
 
 
 def _check_capabilities(opdef: OpDef, call: Call, outs: list[OperandDesc], caps: Capabilities) -> None:
     limits = caps.ops.get(opdef.name)
     if limits is None:
         raise WebNNTypeError(f"{opdef.name} is not supported by this context.")
-    named = list(call.operands(lambda v: isinstance(v, OperandDesc)))
+    named = list(call.operands(_is_desc))
     named += [(opdef.outputs[min(i, len(opdef.outputs) - 1)], d) for i, d in enumerate(outs)]
     for name, d in named:
         lim = limits.get(name)
@@ -152,6 +173,10 @@ def _check_capabilities(opdef: OpDef, call: Call, outs: list[OperandDesc], caps:
     for d in outs:
         # the created operand's descriptor must pass "check dimensions" with this context's limits
         check_dimensions(d, f"{opdef.name} output", caps.max_rank, caps.max_tensor_byte_length)
+
+
+def _is_desc(v: Any) -> bool:
+    return isinstance(v, OperandDesc)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -408,9 +433,9 @@ class MLContext:
         lim = self._limits[kind]
         if desc.data_type not in lim["dataTypes"]:
             raise WebNNTypeError(f"{kind}(): data type {desc.data_type} is not supported by this context.")
-        lo, hi = lim["rankRange"]["min"], lim["rankRange"]["max"]
-        if not lo <= len(desc.shape) <= hi:
-            raise WebNNTypeError(f"{kind}(): rank {len(desc.shape)} is outside [{lo}, {hi}] for this context.")
+        lo, hi, rank = lim["rankRange"]["min"], lim["rankRange"]["max"], len(desc.shape)
+        if not lo <= rank <= hi:
+            raise WebNNTypeError(f"{kind}(): rank {rank} is outside [{lo}, {hi}] for this context.")
         self._check_byte_length(desc)
         return desc
 
@@ -624,11 +649,8 @@ class MLGraphBuilder:
         _, conv = idl.convert_args("MLGraphBuilder", "input", [name, dict(descriptor)])
         self._check_can_build()
         name = conv["name"]
-        if not name:
-            raise WebNNTypeError("input(): the name must not be empty.")
-        if name in self.input_names:
-            raise WebNNTypeError(f"input(): duplicate input name '{name}'.")
-        desc = self.context.check_operand("input", check_dimensions(desc_from_dict(conv["descriptor"]), "input"))
+        check_input_name(name, self.input_names)
+        desc = check_new_operand(self.context, "input", conv["descriptor"])
         self.input_names.add(name)
         return MLOperand(self, desc, "input", name)
 
@@ -646,10 +668,10 @@ class MLGraphBuilder:
         self._check_can_build()
         if "value" in conv:
             dt = conv["dataType"]
-            desc = self.context.check_operand("constant", OperandDesc(dt, ()))
+            desc = check_new_operand(self.context, "constant", {"dataType": dt, "shape": []})
             value = np.array(cast_number(conv["value"], dt), dtype=DATA_TYPES[dt].numpy)
         else:
-            desc = self.context.check_operand("constant", check_dimensions(desc_from_dict(conv["descriptor"]), "constant"))
+            desc = check_new_operand(self.context, "constant", conv["descriptor"])
             value = array_from_bytes(buffer_bytes(conv["buffer"], desc, "constant()"), desc)
         op = MLOperand(self, desc, "constant")
         op.value = value

@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=_devices, parser=d)
 
-    c = sub.add_parser("codegen", help="regenerate the shim's interface layer and the host IDL table")
+    c = sub.add_parser("codegen", help="regenerate the shim's interface layer and op rules, and the host IDL table")
     c.add_argument("--check", action="store_true", help="fail if generated files are stale")
     c.set_defaults(func=_codegen)
 

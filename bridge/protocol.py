@@ -8,7 +8,7 @@ A message is one websocket frame:
 
 JSON cannot carry every MLNumber, so values are tagged: ``{"$bigint": "123"}``,
 ``{"$number": "NaN" | "Infinity" | "-Infinity"}``; operands are ``{"$operand": id}`` inside a
-graph and ``{"$desc": {dataType, shape}}`` in a stateless validation request.
+graph.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def part(header: dict, payload: memoryview | None, index: int) -> memoryview:
 
 
 def decode_value(v: Any, operand: Callable[[dict], Any] | None = None) -> Any:
-    """Undo the JSON tagging of argument values; ``operand`` resolves $operand / $desc tags."""
+    """Undo the JSON tagging of argument values; ``operand`` resolves $operand tags."""
     if isinstance(v, list):
         return [decode_value(x, operand) for x in v]
     if isinstance(v, dict):
@@ -171,7 +171,7 @@ def decode_value(v: Any, operand: Callable[[dict], Any] | None = None) -> Any:
                 if x not in ("NaN", "Infinity", "-Infinity"):
                     raise ProtocolError("bad $number")
                 return float(x.replace("Infinity", "inf"))
-            if k in ("$operand", "$desc"):
+            if k == "$operand":
                 if operand is None:
                     raise ProtocolError(f"{k} is not allowed here")
                 return operand(v)

@@ -3,8 +3,6 @@
 Routes (all on one port):
 - ``/webnn``              websocket; one Session per connection (allowed origins only);
 - ``/webnn-shim.js``      the shim script (public code, served to any page);
-- ``/webnn/validate?q=``  synchronous builder-call validation for the shim (allowed origins
-                          only, and only for a live session token);
 - ``/webnn/origin``       tells a page only whether its own Origin is allowed (so the shim can
                           explain a refused websocket, which browsers report without a status);
 - anything else           the ``--app`` directory (bridge/static.py: GET/HEAD, ETag, Range), HTML
@@ -31,12 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import websockets
-import websockets.http11
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
-
-from ops.core import WebNNError, WebNNTypeError
 
 from . import landing, protocol, shim, static
 from .api import ML
@@ -44,12 +39,8 @@ from .session import ALIVE, Session, SessionLimits, keepalive_interval
 
 log = logging.getLogger("webnn_bridge.server")
 
-# validation requests carry their arguments in the URL (a GET, see module doc)
-websockets.http11.MAX_LINE_LENGTH = max(websockets.http11.MAX_LINE_LENGTH, 4 * 1024 * 1024)
-
 SHIM_PATH = "/webnn-shim.js"
 WS_PATH = "/webnn"
-VALIDATE_PATH = "/webnn/validate"
 SWITCH_INTERVAL_S = 0.001
 ORIGIN_PATH = "/webnn/origin"
 
@@ -63,7 +54,7 @@ class HostConfig:
     max_message_bytes: int = 1 << 30
     ml_factory: Callable[[], ML] = ML
     observer: Callable[[str, dict], None] | None = None
-    # sees every dynamic message the host sends to pages (websocket frames, validation replies):
+    # sees every dynamic message the host sends to pages (websocket frames):
     # the e2e privacy scan uses it
     frame_tap: Callable[[str | bytes], None] | None = None
     # DNS-rebinding defence: Host header names accepted besides IP literals and localhost
@@ -231,37 +222,9 @@ class Host:
             # may load the shim from the host's origin too
             return _head(request, _response(200, body, "text/javascript; charset=utf-8",
                          {"Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin"}))
-        if path == VALIDATE_PATH:
-            return self.validate(request, url.query)
         if path == ORIGIN_PATH:
             return self.origin_probe(request)
         return self.static(request, url)
-
-    def validate(self, request: Request, query: str) -> Response:
-        ok, origin = self.origin_allowed(request)
-        cors = {"Access-Control-Allow-Origin": origin, "Vary": "Origin"} if (ok and origin) else {}
-        if not ok:
-            return _response(403, b'{"error":{"name":"SecurityError","message":"origin not allowed"}}', "application/json")
-        try:
-            q = protocol.parse_json(urllib.parse.parse_qs(query).get("q", ["{}"])[0], "validation request")
-            if not isinstance(q, dict):
-                raise WebNNTypeError("malformed validation request")
-            session = self.sessions.get(q.get("s"))
-            if session is None:
-                raise WebNNTypeError("no such session")
-            op = q.get("op")
-            if not isinstance(op, str) or not isinstance(q.get("args"), list):
-                raise WebNNTypeError("malformed validation request")
-            body = {"outputs": session.validate(q.get("c"), op, q["args"])}
-        except WebNNError as e:
-            body = {"error": e.to_wire()}
-        except Exception as e:  # malformed input never takes the host down; no internals to pages
-            log.debug("validation request failed: %r", e)
-            body = {"error": {"name": "TypeError", "message": "malformed validation request"}}
-        raw = json.dumps(body).encode()
-        if self.config.frame_tap is not None:
-            self.config.frame_tap(raw)
-        return _response(200, raw, "application/json", cors)
 
     def origin_probe(self, request: Request) -> Response:
         """Whether the asking page's own origin is allowed, and nothing else (readable by that

@@ -22,7 +22,6 @@ from ops.core import (
     DataError,
     InvalidStateError,
     NotSupportedError,
-    OperandDesc,
     OperationError,
     UnknownError,
     WebNNError,
@@ -36,17 +35,7 @@ from ops.core import (
 from ops.registry import load_all
 
 from . import memo, protocol
-from .api import (
-    ML,
-    MemoryBudget,
-    MLContext,
-    MLGraph,
-    MLGraphBuilder,
-    MLTensor,
-    OperandStub,
-    infer_call,
-    prepare_call,
-)
+from .api import ML, MemoryBudget, MLContext, MLGraph, MLGraphBuilder, MLTensor
 
 log = logging.getLogger("webnn_bridge.session")
 
@@ -184,7 +173,9 @@ class Session:
         ctx.charged = self.budget.charge(CONTEXT_BYTES, "createContext()", NotSupportedError)
         self.contexts[cid] = ctx
         self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx})
-        return self._ok(h, accelerated=ctx.accelerated, limits=ctx.opSupportLimits())
+        # the shim runs the op rules itself (generated from ops/): it needs the capabilities the
+        # builder enforces, i.e. the context's privacy-bucketed profile (data only)
+        return self._ok(h, accelerated=ctx.accelerated, limits=ctx.opSupportLimits(), rules=rules_wire(ctx))
 
     def on_destroyContext(self, h, payload):  # noqa: N802
         ctx = self.contexts.pop(h.get("ctx"), None) if isinstance(h.get("ctx"), int) else None
@@ -389,34 +380,6 @@ class Session:
         bucket = None if ms is None else privacy.bucket_latency(ms, graph.context.ml.rules)
         return self._ok(h, latency=bucket)
 
-    # ------------------------------------------------------------------ stateless validation
-    def validate(self, ctx_id, op: str, raw_args: list) -> list[dict]:
-        """A page's synchronous builder call: WebIDL conversion, the op's rules and the
-        context's capabilities. Operands arrive as {"$desc": ...}. Returns output descriptors."""
-        ctx = self.contexts.get(ctx_id)
-        if ctx is None or ctx.is_lost:
-            raise InvalidStateError("The context is lost.")
-
-        def stub(tag: dict):
-            d = tag.get("$desc")
-            if not isinstance(d, dict) or not isinstance(d.get("shape", []), list):
-                raise WebNNTypeError("operand descriptor expected")
-            desc = OperandDesc(str(d.get("dataType")), tuple(int(x) for x in d.get("shape", [])))
-            return OperandStub(check_dimensions(desc, "operand", ctx.capabilities.max_rank))
-
-        args = protocol.decode_value(raw_args, stub)
-        if op in ("input", "constant"):
-            # descriptor checks for builder.input(name, desc) / builder.constant(desc, ...)
-            d = args[1] if op == "input" else args[0]
-            from ops import idl
-
-            check_rank_first(d, ctx.capabilities.max_rank, op)
-            conv = idl.convert_dictionary("MLOperandDescriptor", d, f"{op}(): descriptor")
-            desc = check_dimensions(desc_from_dict(conv), op, ctx.capabilities.max_rank)
-            return [ctx.check_operand(op, desc).to_wire()]
-        opdef, call = prepare_call(op, args)
-        return [d.to_wire() for d in infer_call(opdef, call, ctx.capabilities)]
-
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
         """The page went away: lose every context and free everything."""
@@ -443,6 +406,17 @@ def wire(e: WebNNError) -> dict:
     if len(w["message"]) > MAX_MESSAGE_CHARS:
         w["message"] = w["message"][: MAX_MESSAGE_CHARS - 3] + "..."
     return w
+
+
+def rules_wire(ctx: MLContext) -> dict:
+    """The context's capabilities as the shim's translated rules read them (bridge/api.py
+    _check_capabilities): per op and operand the data types, rank range and "same as" link."""
+    caps = ctx.capabilities
+    ops = {
+        op: {name: {"types": list(lim.types), "ranks": list(lim.ranks), "same": lim.same} for name, lim in lims.items()}
+        for op, lims in caps.ops.items()
+    }
+    return {"ops": ops, "maxRank": caps.max_rank, "maxTensorByteLength": caps.max_tensor_byte_length}
 
 
 def placement_report(graph: MLGraph) -> dict:

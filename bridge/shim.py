@@ -6,22 +6,22 @@ import functools
 import json
 import re
 
-from js_shim import GENERATED, RUNTIME
+from js_shim import GENERATED, PRELUDE, RULES, RUNTIME
 
 
 @functools.lru_cache(maxsize=1)
-def _parts() -> tuple[str, str]:
-    return GENERATED.read_text(), RUNTIME.read_text()
+def _parts() -> tuple[str, ...]:
+    return tuple(p.read_text() for p in (GENERATED, PRELUDE, RULES, RUNTIME))
 
 
 def shim_source(host_origin: str) -> str:
     """One classic script (works with <script src> and importScripts) bound to this host."""
-    generated, runtime = _parts()
     return (
         "// webnn-bridge shim: installs navigator.ml and the WebNN interfaces.\n"
         "(function () {\n'use strict';\n"
         f"const HOST_ORIGIN = {json.dumps(host_origin)};\n"
-        f"{generated}\n{runtime}\n"
+        + "\n".join(_parts())
+        + "\n"
         "})();\n"
     )
 

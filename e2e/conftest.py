@@ -28,7 +28,7 @@ def app_dir(tmp_path_factory) -> Path:
     return d
 
 
-# Every dynamic message any e2e host sends to a page (websocket frames, validation replies):
+# Every dynamic message any e2e host sends to a page (websocket frames):
 # test_zz_privacy scans them all for device identity and exact timings.
 FRAMES: list = []
 

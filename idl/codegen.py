@@ -5,7 +5,8 @@ Outputs (committed, with a GENERATED header):
   interfaces with overloads and argument types) plus one JS class per interface whose methods
   have the spec's arity and hand every call to the runtime's generic WebIDL binding layer;
 - ops/_idl.py : the same model as Python data, which the host uses to convert and re-validate
-  every call it receives (op signatures, option dictionaries, enums).
+  every call it receives (op signatures, option dictionaries, enums);
+- js_shim/generated/webnn_ops.js : the op rules translated from Python (ops/jsgen.py).
 
 ``python -m idl.codegen --check`` fails when a committed file differs from what would be generated.
 """
@@ -291,6 +292,9 @@ def render_py(model: dict) -> str:
 def outputs() -> dict[Path, str]:
     model = load_model()
     out = {JS_OUT: render_js(model), PY_OUT: render_py(model)}
+    from ops import jsgen
+
+    out.update(jsgen.outputs())
     readme = ROOT / "README.md"
     if readme.exists():
         from ops import table
@@ -303,8 +307,15 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="webnn-bridge codegen", description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true", help="fail if committed generated files are stale")
     args = p.parse_args(argv)
+    from ops.jsgen import JsGenError
+
+    try:
+        generated = outputs()
+    except JsGenError as e:  # an op rule outside the translatable subset
+        print(f"codegen: {e}", file=sys.stderr)
+        return 2
     stale = []
-    for path, text in outputs().items():
+    for path, text in generated.items():
         current = path.read_text() if path.exists() else None
         if current != text:
             stale.append(path)

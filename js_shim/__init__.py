@@ -1,7 +1,10 @@
-"""The page-side shim: runtime.js (hand-written behaviour) + generated/webnn_idl.js (from the IDL)."""
+"""The page-side shim: generated/webnn_idl.js (from the IDL), rules_prelude.js + generated/webnn_ops.js
+(the op rules translated from Python by ops/jsgen.py) and runtime.js (hand-written behaviour)."""
 
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 GENERATED = HERE / "generated" / "webnn_idl.js"
+PRELUDE = HERE / "rules_prelude.js"
+RULES = HERE / "generated" / "webnn_ops.js"
 RUNTIME = HERE / "runtime.js"

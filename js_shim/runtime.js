@@ -1,12 +1,13 @@
 // webnn-bridge shim runtime (hand-written). Concatenated after generated/webnn_idl.js inside one
-// function scope by bridge/shim.py, with HOST_ORIGIN, IDL, DATA_TYPES and defineInterfaces in scope.
+// function scope by bridge/shim.py, with HOST_ORIGIN, IDL, DATA_TYPES, defineInterfaces, the rules
+// prelude ($Desc, $Dict, ...) and RULES in scope.
 //
 // Layers:
 //  1. WebIDL binding: brand checks, overload resolution and argument conversion, driven by IDL.
-//  2. Host link: one websocket (binary frames for tensor data) + synchronous validation requests.
+//  2. Host link: one websocket (binary frames for tensor data).
 //  3. Behaviour of ML, MLContext, MLGraphBuilder, MLOperand, MLGraph, MLTensor.
-// Operator rules (validation, shape inference) are NOT here: every builder op call is checked by
-// the host's op registry through a synchronous request, so op semantics exist once.
+// Operator rules (validation, shape inference) are NOT written here: builder calls run the rules
+// translated from the host's Python (generated/webnn_ops.js, RULES), so op semantics exist once.
 
 const GLOBAL = typeof globalThis !== 'undefined' ? globalThis : self;
 
@@ -289,7 +290,6 @@ class HostLink {
     this.token = null;
     this.closed = false;
     this.contexts = new Set();
-    this.answers = new Map();  // validation answers, see validate()
     this.queue = [];  // frames waiting for the next flush(), in order
     this.flushing = false;
     this.ready = this.open();
@@ -456,29 +456,6 @@ class HostLink {
     }
     return sent;
   }
-  // Synchronous question to the host's op registry (builder methods must throw synchronously).
-  validate(ctx, op, args) {
-    // The host's answer is a pure function of (context, op, arguments with operand
-    // descriptors): repeated calls (a model's repeated blocks) reuse it instead of another
-    // synchronous round trip. Only answers are cached, never rules; build() re-validates all.
-    this.flush();  // the host sees every earlier message first
-    const key = JSON.stringify([ctx.id, op, args]);
-    let r = this.answers.get(key);
-    if (r === undefined) {
-      const q = JSON.stringify({ s: this.token, c: ctx.id, op, args });
-      const xhr = new XMLHttpRequest();
-      xhr.open('GET', `${HOST_ORIGIN}/webnn/validate?q=${encodeURIComponent(q)}`, false);
-      try { xhr.send(); } catch (e) { throw makeError('InvalidStateError', 'The webnn-bridge host is unreachable.'); }
-      if (xhr.status !== 200) throw makeError(xhr.status === 403 ? 'SecurityError' : 'UnknownError', `webnn-bridge validation failed (HTTP ${xhr.status}).`);
-      r = JSON.parse(xhr.responseText);
-      if (!(r.error && r.error.name === 'InvalidStateError')) {
-        if (this.answers.size >= 4096) this.answers.delete(this.answers.keys().next().value);
-        this.answers.set(key, r);
-      }
-    }
-    if (r.error) throw makeError(r.error.name, r.error.message);
-    return r.outputs.map((d) => ({ dataType: d.dataType, shape: d.shape.slice() }));
-  }
 }
 let LINK = null;
 let nextObjectId = 1;
@@ -565,15 +542,61 @@ function ownOperands(b, conv) {
   visit(conv);
 }
 
-// Every operator method: WebIDL conversion happened in $b.invoke; the host's op registry does
-// the op's validation and shape inference; the call is recorded for build().
+// ---------------------------------------------------------------------------------- op rules
+// The op rules run here, synchronously: generated/webnn_ops.js is translated from the host's
+// Python rules (ops/jsgen.py), so they exist once; the host checks everything again at build().
+const PY_OVERLOADS = new WeakMap();
+
+function pyValue(v) {
+  // converted arguments -> the values the translated rules expect (dicts, lists, descriptors)
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'object') return v;
+  const s = SLOTS.get(v);
+  if (s) return s.iface === 'MLOperand' ? new $Desc(s.desc.dataType, s.desc.shape) : v;
+  if (Array.isArray(v)) return v.map(pyValue);
+  if (isBuffer(v)) return v;
+  return new $Dict(Object.keys(v).map((k) => [k, pyValue(v[k])]));
+}
+
+function ruleError(e, message) {
+  if (e instanceof $WebNNTypeError) return new TypeError(message(e.message));
+  if (e instanceof $PyError) return new TypeError(`webnn-bridge: invalid call (${e.message}).`);
+  return e;
+}
+
+function contextRules(reply) {
+  // the context's capabilities (the privacy-bucketed profile the host enforces), as the rules read them
+  const r = reply.rules;
+  const limit = (l) => Object.freeze({ types: $T(l.types), ranks: $T(l.ranks), same: l.same });
+  const ops = new $Dict(Object.entries(r.ops).map(([op, lims]) => [op, new $Dict(Object.entries(lims).map(([n, l]) => [n, limit(l)]))]));
+  const caps = { ops, max_rank: r.maxRank, max_tensor_byte_length: r.maxTensorByteLength };
+  return { _limits: pyValue(reply.limits), capabilities: caps, check_operand(kind, desc) { return RULES.check_operand(this, kind, desc); } };
+}
+
+function checkNewOperand(ctx, kind, descriptor) {
+  try {
+    const d = RULES.check_new_operand(ctx.rules, kind, pyValue(descriptor));
+    return { dataType: d.data_type, shape: Array.from(d.shape) };
+  } catch (e) { throw ruleError(e, (m) => m); }
+}
+
+// Every operator method: WebIDL conversion happened in $b.invoke; the translated op rules do the
+// op's validation and shape inference; the call is recorded for build().
 function builderOp(b, conv, op, overload) {
   canBuild(b);
   ownOperands(b, conv);
+  const opdef = RULES.ops[op];
+  if (opdef === undefined) throw makeError('NotSupportedError', `MLGraphBuilder.${op}() is not supported by webnn-bridge yet.`);
+  let pyOverload = PY_OVERLOADS.get(overload);
+  if (!pyOverload) { pyOverload = pyValue(overload); PY_OVERLOADS.set(overload, pyOverload); }
+  const call = RULES.call_from(op, pyOverload, pyValue(conv));
+  let outs;
+  try { outs = RULES.validate_call(opdef, call, b.context.rules.capabilities); } catch (e) {
+    throw ruleError(e, (m) => RULES.labelled_message(call, m));
+  }
   const args = overload.args.map((a) => conv[a.name]);
-  const outs = b.context.link.validate(b.context, op, tagValue(args, (s) => ({ $desc: { dataType: s.desc.dataType, shape: s.desc.shape } })));
   const node = { op, args, outputs: [] };
-  const operands = outs.map((d) => newOperand(b, d, 'output', { node }));
+  const operands = outs.map((d) => newOperand(b, { dataType: d.data_type, shape: Array.from(d.shape) }, 'output', { node }));
   node.outputs = operands.map((o) => SLOTS.get(o));
   b.nodes.push(node);
   return overload.returns.t === 'sequence' ? operands : operands[0];
@@ -656,7 +679,7 @@ const IMPL = {
         let resolveLost;
         const lost = new Promise((r) => { resolveLost = r; });
         const ctx = {
-          id, link: hostLink, accelerated: reply.accelerated, limits: reply.limits,
+          id, link: hostLink, accelerated: reply.accelerated, limits: reply.limits, rules: contextRules(reply),
           lost, resolveLost, isLost: false, graphs: new Set(), tensors: new Set(),
         };
         hostLink.contexts.add(ctx);
@@ -798,9 +821,8 @@ const IMPL = {
     ops: {
       input(b, conv) {
         canBuild(b);
-        if (conv.name === '') throw new TypeError('input(): the name must not be empty.');
-        if (b.inputNames.has(conv.name)) throw new TypeError(`input(): duplicate input name '${conv.name}'.`);
-        const [desc] = b.context.link.validate(b.context, 'input', [conv.name, conv.descriptor]);
+        try { RULES.check_input_name(conv.name, b.inputNames); } catch (e) { throw ruleError(e, (m) => m); }
+        const desc = checkNewOperand(b.context, 'input', conv.descriptor);
         b.inputNames.add(conv.name);
         return newOperand(b, desc, 'input', { name: conv.name });
       },
@@ -815,11 +837,10 @@ const IMPL = {
         }
         canBuild(b);
         if (conv.dataType !== undefined) {
-          // the host checks the scalar's descriptor like any constant's (answers are cached)
-          b.context.link.validate(b.context, 'constant', [{ dataType: conv.dataType, shape: [] }]);
+          checkNewOperand(b.context, 'constant', { dataType: conv.dataType, shape: [] });
           return newOperand(b, { dataType: conv.dataType, shape: [] }, 'constant', { scalar: { dataType: conv.dataType, value: tagValue(conv.value) } });
         }
-        const [desc] = b.context.link.validate(b.context, 'constant', [conv.descriptor]);
+        const desc = checkNewOperand(b.context, 'constant', conv.descriptor);
         const bytes = bytesOf(conv.buffer, desc, 'constant()');
         return newOperand(b, desc, 'constant', { bytes });
       },

@@ -148,10 +148,9 @@ MAX_TENSOR_COUNT = 8192  # "valid tensor count" for concat inputs / split output
 
 
 def data_type(name: str) -> DataType:
-    try:
-        return DATA_TYPES[name]
-    except KeyError:
-        raise WebNNTypeError(f"Unknown data type '{name}'.") from None
+    if name not in DATA_TYPES:
+        raise WebNNTypeError(f"Unknown data type '{name}'.")
+    return DATA_TYPES[name]
 
 
 def data_type_of(array: np.ndarray) -> str:
@@ -235,7 +234,7 @@ def check_rank_first(descriptor, max_rank: int, what: str = "operand") -> None:
 
 def shape_text(shape: Sequence[int], most: int = 10) -> str:
     """A shape for an error message, abbreviated when a page sent a very long one."""
-    shown = ",".join(map(str, list(shape[:most])))
+    shown = ",".join([str(d) for d in shape[:most]])
     return f"[{shown}]" if len(shape) <= most else f"[{shown},... ({len(shape)} dimensions)]"
 
 

@@ -175,7 +175,8 @@ def resolve_overload(interface: str, op: str, args: list) -> dict:
     overloads = operations(interface).get(op)
     if overloads is None:
         raise WebNNTypeError(f"{interface}.{op} is not a function.")
-    n = len(args)
+    # WebIDL: arguments beyond the longest overload are ignored
+    n = min(len(args), max(len(o["args"]) for o in overloads))
     while n > 0 and args[n - 1] is UNDEFINED:
         n -= 1
     candidates = [o for o in overloads if _accepts_count(o, n)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from idl import codegen
+from ops import jsgen
 from ops._idl import IDL
 
 
@@ -13,10 +14,11 @@ def test_committed_generated_files_are_current():
         assert path.read_text() == text, f"{path} is stale: run `webnn-bridge codegen`"
 
 
-def test_check_mode_fails_on_a_stale_file(tmp_path, monkeypatch, capsys):
-    stale = tmp_path / "webnn_idl.js"
+@pytest.mark.parametrize("module, name", [(codegen, "webnn_idl.js"), (jsgen, "webnn_ops.js")])
+def test_check_mode_fails_on_a_stale_file(module, name, tmp_path, monkeypatch, capsys):
+    stale = tmp_path / name
     stale.write_text("// edited by hand\n")
-    monkeypatch.setattr(codegen, "JS_OUT", stale)
+    monkeypatch.setattr(module, "JS_OUT", stale)
     assert codegen.main(["--check"]) == 1
     assert "stale" in capsys.readouterr().err
     assert stale.read_text() == "// edited by hand\n"  # --check never writes

@@ -11,8 +11,6 @@ import pytest
 from bridge import protocol
 from bridge.api import ML
 from bridge.session import Session
-from ops.core import InvalidStateError, NotSupportedError, WebNNTypeError
-from ops.registry import REGISTRY
 
 
 @pytest.fixture(scope="module")
@@ -217,23 +215,18 @@ def test_sessions_are_isolated(ml):
     assert a.token != b.token
 
 
-def test_validate_is_the_registry(ml, monkeypatch):
+def test_create_context_reply_carries_the_rules_data(ml):
+    """The shim runs the op rules itself; the reply gives it the context's bucketed capabilities."""
     s = Session(ml)
-    Client(s).ok({"t": "createContext", "ctx": 7})
-    d = {"$desc": {"dataType": "float32", "shape": [2, 1, 3]}}
-    e = {"$desc": {"dataType": "float32", "shape": [4, 1]}}
-    assert s.validate(7, "add", [d, e, {}]) == [{"dataType": "float32", "shape": [2, 4, 3]}]
-    with pytest.raises(WebNNTypeError):
-        s.validate(7, "add", [d, {"$desc": {"dataType": "float32", "shape": [5]}}, {}])
-    with pytest.raises(WebNNTypeError):
-        s.validate(7, "input", ["x", {"dataType": "float32", "shape": [0]}])
-    with pytest.raises(InvalidStateError):
-        s.validate(8, "relu", [d, {}])
-    with pytest.raises(WebNNTypeError):
-        s.validate(7, "notAnOp", [d])  # not in the IDL: not a function
-    monkeypatch.delitem(REGISTRY, "relu")  # in the IDL, not (yet) in the registry
-    with pytest.raises(NotSupportedError):
-        s.validate(7, "relu", [d, {}])
+    ok, _ = Client(s).ok({"t": "createContext", "ctx": 7})
+    rules = ok["rules"]
+    ctx = s.contexts[7]
+    assert rules["maxRank"] == ctx.capabilities.max_rank
+    assert rules["maxTensorByteLength"] == ctx.capabilities.max_tensor_byte_length
+    assert set(rules["ops"]) == set(ctx.capabilities.ops)
+    conv = rules["ops"]["conv2d"]["input"]
+    assert conv["types"] == list(ctx.capabilities.ops["conv2d"]["input"].types) and conv["ranks"] == [4, 4]
+    assert not hasattr(s, "validate")  # no synchronous validation channel any more
 
 
 def test_close_loses_every_context(ml):

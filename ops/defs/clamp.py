@@ -11,8 +11,6 @@ make every default call throw; the evident intent (-Infinity / +Infinity) is imp
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..core import ALL_TYPES, FLOAT_TYPES, WebNNTypeError, cast_number, data_type_of
@@ -27,7 +25,7 @@ def bounds(call: Call, data_type: str):
         if v is None:
             return None
         c = cast_number(v, data_type)
-        return None if isinstance(c, (float, np.floating)) and math.isnan(c) else c
+        return None if c != c else c  # NaN
 
     return cast(call["minValue"]), cast(call["maxValue"])
 
@@ -36,7 +34,7 @@ def infer(call: Call):
     x = call["input"]
     lo, hi = bounds(call, x.data_type)
     if lo is not None and hi is not None and lo > hi:
-        raise WebNNTypeError(f"minValue ({lo}) must not be greater than maxValue ({hi}).")
+        raise WebNNTypeError(f"minValue must not be greater than maxValue (both cast to {x.data_type}).")
     return [x]
 
 

@@ -37,7 +37,8 @@ def _plan(call: Call, shape):
         if len(scales) != 2:
             raise WebNNTypeError(f"scales must have 2 values, got {len(scales)}.")
         if any(not (s > 0) or math.isinf(s) for s in scales):
-            raise WebNNTypeError(f"scales {scales} must be positive.")
+            # {s:g}: the same text in the shim, where 2.0 and 2 are one number
+            raise WebNNTypeError(f"scales [{', '.join(f'{s:g}' for s in scales)}] must be positive.")
         out = [int(math.floor(shape[a] * s)) for a, s in zip(axes, scales)]
         if any(o <= 0 or o > MAX_DIMENSION for o in out):
             raise WebNNTypeError(f"the scaled output sizes {out} are not valid dimensions.")
