@@ -29,6 +29,7 @@ from ops import idl
 from ops.core import (
     DATA_TYPES,
     PACKED_TYPES,
+    SHAPE_GUARD,
     InvalidStateError,
     NotSupportedError,
     OperandDesc,
@@ -645,7 +646,7 @@ class MLGraphBuilder:
 
     # -- graph inputs and constants
     def input(self, name: str, descriptor: Mapping) -> MLOperand:
-        check_rank_first(descriptor, self.context.capabilities.max_rank, "input")
+        check_rank_first(descriptor, SHAPE_GUARD, "input")  # the exact rank rule is check_operand's
         _, conv = idl.convert_args("MLGraphBuilder", "input", [name, dict(descriptor)])
         self._check_can_build()
         name = conv["name"]

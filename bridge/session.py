@@ -19,6 +19,7 @@ import numpy as np
 
 from ops.core import (
     DATA_TYPES,
+    SHAPE_GUARD,
     DataError,
     InvalidStateError,
     NotSupportedError,
@@ -234,7 +235,7 @@ class Session:
             operands[item["operand"]] = b.input(item["name"], item["desc"])
         for item in h.get("constants", []):
             if "part" in item or "sha256" in item:
-                check_rank_first(item["desc"], ctx.capabilities.max_rank, "constant")
+                check_rank_first(item["desc"], SHAPE_GUARD, "constant")
                 desc = check_dimensions(desc_from_dict(item["desc"]))
                 raw = self._constant_bytes(h, payload, item)
                 operands[item["operand"]] = b.constant(item["desc"], unpack(raw, desc) if len(raw) == desc.byte_length

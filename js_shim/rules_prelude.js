@@ -348,7 +348,7 @@ class $Desc {
   constructor(dataType, shape) { this.data_type = dataType; this.shape = $T(Array.from($iter(shape))); }
   get rank() { return this.shape.length; }
   get size() { return $prod(this.shape); }
-  get byte_length() { return this.size * DATA_TYPES[this.data_type].bytes; }
+  get byte_length() { return Math.ceil(this.size * DATA_TYPES[this.data_type].bits / 8); }  // int4/uint4: two per byte
   with_shape(shape) { return new $Desc(this.data_type, $iter(shape).map($int)); }
   with_type(dataType) { return new $Desc(dataType, this.shape); }
 }

@@ -486,7 +486,7 @@ function viewOf(data, desc, what) {
   // int4/uint4 are packed two per byte: ceil(elements * bits / 8)
   const size = Math.ceil(desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bits / 8);
   if (view.byteLength !== size) {
-    throw new TypeError(`${what}: byte length ${view.byteLength} does not match the descriptor (${size} bytes).`);
+    throw new TypeError(`${what}: byte length ${view.byteLength} does not match ${desc.dataType}[${desc.shape.join(',')}] (${size} bytes).`);
   }
   return view;
 }

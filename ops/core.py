@@ -224,6 +224,11 @@ def check_dimensions(
     return desc
 
 
+# shapes longer than this are refused before any other check (a page's rank-80000 shape costs no
+# per-dimension work); within it, the precise rank checks of the op rules apply, with their messages
+SHAPE_GUARD = 1024
+
+
 def check_rank_first(descriptor, max_rank: int, what: str = "operand") -> None:
     """Before any per-dimension work (WebIDL conversion included): a descriptor whose shape is
     longer than the context's maximum rank is refused at once, in time independent of its values."""

@@ -40,7 +40,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 JS_OUT = ROOT / "js_shim" / "generated" / "webnn_ops.js"
 # packages whose functions may be translated (anything else referenced is an error)
-PACKAGES = ("ops.", "bridge.api")
+# the rule packages by their installed names (the project installs as `webnn_bridge.*`)
+_ROOT = __name__[: -len("ops.jsgen")]
+PACKAGES = (f"{_ROOT}ops.", f"{_ROOT}bridge.api")
 
 HEADER = (
     "// GENERATED FILE - DO NOT EDIT.\n"

@@ -5,6 +5,7 @@ Each test names the item of the issue it guards."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import inspect
 import json
 import logging
@@ -361,7 +362,9 @@ def get(host: Host, path: str, *headers: tuple[str, str]):
         hs[k] = v
     response = host.process_request(None, Request(path, hs))
     if inspect.isawaitable(response):  # static files are read off the event loop
-        response = asyncio.run(response)
+        # on a thread of its own: the caller's thread may already run an event loop (Playwright)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            response = pool.submit(asyncio.run, response).result()
     return response
 
 

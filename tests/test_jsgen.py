@@ -78,7 +78,7 @@ def _calls_unsupported(x):
 )
 def test_constructs_outside_the_subset_fail_with_file_and_line(fn, what):
     with pytest.raises(jsgen.JsGenError) as info:
-        jsgen.translate(fn, packages=(HERE, "ops."))
+        jsgen.translate(fn, packages=(HERE, jsgen.PACKAGES[0]))
     msg = str(info.value)
     assert what in msg
     target = _uses_numpy if fn is _calls_unsupported else fn
