@@ -50,6 +50,14 @@ GENERIC_FAILURE = "The host could not complete the operation."
 QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "holdConstants"}
 QUICK_READ_BYTES = 256 * 1024
 QUICK_DISPATCH_MS = 0.5
+QUICK_HEADER_CHARS = 16 * 1024
+
+
+def _header_chars(frame) -> int:
+    """The size of a frame's JSON part, without parsing it."""
+    if isinstance(frame, str):
+        return len(frame)
+    return int.from_bytes(bytes(frame[:4]), "little") if len(frame) >= 4 else 0
 MAX_GRAPH_NODES = 30000  # far above real models (thousands); bounds one build's host time
 CONTEXT_BYTES = 192 * 1024  # what a context costs the host (its limits and capabilities), charged to the page
 
@@ -343,20 +351,22 @@ class Session:
         host's event loop instead of a worker thread: control messages, zero-copy tensor writes,
         small reads and dispatches of graphs whose previous run was quick. A wrong guess only
         costs latency; the answer never changes what a message does."""
+        if _header_chars(frame) > QUICK_HEADER_CHARS:
+            return False  # a big message is parsed once, on a worker thread, not on the event loop
         try:
             header, payload = protocol.decode(frame)
-        except protocol.ProtocolError:
-            return True  # answered with an error at once
-        kind = header["t"]
-        if kind in QUICK:
+            kind = header["t"]
+            if kind in QUICK:
+                return True
+            if kind == "readTensor":
+                t = self.tensors.get(header.get("tensor"))
+                return t is None or t.desc.byte_length <= QUICK_READ_BYTES
+            if kind == "dispatch":
+                g = self.graphs.get(header.get("graph"))
+                return g is None or getattr(g, "fastest_ms", QUICK_DISPATCH_MS) < QUICK_DISPATCH_MS
+            return False
+        except Exception:  # malformed (bad JSON, unhashable ids, ...): answered with an error at once
             return True
-        if kind == "readTensor":
-            t = self.tensors.get(header.get("tensor"))
-            return t is None or t.desc.byte_length <= QUICK_READ_BYTES
-        if kind == "dispatch":
-            g = self.graphs.get(header.get("graph"))
-            return g is None or getattr(g, "fastest_ms", QUICK_DISPATCH_MS) < QUICK_DISPATCH_MS
-        return False
 
     def on_dispatch(self, h, payload):
         ctx = self._context(h["ctx"])
