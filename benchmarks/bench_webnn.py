@@ -246,8 +246,9 @@ def in_process_ort(app: Path, x: np.ndarray, iters: int) -> dict:
     """The same model in-process: ONNX Runtime with the host's session settings (thread count)."""
     import onnxruntime as ort
 
-    opts = ort.SessionOptions()
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    from backends.onnxruntime import session_options
+
+    opts = session_options()  # the host's own: its shared thread pools, no spinning
     t0 = time.perf_counter()
     sess = ort.InferenceSession(str(app / "mobilenet.onnx"), opts, providers=["CPUExecutionProvider"])
     load = (time.perf_counter() - t0) * 1000
