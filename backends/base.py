@@ -8,9 +8,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from ops.core import OperandDesc
-from ops.graph import GraphIR
-from ops.registry import Limits, load_all
+from webnn_bridge.ops.core import OperandDesc
+from webnn_bridge.ops.graph import GraphIR
+from webnn_bridge.ops.registry import Limits, load_all
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,6 @@ def check_inputs(graph: GraphIR, inputs: Mapping[str, np.ndarray]) -> None:
 
 
 def desc_of(a: np.ndarray) -> OperandDesc:
-    from ops.core import data_type_of
+    from webnn_bridge.ops.core import data_type_of
 
     return OperandDesc(data_type_of(a), tuple(a.shape))

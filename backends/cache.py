@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ops.graph import GraphIR, is_ref
+from webnn_bridge.ops.graph import GraphIR, is_ref
 
 from .base import Backend, Compiled, Device
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ops.core import OperationError
-from ops.graph import GraphIR, is_ref
-from ops.registry import load_all
+from webnn_bridge.ops.core import OperationError
+from webnn_bridge.ops.graph import GraphIR, is_ref
+from webnn_bridge.ops.registry import load_all
 
 from .base import Backend, Capabilities, Compiled, Device
 
@@ -155,7 +155,7 @@ class CoreMLBackend(Backend):
                 for kind, unit in COMPUTE_UNITS.items()]
 
     def capabilities(self, device: Device) -> Capabilities:
-        from policy.capabilities import capabilities_from_spec
+        from webnn_bridge.policy.capabilities import capabilities_from_spec
 
         registry = load_all()
         per_op = {op: list(registry[op].coreml_types) for op in coreml_ops() if registry[op].coreml_types}

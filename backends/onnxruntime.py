@@ -11,9 +11,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ops.core import DATA_TYPES, OperationError, UnknownError
-from ops.graph import GraphIR, is_ref
-from ops.registry import load_all
+from webnn_bridge.ops.core import DATA_TYPES, OperationError, UnknownError
+from webnn_bridge.ops.graph import GraphIR, is_ref
+from webnn_bridge.ops.registry import load_all
 
 from .base import Backend, Compiled, Device
 
@@ -327,7 +327,7 @@ class OnnxRuntimeBackend(Backend):
         return out
 
     def implements(self, op: str) -> bool:
-        from ops.registry import _no_lowering
+        from webnn_bridge.ops.registry import _no_lowering
 
         return load_all()[op].lower is not _no_lowering
 
@@ -356,7 +356,7 @@ def lowering_fingerprint() -> str:
     import hashlib
     from pathlib import Path
 
-    import ops
+    from webnn_bridge import ops
 
     h = hashlib.blake2b(digest_size=16)
     for f in sorted(Path(ops.__file__).parent.rglob("*.py")) + [Path(__file__)]:

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ops.core import OperationError
-from ops.graph import GraphIR
-from ops.registry import load_all
+from webnn_bridge.ops.core import OperationError
+from webnn_bridge.ops.graph import GraphIR
+from webnn_bridge.ops.registry import load_all
 
 from .base import Backend, Capabilities, Compiled, Device
 

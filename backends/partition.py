@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ops.graph import GraphIR, node_refs
+from webnn_bridge.ops.graph import GraphIR, node_refs
 
 from .base import Compiled, Device
 

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ops.graph import GraphIR, is_ref
-from ops.registry import load_all
+from webnn_bridge.ops.graph import GraphIR, is_ref
+from webnn_bridge.ops.registry import load_all
 
 from .base import Backend, Compiled, Device
 

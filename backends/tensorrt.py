@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ops.core import OperationError
-from ops.graph import GraphIR
+from webnn_bridge.ops.core import OperationError
+from webnn_bridge.ops.graph import GraphIR
 
 from .base import Backend, Capabilities, Compiled, Device
 
@@ -76,7 +76,7 @@ def lowered_op_types() -> dict[str, list[str]]:
 def trt_capabilities(supports_operator: Callable[[str], bool] | None = None) -> Capabilities:
     """TensorRT's data types; with ``supports_operator`` (the ONNX parser's), only the ops whose
     lowering uses ONNX operators the parser accepts."""
-    from policy.capabilities import capabilities_from_spec
+    from webnn_bridge.policy.capabilities import capabilities_from_spec
 
     spec: dict = {"dataTypes": list(TRT_TYPES)}
     if supports_operator is not None:

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from bridge.api import ML, MLGraphBuilder
-from policy import engine
-from policy.inventory import load_profile, probe_inventory
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.policy import engine
+from webnn_bridge.policy.inventory import load_profile, probe_inventory
 
 OV_FIRST = '[backends]\norder = ["openvino", "onnxruntime", "reference"]\n[build]\nprefer = "preferred-device"\n'
 

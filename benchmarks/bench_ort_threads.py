@@ -28,7 +28,7 @@ def measure(mode: str, runs: int) -> list[float]:
     model = md.build_onnx_model(md.load_weights()).SerializeToString()
     x = md.preprocess()
     if mode == "shared":
-        from backends.onnxruntime import session_options
+        from webnn_bridge.backends.onnxruntime import session_options
 
         opts = session_options()
     else:

@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 from bench_webnn import TINY_JS, TRANSFER_JS  # this directory: the page code both benchmarks run
 
-from bridge.api import ML, MLGraphBuilder
-from bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host
 
 PAGE = "<!doctype html><meta charset=utf-8><title>bench</title><p>bench</p>"
 

@@ -40,8 +40,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host  # noqa: E402
 from tests.models import mobilenet_data  # noqa: E402
+from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host  # noqa: E402
 
 NATIVE_ARGS = ["--enable-features=WebMachineLearningNeuralNetwork", "--no-zygote", "--use-angle=swiftshader",
                "--no-sandbox"]
@@ -246,7 +246,7 @@ def in_process_ort(app: Path, x: np.ndarray, iters: int) -> dict:
     """The same model in-process: ONNX Runtime with the host's session settings (thread count)."""
     import onnxruntime as ort
 
-    from backends.onnxruntime import session_options
+    from webnn_bridge.backends.onnxruntime import session_options
 
     opts = session_options()  # the host's own: its shared thread pools, no spinning
     t0 = time.perf_counter()
@@ -265,8 +265,8 @@ class HostTimes:
     """Host-side spans (benchmark instrumentation only): how much of a page's time the host spends."""
 
     def __init__(self):
-        from bridge.api import MLContext
-        from bridge.session import Session
+        from webnn_bridge.bridge.api import MLContext
+        from webnn_bridge.bridge.session import Session
 
         self.spans: dict[str, list[float]] = {"build": [], "dispatch": []}
         self._undo = [self._wrap(Session, "on_build", "build"), self._wrap(MLContext, "dispatch", "dispatch")]
@@ -308,8 +308,8 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
     w2 = rng.standard_normal((128, 10)).astype(np.float32).ravel().tolist()
     r: dict = {}
     with tempfile.TemporaryDirectory() as cache_dir:
-        from backends.cache import CompileCache
-        from bridge.api import ML
+        from webnn_bridge.backends.cache import CompileCache
+        from webnn_bridge.bridge.api import ML
 
         host = start_host(app_dir=app, ml_factory=lambda: ML(compile_cache=CompileCache(cache_dir)))
         port = host.host.port

@@ -45,7 +45,7 @@ class HostProcess:
     def __init__(self, root: Path, *extra: str):
         env = {**os.environ, "PYTHONPATH": str(root)}
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from bridge.cli import main; main()", "serve", "--port", "0", *extra],
+            [sys.executable, "-c", "from webnn_bridge.bridge.cli import main; main()", "serve", "--port", "0", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=root)
         m = re.search(r"serving on (http://\S+)", self.proc.stdout.readline())
         if not m:

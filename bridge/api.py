@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from backends import backend_for
-from backends.base import Capabilities, Compiled, Device
-from backends.cache import CompileCache, default_cache
-from ops import idl
-from ops.core import (
+from webnn_bridge.backends import backend_for
+from webnn_bridge.backends.base import Capabilities, Compiled, Device
+from webnn_bridge.backends.cache import CompileCache, default_cache
+from webnn_bridge.ops import idl
+from webnn_bridge.ops.core import (
     DATA_TYPES,
     PACKED_TYPES,
     SHAPE_GUARD,
@@ -44,8 +44,8 @@ from ops.core import (
     pack,
     unpack,
 )
-from ops.graph import GraphIR, Node, Ref
-from ops.registry import Call, OpDef, OperandList, load_all
+from webnn_bridge.ops.graph import GraphIR, Node, Ref
+from webnn_bridge.ops.registry import Call, OpDef, OperandList, load_all
 
 from .memo import BuildMemo, ConstantStore
 
@@ -275,7 +275,7 @@ class ML:
 
     def __init__(self, inventory: Iterable[Device] | None = None, rules=None, simulated: bool = False,
                  compile_cache: CompileCache | None = None):
-        from policy.inventory import probe_inventory
+        from webnn_bridge.policy.inventory import probe_inventory
 
         self.inventory = list(inventory) if inventory is not None else probe_inventory()
         self.rules = rules
@@ -288,7 +288,7 @@ class ML:
         self.constant_store = ConstantStore()  # constant bytes pages uploaded, by origin and digest
 
     def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
-        from policy import engine
+        from webnn_bridge.policy import engine
 
         _, conv = idl.convert_args("ML", "createContext", [dict(options or {})])
         opts = conv["options"]
@@ -307,7 +307,7 @@ class MLContext:
         # the execution device: in a simulated inventory everything really runs on the CPU backend
         self.exec_device: Device = decision.exec_device or decision.device
         self.backend = backend_for(self.exec_device)
-        from policy import engine, privacy
+        from webnn_bridge.policy import engine, privacy
 
         rules = ml.rules or engine.default_rules()
         # What the page is told and what the builder enforces are the same thing: the canonical
@@ -353,8 +353,8 @@ class MLContext:
         """Compile where the placement says: real devices run their own segments (a partition
         hands tensors between backends); a simulated placement runs on the execution CPU.
         ``digest``: the graph's digest when the caller knows it (the compile cache's key)."""
-        from backends.partition import compile_partitioned, fallback_after_compile
-        from policy.inventory import is_simulated
+        from webnn_bridge.backends.partition import compile_partitioned, fallback_after_compile
+        from webnn_bridge.policy.inventory import is_simulated
 
         cache, part = self.ml.compile_cache, self.cache_partition
         if placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device):
@@ -601,7 +601,7 @@ class MLGraph:
     @property
     def devices(self) -> list[str]:
         """MLGraph.devices (extension): the coarse device kinds of the placement."""
-        from policy.privacy import graph_devices
+        from webnn_bridge.policy.privacy import graph_devices
 
         return graph_devices(self.placement) if self.placement is not None else ["cpu"]
 
@@ -725,7 +725,7 @@ class MLGraphBuilder:
         ir = self._collect(outputs)
         # spec: [[hasBuilt]] is set only after every TypeError check passed
         self.has_built = True
-        from policy import engine
+        from webnn_bridge.policy import engine
 
         placement = engine.decide_build(self.context.decision, ir, self.context.ml.inventory, self.context.ml.rules)
         return self.context.graph_from_ir(ir, placement)

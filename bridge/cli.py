@@ -16,9 +16,9 @@ def ml_factory(devices: str | None, rules_path: str | None, cache_dir: str | Non
     from .api import ML
 
     def make_ml():
-        from backends.cache import CompileCache
-        from policy.engine import load_rules
-        from policy.inventory import is_simulated, load_profile, probe_inventory
+        from webnn_bridge.backends.cache import CompileCache
+        from webnn_bridge.policy.engine import load_rules
+        from webnn_bridge.policy.inventory import is_simulated, load_profile, probe_inventory
 
         rules = load_rules(rules_path)
         cache = CompileCache(cache_dir)
@@ -64,7 +64,7 @@ def _serve(args) -> int:
     if args.host_budget is not None:
         config.host_budget_bytes = args.host_budget << 20 or None
     if args.trace:
-        from policy.trace import SessionTracer, TraceWriter
+        from webnn_bridge.policy.trace import SessionTracer, TraceWriter
 
         config.observer = SessionTracer(TraceWriter(args.trace))
 
@@ -89,7 +89,7 @@ def _serve(args) -> int:
 
 
 def _devices(args) -> int:
-    from policy.inventory import capabilities_of, load_profile, probe_inventory
+    from webnn_bridge.policy.inventory import capabilities_of, load_profile, probe_inventory
 
     devices = load_profile(args.devices) if args.devices else probe_inventory()
     rows = []
@@ -115,13 +115,13 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 
 
 def _codegen(args) -> int:
-    from idl import codegen
+    from webnn_bridge.idl import codegen
 
     return codegen.main(["--check"] if args.check else [])
 
 
 def default_cache_dir():
-    from backends.cache import default_cache_dir
+    from webnn_bridge.backends.cache import default_cache_dir
 
     return default_cache_dir()
 
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--check", action="store_true", help="fail if generated files are stale")
     c.set_defaults(func=_codegen)
 
-    from policy import cli as policy_cli
+    from webnn_bridge.policy import cli as policy_cli
 
     policy_cli.register(sub)
 

@@ -22,7 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from ops.graph import GraphIR
+from webnn_bridge.ops.graph import GraphIR
 
 
 @dataclass
@@ -89,7 +89,7 @@ class ConstantStore:
 
 def verified_part(header: dict, payload, item: dict) -> memoryview:
     """An uploaded constant's bytes; when the page names their SHA-256, checked against it."""
-    from ops.core import WebNNTypeError
+    from webnn_bridge.ops.core import WebNNTypeError
 
     from . import protocol
 

@@ -196,7 +196,7 @@ class CallMaker:
     few random members. Returns the program, or None when the signature has no operand."""
 
     def __init__(self, rng: random.Random):
-        from ops._idl import IDL
+        from webnn_bridge.ops._idl import IDL
 
         self.rng, self.idl = rng, IDL
         self.inputs: dict[str, dict] = {}
@@ -254,7 +254,7 @@ class CallMaker:
         return (self._members(d["inherits"]) if d["inherits"] else []) + d["members"]
 
     def program(self, op: str) -> dict | None:
-        from ops.registry import load_all
+        from webnn_bridge.ops.registry import load_all
 
         opdef = load_all().get(op)
         self.limits = dict(opdef.limits) if opdef is not None else {}
@@ -277,7 +277,7 @@ class CallMaker:
 
 
 def random_program(rng: random.Random, ops: set[str] | None = None) -> dict | None:
-    from ops._idl import IDL
+    from webnn_bridge.ops._idl import IDL
 
     names = sorted(set(IDL["interfaces"]["MLGraphBuilder"]["operations"]) - SKIP_OPS)
     if ops:
@@ -584,7 +584,7 @@ def run_shim(programs: list[dict], chromium: str | None = None) -> list[dict]:
 
 
 def _np_input(spec: dict) -> np.ndarray:
-    from ops.core import DATA_TYPES
+    from webnn_bridge.ops.core import DATA_TYPES
 
     desc = spec["descriptor"]
     dt = DATA_TYPES[desc["dataType"]]
@@ -613,8 +613,8 @@ def _encode(arr: np.ndarray) -> list:
 
 
 def _run_one_inprocess(ctx, program: dict) -> dict:
-    from bridge.api import MLGraphBuilder
-    from ops.core import WebNNError
+    from webnn_bridge.bridge.api import MLGraphBuilder
+    from webnn_bridge.ops.core import WebNNError
 
     g, stage = program["graph"], "call"
     try:
@@ -683,7 +683,7 @@ def _run_one_inprocess(ctx, program: dict) -> dict:
 def run_inprocess(programs: list[dict], backend: str | None = None) -> list[dict]:
     """The programs through the Python object model (no browser): the host's own answers, what the
     shim must reproduce. ``backend`` picks one backend's CPU device ("reference", "onnxruntime")."""
-    from bridge.api import ML
+    from webnn_bridge.bridge.api import ML
 
     ml = ML()
     if backend is not None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ops.core import (
+from webnn_bridge.ops.core import (
     DATA_TYPES,
     SHAPE_GUARD,
     DataError,
@@ -33,7 +33,7 @@ from ops.core import (
     pack,
     unpack,
 )
-from ops.registry import load_all
+from webnn_bridge.ops.registry import load_all
 
 from . import memo, protocol
 from .api import ML, MemoryBudget, MLContext, MLGraph, MLGraphBuilder, MLTensor
@@ -384,7 +384,7 @@ class Session:
 
     def on_graphLatency(self, h, payload):  # noqa: N802
         """The bucketed latency of a graph's latest dispatch (10-20 ms steps, coarser above)."""
-        from policy import privacy
+        from webnn_bridge.policy import privacy
 
         graph = self._graph(h["graph"])
         ms = getattr(graph, "last_latency_ms", None)
@@ -433,7 +433,7 @@ def rules_wire(ctx: MLContext) -> dict:
 def placement_report(graph: MLGraph) -> dict:
     """What a page learns after build() (experimental, namespaced as WebNNBridge in the shim):
     the effective policy (#934) and a DAOP-style QoS tier, both coarse and identity-free."""
-    from policy import privacy
+    from webnn_bridge.policy import privacy
 
     p = graph.placement
     if p is None:

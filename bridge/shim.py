@@ -6,7 +6,7 @@ import functools
 import json
 import re
 
-from js_shim import GENERATED, PRELUDE, RULES, RUNTIME
+from webnn_bridge.js_shim import GENERATED, PRELUDE, RULES, RUNTIME
 
 
 @functools.lru_cache(maxsize=1)

@@ -324,7 +324,7 @@ async def run_pages(urls: list[str], origin: str, *, jobs: int, deadline_s: floa
     launches it."""
     from playwright.async_api import async_playwright
 
-    from bridge.embed import CHROMIUM_ARGS
+    from webnn_bridge.bridge.embed import CHROMIUM_ARGS
 
     results: dict[str, PageResult] = {}
     queue: asyncio.Queue[str] = asyncio.Queue()
@@ -332,7 +332,7 @@ async def run_pages(urls: list[str], origin: str, *, jobs: int, deadline_s: floa
         queue.put_nowait(u)
     async with async_playwright() as p:
         if native:
-            from bridge.oracle import native_launch
+            from webnn_bridge.bridge.oracle import native_launch
 
             launch_args, env = native_launch(chromium)
         else:
@@ -422,12 +422,12 @@ def main(argv: list[str] | None = None) -> int:
         print("webnn-bridge wpt: no test pages matched", file=sys.stderr)
         return 2
 
-    from bridge.embed import RunningHost
-    from bridge.server import HostConfig
+    from webnn_bridge.bridge.embed import RunningHost
+    from webnn_bridge.bridge.server import HostConfig
 
     config = HostConfig(port=0)
     if args.devices:
-        from bridge.cli import ml_factory
+        from webnn_bridge.bridge.cli import ml_factory
 
         config.ml_factory = ml_factory(args.devices, None)
     # the pages' origin is only known once the wpt server listens; the host allows it explicitly

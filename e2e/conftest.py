@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bridge import embed
-from bridge.embed import CHROMIUM, CHROMIUM_ARGS, RunningHost  # noqa: F401
-from policy.trace import SessionTracer, TraceWriter
+from webnn_bridge.bridge import embed
+from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, RunningHost  # noqa: F401
+from webnn_bridge.policy.trace import SessionTracer, TraceWriter
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "e2e" / "pages"

@@ -84,7 +84,7 @@ def stoppable_host(app_dir):
     """A host in its own process (so that it can be stopped) with a short keepalive timeout."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from bridge.cli import main; main()", "serve", "--port", "0",
+        [sys.executable, "-c", "from webnn_bridge.bridge.cli import main; main()", "serve", "--port", "0",
          "--app", str(app_dir), "--keepalive-timeout", "1.5"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT)
     try:

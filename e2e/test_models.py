@@ -8,8 +8,8 @@ import os
 import numpy as np
 import pytest
 
-from bridge.api import ML, MLGraphBuilder
 from tests.models import lenet_data, mobilenet_data
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
 from .conftest import SHARED_DATA
 

@@ -50,7 +50,7 @@ def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch):
     pytester.makepyfile(test_user=USER_TESTS)
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     # -p loads the module the pytest11 entry point names (the shared dev install may predate it)
-    plugin = ["-p", "bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
     result = pytester.runpytest_subprocess(*plugin, "-q", timeout=300)
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(["*test_a_failing_page_fails*"])
@@ -66,4 +66,4 @@ def test_entry_point_is_declared():
     import tomllib
 
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert meta["project"]["entry-points"]["pytest11"] == {"webnn_bridge": "bridge.pytest_plugin"}
+    assert meta["project"]["entry-points"]["pytest11"] == {"webnn_bridge": "webnn_bridge.bridge.pytest_plugin"}

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from bridge.api import ML, MLGraphBuilder
-from bridge.cli import ml_factory
-from ops import idl
-from ops.core import ALL_TYPES, DATA_TYPES, WebNNError
-from ops.registry import load_all
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.bridge.cli import ml_factory
+from webnn_bridge.ops import idl
+from webnn_bridge.ops.core import ALL_TYPES, DATA_TYPES, WebNNError
+from webnn_bridge.ops.registry import load_all
 
 from .conftest import ROOT, start_host
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge import wpt
+from webnn_bridge.bridge import wpt
 
 # A tiny testharness.js stand-in: test / promise_test / promise_setup / setup / done /
 # add_completion_callback with testharness's status codes (0 PASS, 1 FAIL; harness 0 OK).

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bridge.cli import ml_factory
-from policy import cli as policy_cli
-from policy.inventory import load_profile, probe_inventory
-from policy.trace import read_trace
+from webnn_bridge.bridge.cli import ml_factory
+from webnn_bridge.policy import cli as policy_cli
+from webnn_bridge.policy.inventory import load_profile, probe_inventory
+from webnn_bridge.policy.trace import read_trace
 
 from .conftest import FRAMES, ROOT, start_host
 
@@ -214,7 +214,7 @@ def _identities() -> list[str]:
 
 
 def _text(frame: str | bytes) -> str:
-    from bridge import protocol
+    from webnn_bridge.bridge import protocol
 
     header, _payload = protocol.decode(frame) if not isinstance(frame, bytes) or frame[:1] != b"{" else (
         json.loads(frame), None)

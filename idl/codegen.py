@@ -248,7 +248,7 @@ def _js_params(overloads: list[dict]) -> list[str]:
 
 
 def render_js(model: dict) -> str:
-    from ops.core import DATA_TYPES
+    from webnn_bridge.ops.core import DATA_TYPES
 
     dtypes = {n: {"bits": d.element_bits, "array": d.js_array} for n, d in DATA_TYPES.items()}
     lines = [_header("//"), "// The IDL model used by the runtime's WebIDL binding layer."]
@@ -292,12 +292,12 @@ def render_py(model: dict) -> str:
 def outputs() -> dict[Path, str]:
     model = load_model()
     out = {JS_OUT: render_js(model), PY_OUT: render_py(model)}
-    from ops import jsgen
+    from webnn_bridge.ops import jsgen
 
     out.update(jsgen.outputs())
     readme = ROOT / "README.md"
     if readme.exists():
-        from ops import table
+        from webnn_bridge.ops import table
 
         out[readme] = table.splice(readme.read_text())
     return out
@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="webnn-bridge codegen", description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true", help="fail if committed generated files are stale")
     args = p.parse_args(argv)
-    from ops.jsgen import JsGenError
+    from webnn_bridge.ops.jsgen import JsGenError
 
     try:
         generated = outputs()

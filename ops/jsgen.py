@@ -769,7 +769,7 @@ def _type_error():
 
 def roots() -> tuple[dict, list[tuple[str, Callable, type | None]]]:
     """The registry (op name -> OpDef) and the generic entry points the shim calls."""
-    from bridge import api
+    from webnn_bridge.bridge import api
 
     from .registry import OpDef, load_all
 

@@ -3,7 +3,7 @@ backend's capabilities (`webnn-bridge codegen` writes it; `--check` fails when i
 
 from __future__ import annotations
 
-from backends.base import Capabilities, Device
+from webnn_bridge.backends.base import Capabilities, Device
 
 from .registry import Limits, load_all, resolve_same
 
@@ -64,11 +64,11 @@ def _backend_cell(spec: dict[str, Limits], caps: Capabilities, op: str) -> str:
 def backend_columns() -> list[tuple[str, Capabilities]]:
     """(column title, capabilities) for each backend, on a representative CPU device: the table
     does not depend on the machine that renders it."""
-    from backends.coreml import CoreMLBackend
-    from backends.onnxruntime import OnnxRuntimeBackend
-    from backends.openvino import OpenVinoBackend
-    from backends.reference import ReferenceBackend
-    from backends.tensorrt import TensorRtBackend
+    from webnn_bridge.backends.coreml import CoreMLBackend
+    from webnn_bridge.backends.onnxruntime import OnnxRuntimeBackend
+    from webnn_bridge.backends.openvino import OpenVinoBackend
+    from webnn_bridge.backends.reference import ReferenceBackend
+    from webnn_bridge.backends.tensorrt import TensorRtBackend
 
     cols = []
     for title, cls, dev in (

@@ -34,9 +34,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 
-from backends.base import Capabilities
-from ops.core import DATA_TYPES
-from ops.registry import Limits, load_all, resolve_same
+from webnn_bridge.backends.base import Capabilities
+from webnn_bridge.ops.core import DATA_TYPES
+from webnn_bridge.ops.registry import Limits, load_all, resolve_same
 
 SPEC_KEYS = {
     "dataTypes",

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from backends.base import Capabilities, Device
-from ops.core import NotSupportedError, WebNNTypeError
+from webnn_bridge.backends.base import Capabilities, Device
+from webnn_bridge.ops.core import NotSupportedError, WebNNTypeError
 
 from .capabilities import node_issues, union
 from .graphs import GraphSummary, summarize
@@ -34,7 +34,7 @@ OPTION_KEYS = ("powerPreference", "accelerated", "computePolicy", "deviceType")
 
 def _enum(name: str, fallback: tuple[str, ...]) -> tuple[str, ...]:
     try:
-        from ops import idl
+        from webnn_bridge.ops import idl
 
         return tuple(idl.IDL["enums"][name])
     except Exception:  # pragma: no cover - the generated IDL table is always present
@@ -493,7 +493,7 @@ class Placement:
 
     def partitions(self) -> list[tuple[str, list[int]]]:
         """Contiguous runs of nodes on one device, in node order."""
-        from backends.partition import runs
+        from webnn_bridge.backends.partition import runs
 
         return runs(self.assignment)
 

@@ -34,7 +34,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ops.core import DATA_TYPES
+from webnn_bridge.ops.core import DATA_TYPES
 
 Operand = tuple[str, str, tuple[int, ...]]  # (name, data type, shape)
 
@@ -142,7 +142,7 @@ def _is_desc_list(value) -> bool:
 
 
 def _output_names(op: str, n: int) -> list[str]:
-    from ops.registry import get
+    from webnn_bridge.ops.registry import get
 
     opdef = get(op)
     names = opdef.outputs if opdef is not None else ("output",)
@@ -202,8 +202,8 @@ def _from_mapping(data: Mapping) -> GraphSummary:
 
 
 def _from_ir(ir) -> GraphSummary:
-    from ops.graph import is_ref
-    from ops.registry import get
+    from webnn_bridge.ops.graph import is_ref
+    from webnn_bridge.ops.registry import get
 
     nodes = []
     for node in ir.nodes:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from backends.base import Capabilities, Device
+from webnn_bridge.backends.base import Capabilities, Device
 
 from .capabilities import capabilities_from_spec, intersect, spec_capabilities
 
@@ -57,7 +57,7 @@ class DeclaredDevice(Device):
 
 
 def probe_inventory() -> list[Device]:
-    from backends import all_backends
+    from webnn_bridge.backends import all_backends
 
     devices: list[Device] = []
     for cls in all_backends():
@@ -200,7 +200,7 @@ def capabilities_of(device: Device) -> Capabilities:
     key = (device.backend, device.id, tuple(device.providers))
     caps = _REAL_CAPS.get(key)
     if caps is None:
-        from backends import backend_for
+        from webnn_bridge.backends import backend_for
 
         try:
             caps = backend_for(device).capabilities(device)

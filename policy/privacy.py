@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from backends.base import Capabilities
-from ops import idl
-from ops.registry import resolve_same
+from webnn_bridge.backends.base import Capabilities
+from webnn_bridge.ops import idl
+from webnn_bridge.ops.registry import resolve_same
 
 from .capabilities import capabilities_from_spec, io_types, is_subset
 from .qos import estimate_qos  # noqa: F401  (re-exported: part of what a page may learn)

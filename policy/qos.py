@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from backends.base import Device
+from webnn_bridge.backends.base import Device
 
 from .graphs import GraphSummary, _nbytes, node_bytes, node_flops, summarize
 from .inventory import perf_hints

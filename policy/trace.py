@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from backends.base import Device
-from ops.core import NotSupportedError
+from webnn_bridge.backends.base import Device
+from webnn_bridge.ops.core import NotSupportedError
 
 from .graphs import summarize
 

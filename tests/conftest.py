@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.api import ML, MLGraphBuilder
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
 
 @pytest.fixture(scope="session")

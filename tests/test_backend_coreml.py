@@ -15,8 +15,9 @@ import pytest
 pytest.importorskip("coremltools", reason="coremltools is not installed (pip install webnn-bridge[coreml])")
 os.environ.setdefault("TQDM_DISABLE", "1")  # coremltools' pass-pipeline progress bars
 
-from backends.base import Device  # noqa: E402
-from backends.coreml import (  # noqa: E402
+from tests import test_capability_sweep as sweep  # noqa: E402
+from webnn_bridge.backends.base import Device  # noqa: E402
+from webnn_bridge.backends.coreml import (  # noqa: E402
     COMPUTE_UNITS,
     CoreMLBackend,
     MilDisagreement,
@@ -24,9 +25,8 @@ from backends.coreml import (  # noqa: E402
     mil_program,
     save_mlpackage,
 )
-from bridge.api import MLGraphBuilder  # noqa: E402
-from ops.core import OperationError  # noqa: E402
-from tests import test_capability_sweep as sweep  # noqa: E402
+from webnn_bridge.bridge.api import MLGraphBuilder  # noqa: E402
+from webnn_bridge.ops.core import OperationError  # noqa: E402
 
 CAPS = CoreMLBackend.instance().capabilities(Device(id="coreml:cpu", kind="cpu", backend="coreml"))
 CLAIMED = [(op, dt) for op in coreml_ops() for dt in CAPS.ops[op][sweep.main_operand(op)].types]

@@ -18,9 +18,9 @@ import pytest
 
 pytest.importorskip("openvino", reason="OpenVINO is not installed (pip install webnn-bridge[openvino])")
 
-from backends.openvino import CAPS_TABLE, OpenVinoBackend, OpenVinoCompiled, caps_table  # noqa: E402
-from bridge.api import ML, MLGraphBuilder  # noqa: E402
 from tests import test_capability_sweep as sweep  # noqa: E402
+from webnn_bridge.backends.openvino import CAPS_TABLE, OpenVinoBackend, OpenVinoCompiled, caps_table  # noqa: E402
+from webnn_bridge.bridge.api import ML, MLGraphBuilder  # noqa: E402
 
 DEVICES = [d for d in OpenVinoBackend.probe() if d.providers == ("CPU",)]
 pytestmark = pytest.mark.skipif(not DEVICES, reason="OpenVINO reports no CPU device")
@@ -168,7 +168,7 @@ def test_context_runs_on_openvino_and_matches_reference():
 
 
 def test_unmeasured_devices_claim_less():
-    from backends.base import Device
+    from webnn_bridge.backends.base import Device
 
     gpu = Device(id="openvino:GPU", kind="gpu", backend="openvino", providers=("GPU",))
     caps = OpenVinoBackend.instance().capabilities(gpu)

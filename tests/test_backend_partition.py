@@ -11,15 +11,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from backends import backend_for
-from backends.onnxruntime import OrtCompiled
-from backends.partition import PartitionedCompiled, compile_partitioned, split_graph, value_name
-from backends.reference import ReferenceCompiled
-from bridge.api import ML, MLGraphBuilder
-from bridge.session import placement_report
-from policy import engine
-from policy.capabilities import capabilities_from_spec, intersect
-from policy.inventory import is_simulated, load_profile, parse_profile, probe_inventory
+from webnn_bridge.backends import backend_for
+from webnn_bridge.backends.onnxruntime import OrtCompiled
+from webnn_bridge.backends.partition import PartitionedCompiled, compile_partitioned, split_graph, value_name
+from webnn_bridge.backends.reference import ReferenceCompiled
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.bridge.session import placement_report
+from webnn_bridge.policy import engine
+from webnn_bridge.policy.capabilities import capabilities_from_spec, intersect
+from webnn_bridge.policy.inventory import is_simulated, load_profile, parse_profile, probe_inventory
 
 PROBED = {d.id: d for d in probe_inventory()}
 ORT_CPU = PROBED["onnxruntime:CPUExecutionProvider"]
@@ -129,8 +129,8 @@ OV_FIRST = '[backends]\norder = ["openvino", "onnxruntime", "reference"]\n[build
 
 @needs_ov
 def test_openvino_and_ort_really_share_a_graph(tmp_path):
-    from backends.cache import SharedCompiled
-    from backends.openvino import OpenVinoCompiled
+    from webnn_bridge.backends.cache import SharedCompiled
+    from webnn_bridge.backends.openvino import OpenVinoCompiled
 
     devices = load_profile("openvino-ort-cpu")
     assert not any(is_simulated(d) for d in devices)
@@ -179,8 +179,8 @@ def test_whole_graph_when_one_cpu_runs_everything(tmp_path):
 
 
 def test_policy_partitions_across_cpu_backends_only_when_needed():
-    from policy.graphs import load_graph
-    from policy.inventory import FIXTURES_DIR
+    from webnn_bridge.policy.graphs import load_graph
+    from webnn_bridge.policy.inventory import FIXTURES_DIR
 
     graph = load_graph(FIXTURES_DIR / "graphs" / "tiny-cnn.json")
     ops = [n.op for n in graph.nodes]

@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from backends.base import Compiled, Device
-from backends.onnxruntime import OnnxRuntimeBackend, OrtCompiled, ep_device_slots, provider_options
-from backends.partition import PartitionedCompiled, Segment, fallback_after_compile
-from backends.tensorrt import engine_cache_dir
-from bridge.api import ML, MLGraphBuilder
-from bridge.session import placement_report
-from ops.graph import GraphIR
-from policy.inventory import probe_inventory
+from webnn_bridge.backends.base import Compiled, Device
+from webnn_bridge.backends.onnxruntime import OnnxRuntimeBackend, OrtCompiled, ep_device_slots, provider_options
+from webnn_bridge.backends.partition import PartitionedCompiled, Segment, fallback_after_compile
+from webnn_bridge.backends.tensorrt import engine_cache_dir
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.bridge.session import placement_report
+from webnn_bridge.ops.graph import GraphIR
+from webnn_bridge.policy.inventory import probe_inventory
 
 ORT_CPU = next(d for d in probe_inventory() if d.id == "onnxruntime:CPUExecutionProvider")
 
@@ -108,7 +108,7 @@ def test_accelerator_partition_whose_ep_cannot_start():
     """Policy splits the graph between a (CUDA) accelerator without softmax and the CPU; the
     segments really run on their own ORT sessions, and as the CUDA EP cannot start here, the
     accelerator's segments run on ORT's CPU: the report turns from "partial" to "full"."""
-    from policy.inventory import bind, parse_profile
+    from webnn_bridge.policy.inventory import bind, parse_profile
 
     cuda = Device(id="onnxruntime:CUDAExecutionProvider", kind="gpu", backend="onnxruntime",
                   providers=("CUDAExecutionProvider", "CPUExecutionProvider"), options={"device_id": "0"})

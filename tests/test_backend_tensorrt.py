@@ -10,8 +10,8 @@ import sys
 import numpy as np
 import pytest
 
-from backends import tensorrt as trt_backend
-from backends.tensorrt import (
+from webnn_bridge.backends import tensorrt as trt_backend
+from webnn_bridge.backends.tensorrt import (
     ONNX_OPS_TABLE,
     TRT_TYPES,
     TensorRtBackend,
@@ -60,8 +60,8 @@ def test_capabilities_have_no_unsigned_32_64():
 
 
 def test_onnx_op_types_of_a_lowering():
-    from backends.onnxruntime import lower_graph
-    from bridge.api import ML, MLGraphBuilder
+    from webnn_bridge.backends.onnxruntime import lower_graph
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
     ctx = ML().createContext()
     b = MLGraphBuilder(ctx)
@@ -85,7 +85,7 @@ def test_probe_is_empty_without_runtime_or_gpu():
 
 @pytest.mark.skipif(not GPUS, reason="needs tensorrt, cuda-python and an NVIDIA GPU")
 def test_engine_runs_and_is_cached(monkeypatch, tmp_path):
-    from bridge.api import ML, MLGraphBuilder
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
     monkeypatch.setenv("WEBNN_BRIDGE_CACHE", str(tmp_path))
     ml = ML(GPUS[:1])
@@ -100,9 +100,9 @@ def test_engine_runs_and_is_cached(monkeypatch, tmp_path):
 
 def measure_lowered_op_types() -> dict:
     """The ONNX operator types each WebNN op's lowering emits, over every capability-sweep case."""
-    from backends.onnxruntime import lower_graph
-    from bridge.api import MLGraphBuilder
     from tests import test_capability_sweep as sweep
+    from webnn_bridge.backends.onnxruntime import lower_graph
+    from webnn_bridge.bridge.api import MLGraphBuilder
 
     ops: dict[str, set[str]] = {}
     for op, dt in sweep.MAIN_CASES:

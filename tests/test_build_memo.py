@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from backends.cache import CompileCache
-from bridge import protocol
-from bridge.api import ML
-from bridge.session import Session
+from webnn_bridge.backends.cache import CompileCache
+from webnn_bridge.bridge import protocol
+from webnn_bridge.bridge.api import ML
+from webnn_bridge.bridge.session import Session
 
 F32 = {"dataType": "float32", "shape": [2, 2]}
 

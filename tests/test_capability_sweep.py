@@ -23,9 +23,9 @@ import zlib
 import numpy as np
 import pytest
 
-from bridge.api import ML, MLGraphBuilder
-from ops.registry import load_all
 from tests.conformance_exceptions import ORT_LARGE_INT64
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.ops.registry import load_all
 
 _ML = ML()
 ORT = _ML.createContext()

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from bridge.cli import main
-from policy import engine, trace
-from policy.inventory import load_profile
-from policy.trace import event_problem
+from webnn_bridge.bridge.cli import main
+from webnn_bridge.policy import engine, trace
+from webnn_bridge.policy.inventory import load_profile
+from webnn_bridge.policy.trace import event_problem
 
 from .test_policy_trace_cli import _make_trace
 
@@ -159,8 +159,8 @@ def test_recorded_latencies_survive_a_declared_inventory(tmp_path):
 
 
 def _tiny_graph():
-    from policy.graphs import load_graph
-    from policy.inventory import FIXTURES_DIR
+    from webnn_bridge.policy.graphs import load_graph
+    from webnn_bridge.policy.inventory import FIXTURES_DIR
 
     return trace.build_event(load_graph(FIXTURES_DIR / "graphs" / "tiny-cnn.json"))["graph"]
 

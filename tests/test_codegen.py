@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from idl import codegen
-from ops import jsgen
-from ops._idl import IDL
+from webnn_bridge.idl import codegen
+from webnn_bridge.ops import jsgen
+from webnn_bridge.ops._idl import IDL
 
 
 def test_committed_generated_files_are_current():

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from backends.cache import CompileCache, graph_digest
-from bridge.api import ML, MLGraphBuilder
+from webnn_bridge.backends.cache import CompileCache, graph_digest
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
 
 @pytest.fixture(scope="module")

@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bridge.api import ML, MLGraphBuilder, MLOperand
-from ops.core import DATA_TYPES
-from ops.graph import is_ref
-from ops.registry import load_all
+from webnn_bridge.bridge.api import ML, MLGraphBuilder, MLOperand
+from webnn_bridge.ops.core import DATA_TYPES
+from webnn_bridge.ops.graph import is_ref
+from webnn_bridge.ops.registry import load_all
 
 try:
     from .conformance_exceptions import EXCEPTIONS

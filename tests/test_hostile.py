@@ -17,10 +17,10 @@ import pytest
 from websockets.datastructures import Headers
 from websockets.http11 import Request
 
-from bridge import protocol
-from bridge.api import ML, MLGraphBuilder
-from bridge.server import Host, HostConfig
-from bridge.session import CONTEXT_BYTES, Session, SessionLimits
+from webnn_bridge.bridge import protocol
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.bridge.server import Host, HostConfig
+from webnn_bridge.bridge.session import CONTEXT_BYTES, Session, SessionLimits
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +139,7 @@ def test_huge_rank_is_refused_by_rank_before_any_size(ml, dim):
 
 
 def test_graph_size_is_bounded(ml, monkeypatch):
-    from bridge import session as session_module
+    from webnn_bridge.bridge import session as session_module
 
     monkeypatch.setattr(session_module, "MAX_GRAPH_NODES", 3)
     s = new_session(ml)
@@ -287,7 +287,7 @@ def _assert_scrubbed(h: dict) -> None:
 
 
 def test_runtime_failures_reach_pages_without_internals(ml, monkeypatch):
-    from backends import onnxruntime as ort_backend
+    from webnn_bridge.backends import onnxruntime as ort_backend
 
     s = new_session(ml)
     assert "error" not in call(s, relu_graph(10))
@@ -307,7 +307,7 @@ def test_runtime_failures_reach_pages_without_internals(ml, monkeypatch):
     _assert_scrubbed(h)
     shared.session = session
 
-    from backends.cache import CompileCache
+    from webnn_bridge.backends.cache import CompileCache
 
     ml.compile_cache = CompileCache()  # a cold cache: the next build really compiles
     def failing_session(*a, **k):
@@ -415,7 +415,7 @@ def test_heartbeats_flow_while_the_session_is_busy(monkeypatch):
 
     from websockets.sync.client import connect
 
-    from bridge.embed import start_host
+    from webnn_bridge.bridge.embed import start_host
 
     release = threading.Event()
 

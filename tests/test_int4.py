@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bridge.api import ML, MLGraphBuilder
-from ops.core import DATA_TYPES, OperandDesc, WebNNTypeError, cast_number, pack, unpack
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.ops.core import DATA_TYPES, OperandDesc, WebNNTypeError, cast_number, pack, unpack
 
 _ML = ML()
 BACKENDS = ("reference", "onnxruntime")

@@ -9,10 +9,10 @@ import inspect
 import numpy as np
 import pytest
 
-from idl import codegen
-from ops import jsgen
-from ops.core import WebNNTypeError
-from ops.registry import load_all
+from webnn_bridge.idl import codegen
+from webnn_bridge.ops import jsgen
+from webnn_bridge.ops.core import WebNNTypeError
+from webnn_bridge.ops.registry import load_all
 
 HERE = "tests.test_jsgen"
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bridge.api import ML, MLGraphBuilder
-from ops.core import WebNNTypeError
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.ops.core import WebNNTypeError
 
 _ML = ML()
 ORT = _ML.createContext()
@@ -305,7 +305,7 @@ def _onnx_rnn(op, x, w, r, b, hidden, **attrs):
     import onnxruntime as ort
     from onnx import TensorProto, helper, numpy_helper
 
-    from backends.onnxruntime import session_options, supported_ir_version
+    from webnn_bridge.backends.onnxruntime import session_options, supported_ir_version
 
     inits = [numpy_helper.from_array(a, n) for a, n in ((w, "W"), (r, "R"), (b, "B"))]
     node = helper.make_node(op, ["X", "W", "R", "B"], ["Y", "Yh"], hidden_size=hidden, **attrs)

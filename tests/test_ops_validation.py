@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bridge.api import MLGraphBuilder
-from ops.core import WebNNTypeError
+from webnn_bridge.bridge.api import MLGraphBuilder
+from webnn_bridge.ops.core import WebNNTypeError
 
 
 def inp(b, shape, data_type="float32", name=None):

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bridge import oracle
+from webnn_bridge.bridge import oracle
 
 SEEDS = oracle.load_seeds()
 

@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from ops.core import NotSupportedError, WebNNTypeError
-from policy import engine
-from policy.capabilities import CapabilitySpecError, capabilities_from_spec, io_types
-from policy.graphs import load_graph
-from policy.inventory import (
+from webnn_bridge.ops.core import NotSupportedError, WebNNTypeError
+from webnn_bridge.policy import engine
+from webnn_bridge.policy.capabilities import CapabilitySpecError, capabilities_from_spec, io_types
+from webnn_bridge.policy.graphs import load_graph
+from webnn_bridge.policy.inventory import (
     FIXTURES_DIR,
     DeclaredDevice,
     capabilities_of,
@@ -352,7 +352,7 @@ def test_strict_build_fails_with_not_supported(strict_rules, inventories):
 
 def test_decide_build_from_a_graph_ir(rules):
     """The host's path: MLGraphBuilder -> GraphIR -> decide_build, on a simulated inventory."""
-    from bridge.api import ML, MLGraphBuilder
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
     ml = ML(load_profile("intel-laptop-npu"), rules=rules, simulated=True)
     ctx = ml.createContext({"deviceType": "npu"})
@@ -367,7 +367,7 @@ def test_decide_build_from_a_graph_ir(rules):
 
 
 def test_probed_inventory_still_works(rules):
-    from policy.inventory import probe_inventory
+    from webnn_bridge.policy.inventory import probe_inventory
 
     inv = probe_inventory()
     d = engine.decide_context({}, inv, rules)

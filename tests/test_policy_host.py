@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.api import ML, MLGraphBuilder
-from ops.core import WebNNTypeError
-from policy import engine
-from policy.inventory import load_profile, probe_inventory
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.ops.core import WebNNTypeError
+from webnn_bridge.policy import engine
+from webnn_bridge.policy.inventory import load_profile, probe_inventory
 
 
 def _ml(rules_text: str | None = None, tmp_path=None, profile: str | None = None) -> ML:

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from policy import engine, privacy, qos
-from policy.capabilities import capability_size, is_subset
-from policy.graphs import GraphSummary, NodeSummary, load_graph
-from policy.inventory import FIXTURES_DIR, capabilities_of, load_profile
+from webnn_bridge.policy import engine, privacy, qos
+from webnn_bridge.policy.capabilities import capability_size, is_subset
+from webnn_bridge.policy.graphs import GraphSummary, NodeSummary, load_graph
+from webnn_bridge.policy.inventory import FIXTURES_DIR, capabilities_of, load_profile
 
 GRAPHS = FIXTURES_DIR / "graphs"
 PROFILE_NAMES = ["cpu-full", "gpu-common", "spec-baseline", "npu-fp16", "none"]
@@ -105,7 +105,7 @@ def test_context_limits_include_the_cpu_fallback_unless_strict(rules, tmp_path):
 
 
 def test_support_limits_unchanged_for_full_capabilities():
-    from backends.reference import ReferenceBackend
+    from webnn_bridge.backends.reference import ReferenceBackend
 
     dev = ReferenceBackend.probe()[0]
     limits = privacy.support_limits(ReferenceBackend.instance().capabilities(dev))

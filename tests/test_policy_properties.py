@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from policy import engine, privacy
-from policy.capabilities import capabilities_from_spec
-from policy.graphs import load_graph
-from policy.inventory import FIXTURES_DIR, parse_profile
+from webnn_bridge.policy import engine, privacy
+from webnn_bridge.policy.capabilities import capabilities_from_spec
+from webnn_bridge.policy.graphs import load_graph
+from webnn_bridge.policy.inventory import FIXTURES_DIR, parse_profile
 
 RULES = engine.load_rules()
 GRAPHS = [load_graph(p) for p in sorted((FIXTURES_DIR / "graphs").glob("*.json"))]

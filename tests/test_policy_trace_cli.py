@@ -9,10 +9,10 @@ import threading
 
 import pytest
 
-from policy import cli, engine, trace
-from policy.graphs import load_graph, summarize
-from policy.inventory import FIXTURES_DIR, load_profile
-from policy.truth_table import TRUTH_TABLE_MD, check_truth_table, render_truth_table
+from webnn_bridge.policy import cli, engine, trace
+from webnn_bridge.policy.graphs import load_graph, summarize
+from webnn_bridge.policy.inventory import FIXTURES_DIR, load_profile
+from webnn_bridge.policy.truth_table import TRUTH_TABLE_MD, check_truth_table, render_truth_table
 
 GRAPHS = FIXTURES_DIR / "graphs"
 
@@ -86,7 +86,7 @@ def test_graph_summary_round_trips_through_a_trace(tmp_path):
 
 
 def test_session_tracer_records_host_events(tmp_path):
-    from bridge.api import ML, MLGraphBuilder
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
     rules = engine.load_rules()
     ml = ML(load_profile("intel-laptop-npu"), rules=rules, simulated=True)

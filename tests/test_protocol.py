@@ -8,9 +8,9 @@ import struct
 import numpy as np
 import pytest
 
-from bridge import protocol
-from bridge.api import ML
-from bridge.session import Session
+from webnn_bridge.bridge import protocol
+from webnn_bridge.bridge.api import ML
+from webnn_bridge.bridge.session import Session
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ import inspect
 import numpy as np
 import pytest
 
-from bridge.api import ML, MLGraphBuilder
-from ops.core import WebNNTypeError
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.ops.core import WebNNTypeError
 
 CTX = ML().createContext()
 

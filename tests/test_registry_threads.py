@@ -11,7 +11,7 @@ import textwrap
 def test_concurrent_first_load_sees_every_operator():
     code = textwrap.dedent("""
         import threading, time
-        from ops.registry import load_all
+        from webnn_bridge.ops.registry import load_all
         counts = []
         def work(i):
             time.sleep(i * 0.002)  # staggered: later threads arrive while the first is loading

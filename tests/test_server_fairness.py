@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from websockets.asyncio.client import connect
 
-from bridge import protocol
-from bridge.embed import start_host
+from webnn_bridge.bridge import protocol
+from webnn_bridge.bridge.embed import start_host
 
 
 @pytest.fixture(scope="module")

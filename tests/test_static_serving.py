@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from bridge.embed import start_host
-from bridge.shim import inject
-from bridge.static import byte_range
+from webnn_bridge.bridge.embed import start_host
+from webnn_bridge.bridge.shim import inject
+from webnn_bridge.bridge.static import byte_range
 
 BLOB = bytes(range(256)) * 10
 

@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from bridge.api import MLGraphBuilder
-from ops.core import InvalidStateError, WebNNTypeError
+from webnn_bridge.bridge.api import MLGraphBuilder
+from webnn_bridge.ops.core import InvalidStateError, WebNNTypeError
 
 
 def run_both(contexts, build, feeds):

@@ -246,7 +246,7 @@ def build_onnx_model(weights: dict[str, np.ndarray], with_features: bool = False
 def _session(model):
     import onnxruntime as ort
 
-    from backends.onnxruntime import session_options
+    from webnn_bridge.backends.onnxruntime import session_options
 
     opts = session_options()  # the host's process uses ORT's global thread pools
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
