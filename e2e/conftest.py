@@ -52,27 +52,16 @@ def host(app_dir, trace_path):
     h.stop()
 
 
+# the browser and pages are the ones the project's pytest plugin gives its users
+# (webnn_bridge.bridge.pytest_plugin): the suite tests what users get
 @pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run the README test command (it installs Debian's chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
+def browser(webnn_browser):
+    return webnn_browser
 
 
 @pytest.fixture
-def page(browser):
-    ctx = browser.new_context()
-    pg = ctx.new_page()
-    pg.console_messages = []
-    pg.on("console", lambda m: pg.console_messages.append(f"{m.type}: {m.text}"))
-    pg.on("pageerror", lambda e: pg.console_messages.append(f"pageerror: {e}"))
-    yield pg
-    ctx.close()
+def page(webnn_page):
+    return webnn_page
 
 
 class StaticServer:
