@@ -3,7 +3,8 @@
 Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios of one run):
   - MobileNetV2 (NCHW, the e2e page's graph, real weights from ../shared/data): in-process ONNX
     Runtime (same thread count as the host), ours (write + dispatch + read in Debian's Chromium
-    through the shim), native Chromium WebNN (--native-chromium), onnxruntime-web through its
+    through the shim, with no driver attached; again under Playwright, whose DevTools session
+    reports every websocket frame and so slows ours, not native), native Chromium WebNN (--native-chromium), onnxruntime-web through its
     WebNN EP on ours / on native, and onnxruntime-web wasm (--ort-web);
   - MobileNetV2 build(): first build, identical rebuild in the same page, after a page reload,
     after a host restart (on-disk compile cache); native Chromium's build;
@@ -29,6 +30,7 @@ import http.server
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -353,6 +355,52 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
     return r
 
 
+# the MobileNetV2 loop run on load, its result printed to the console (Chromium's stderr)
+PLAIN_HOOK = """<script>addEventListener('load', async () => {
+  const r = await (%s)([%d, 0]);
+  console.log('BENCH times ' + r.times.join(',') + ' top ' + r.top);
+});</script>"""
+
+
+def ours_plain(app: Path, iters: int) -> dict:
+    """MobileNetV2 inference through the shim in a Chromium that no driver is attached to.
+
+    Playwright's DevTools session reports every websocket frame to its driver (the 600 KB input
+    base64-encoded, each inference): the browser and the driver then burn CPU while the host
+    dispatches, which inflates both the round trip and the host's dispatch on a small machine."""
+    page = (app / "mobilenet.html").read_text().replace("</body>", PLAIN_HOOK % (MOBILENET_JS, iters) + "</body>")
+    (app / "mobilenet_plain.html").write_text(page)
+    host = start_host(app_dir=app)
+    spans = HostTimes()
+    try:
+        with tempfile.TemporaryDirectory() as profile:
+            line = _console_line([CHROMIUM, *CHROMIUM_ARGS, "--enable-logging=stderr", "--v=0",
+                                  f"--user-data-dir={profile}", f"{host.url}/mobilenet_plain.html"], "BENCH times ")
+        dispatch = spans.take("dispatch")[3:]
+    finally:
+        spans.close()
+        host.stop()
+    times, top = line.split("BENCH times ", 1)[1].split(" top ")
+    return {"infer": median(float(t) for t in times.split(",")), "host_dispatch": median(dispatch),
+            "top": int(top.split()[0].strip('",'))}
+
+
+def _console_line(cmd: list[str], marker: str, timeout_s: float = 600) -> str:
+    """Run a browser until it logs ``marker``; the line that holds it."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(timeout_s, proc.kill)
+    watchdog.start()
+    try:
+        for line in proc.stderr:
+            if marker in line:
+                return line
+        raise RuntimeError(f"the browser exited without logging {marker!r}")
+    finally:
+        watchdog.cancel()
+        proc.kill()
+        proc.wait()
+
+
 def native(pw, app: Path, args) -> dict:
     exe = Path(args.native_chromium)
     env = {**os.environ, "LD_LIBRARY_PATH": f"{exe.parent}:{exe.parent / 'lib'}"}
@@ -376,7 +424,8 @@ def native(pw, app: Path, args) -> dict:
 # --------------------------------------------------------------------------- report
 
 
-def report(p: dict, o: dict, n: dict | None) -> None:
+def report(p: dict, q: dict, o: dict, n: dict | None) -> None:
+    """p: in-process ORT, q: ours with no driver attached, o: ours under Playwright, n: native."""
     def ms(v):
         return "-" if v is None else f"{v:9.2f} ms"
 
@@ -388,16 +437,18 @@ def report(p: dict, o: dict, n: dict | None) -> None:
     n = n or {}
     print("\nMobileNetV2 inference (write + dispatch + read; median)")
     print(f"  in-process ONNX Runtime       {ms(p['infer'])}")
-    print(f"  ours (shim + host)            {ms(o['infer'])}   vs in-process {ratio(o['infer'], p['infer'], '<= 1.3x')}"
-          f"   vs native {ratio(o['infer'], n.get('infer'), '<= 0.6x')}")
-    print(f"    of which host dispatch      {ms(o['host_dispatch'])}")
+    print(f"  ours (shim + host)            {ms(q['infer'])}   vs in-process {ratio(q['infer'], p['infer'], '<= 1.3x')}"
+          f"   vs native {ratio(q['infer'], n.get('infer'), '<= 0.6x')}")
+    print(f"    of which host dispatch      {ms(q['host_dispatch'])}   vs in-process {ratio(q['host_dispatch'], p['infer'])}")
+    print(f"  ours under Playwright         {ms(o['infer'])}   (its DevTools session reports every websocket frame)")
+    print(f"    of which host dispatch      {ms(o['host_dispatch'])}   vs in-process {ratio(o['host_dispatch'], p['infer'])}")
     print(f"  native Chromium WebNN         {ms(n.get('infer'))}")
     print(f"  ORT-web WebNN EP on ours      {ms(o.get('ortweb_webnn'))}   vs in-process "
           f"{ratio(o.get('ortweb_webnn'), p['infer'], '<= 1.3x')}   vs native EP "
           f"{ratio(o.get('ortweb_webnn'), n.get('ortweb_webnn'), '<= 0.6x')}")
     print(f"  ORT-web WebNN EP on native    {ms(n.get('ortweb_webnn'))}")
     print(f"  ORT-web wasm (1 thread)       {ms(o.get('ortweb_wasm'))}")
-    print(f"  top-1 class: ours {o['top']}, native {n.get('top', '-')}")
+    print(f"  top-1 class: ours {q['top']} (under Playwright {o['top']}), native {n.get('top', '-')}")
     print("\nMobileNetV2 build()")
     print("  (page: builder calls + build(); host: the build message, of that)")
     for label, key in (("first build", "build"), ("identical rebuild", "rebuild"), ("after a page reload", "reload"),
@@ -434,8 +485,9 @@ def main() -> None:
         finally:
             echo.stop()
         n = native(pw, app, args) if args.native_chromium else None
+        plain = ours_plain(app, args.iters)
         inproc = in_process_ort(app, x, args.iters)
-    report(inproc, o, n)
+    report(inproc, plain, o, n)
 
 
 if __name__ == "__main__":
