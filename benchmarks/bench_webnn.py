@@ -4,8 +4,8 @@ Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios
   - MobileNetV2 (NCHW, the e2e page's graph, real weights from ../shared/data): in-process ONNX
     Runtime (same thread count as the host), ours (write + dispatch + read in Debian's Chromium
     through the shim, with no driver attached; again under Playwright, whose DevTools session
-    reports every websocket frame and so slows ours, not native), native Chromium WebNN (--native-chromium), onnxruntime-web through its
-    WebNN EP on ours / on native, and onnxruntime-web wasm (--ort-web);
+    reports every websocket frame and so slows ours, not native), native Chromium WebNN
+    (--native-chromium), onnxruntime-web through its WebNN EP on ours / on native, and onnxruntime-web wasm (--ort-web);
   - MobileNetV2 build(): first build, identical rebuild in the same page, after a page reload,
     after a host restart (on-disk compile cache); native Chromium's build;
   - tiny graph (1x64 MLP) write + dispatch + read round trip, and a bare websocket echo of a
@@ -373,7 +373,7 @@ def ours_plain(app: Path, iters: int) -> dict:
     host = start_host(app_dir=app)
     spans = HostTimes()
     try:
-        with tempfile.TemporaryDirectory() as profile:
+        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
             line = _console_line([CHROMIUM, *CHROMIUM_ARGS, "--enable-logging=stderr", "--v=0",
                                   f"--user-data-dir={profile}", f"{host.url}/mobilenet_plain.html"], "BENCH times ")
         dispatch = spans.take("dispatch")[3:]
@@ -397,8 +397,12 @@ def _console_line(cmd: list[str], marker: str, timeout_s: float = 600) -> str:
         raise RuntimeError(f"the browser exited without logging {marker!r}")
     finally:
         watchdog.cancel()
-        proc.kill()
-        proc.wait()
+        proc.terminate()  # the browser closes its child processes
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def native(pw, app: Path, args) -> dict:
