@@ -27,7 +27,9 @@ import argparse
 import asyncio
 import functools
 import http.server
+import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -305,9 +307,7 @@ def page_of(browser, url: str):
 
 
 def ours(pw, app: Path, args, echo: EchoServer) -> dict:
-    rng = np.random.default_rng(0)
-    w1 = rng.standard_normal((64, 128)).astype(np.float32).ravel().tolist()
-    w2 = rng.standard_normal((128, 10)).astype(np.float32).ravel().tolist()
+    w1, w2 = tiny_weights()
     r: dict = {}
     with tempfile.TemporaryDirectory() as cache_dir:
         from backends.cache import CompileCache
@@ -355,46 +355,69 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
     return r
 
 
-# the MobileNetV2 loop run on load, its result printed to the console (Chromium's stderr)
+# the page's measurements, run on load, each printed to the console (Chromium's stderr) as one line
 PLAIN_HOOK = """<script>addEventListener('load', async () => {
-  const r = await (%s)([%d, 0]);
-  console.log('BENCH times ' + r.times.join(',') + ' top ' + r.top);
+  const say = (key, values) => console.log(`BENCH ${key} ${values.join(',')}`);
+  const m = await (%(mobilenet)s)([%(iters)d, 0]);
+  say('times', m.times);
+  say('top', [m.top]);
+  say('tiny', await (%(tiny)s)(%(tiny_args)s));
+  say('transfer', await (%(transfer)s)([%(n)d, 5]));
+  const e = await (%(echo)s)(%(echo_args)s);
+  say('echo_tiny', e.tiny);
+  say('echo_transfer', e.transfer);
+  say('done', [0]);
 });</script>"""
 
 
-def ours_plain(app: Path, iters: int) -> dict:
-    """MobileNetV2 inference through the shim in a Chromium that no driver is attached to.
+def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
+    """MobileNetV2, tiny graph and transfer rows through the shim in a Chromium that no driver is
+    attached to.
 
     Playwright's DevTools session reports every websocket frame to its driver (the 600 KB input
     base64-encoded, each inference): the browser and the driver then burn CPU while the host
     dispatches, which inflates both the round trip and the host's dispatch on a small machine."""
-    page = (app / "mobilenet.html").read_text().replace("</body>", PLAIN_HOOK % (MOBILENET_JS, iters) + "</body>")
-    (app / "mobilenet_plain.html").write_text(page)
+    w1, w2 = tiny_weights()
+    n = 4 * 1024 * 1024
+    hook = PLAIN_HOOK % {"mobilenet": MOBILENET_JS, "iters": iters, "tiny": TINY_JS,
+                         "tiny_args": json.dumps([iters * 20, w1, w2]), "transfer": TRANSFER_JS, "n": n,
+                         "echo": ECHO_JS, "echo_args": json.dumps([echo.url, iters * 20, n, 5])}
+    (app / "mobilenet_plain.html").write_text((app / "mobilenet.html").read_text().replace("</body>", hook + "</body>"))
     host = start_host(app_dir=app)
     spans = HostTimes()
     try:
         with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-            line = _console_line([CHROMIUM, *CHROMIUM_ARGS, "--enable-logging=stderr", "--v=0",
-                                  f"--user-data-dir={profile}", f"{host.url}/mobilenet_plain.html"], "BENCH times ")
-        dispatch = spans.take("dispatch")[3:]
+            lines = _console_lines([CHROMIUM, *CHROMIUM_ARGS, "--enable-logging=stderr", "--v=0",
+                                    f"--user-data-dir={profile}", f"{host.url}/mobilenet_plain.html"])
+        dispatch = spans.take("dispatch")[3:iters + 3]  # the MobileNetV2 loop's, after its warm-up
     finally:
         spans.close()
         host.stop()
-    times, top = line.split("BENCH times ", 1)[1].split(" top ")
-    return {"infer": median(float(t) for t in times.split(",")), "host_dispatch": median(dispatch),
-            "top": int(top.split()[0].strip('",'))}
+    return {"infer": median(lines["times"]), "host_dispatch": median(dispatch), "top": int(lines["top"][0]),
+            "tiny": median(lines["tiny"]), "transfer": 2 * 16 / (median(lines["transfer"]) / 1000),
+            "echo_tiny": median(lines["echo_tiny"]), "echo_transfer": 2 * 16 / (median(lines["echo_transfer"]) / 1000)}
 
 
-def _console_line(cmd: list[str], marker: str, timeout_s: float = 600) -> str:
-    """Run a browser until it logs ``marker``; the line that holds it."""
+def tiny_weights() -> tuple[list[float], list[float]]:
+    rng = np.random.default_rng(0)
+    return (rng.standard_normal((64, 128)).astype(np.float32).ravel().tolist(),
+            rng.standard_normal((128, 10)).astype(np.float32).ravel().tolist())
+
+
+def _console_lines(cmd: list[str], timeout_s: float = 600) -> dict[str, list[float]]:
+    """Run a browser until its page logs "BENCH done"; each "BENCH key v1,v2,..." line as key: values."""
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     watchdog = threading.Timer(timeout_s, proc.kill)
     watchdog.start()
+    found: dict[str, list[float]] = {}
     try:
         for line in proc.stderr:
-            if marker in line:
-                return line
-        raise RuntimeError(f"the browser exited without logging {marker!r}")
+            m = re.search(r"BENCH (\w+) ([-0-9.e,]+)", line)
+            if m:
+                found[m[1]] = [float(v) for v in m[2].split(",")]
+            if "done" in found:
+                return found
+        raise RuntimeError(f"the browser exited after logging only {sorted(found)}")
     finally:
         watchdog.cancel()
         proc.terminate()  # the browser closes its child processes
@@ -464,12 +487,13 @@ def report(p: dict, q: dict, o: dict, n: dict | None) -> None:
     print(f"  native, first build           {ms(n.get('build'))}")
     print(f"  native, identical rebuild     {ms(n.get('rebuild'))}")
     print(f"  in-process ORT session load   {ms(p['load'])}")
-    print("\nTiny graph and transfer")
-    print(f"  ours: write+dispatch+read     {ms(o['tiny'])}   (target <= 0.3 ms)")
-    print(f"  bare websocket echo (256 B)   {ms(o['echo_tiny'])}   ours vs echo {ratio(o['tiny'], o['echo_tiny'])}")
-    print(f"  ours: 16 MiB write + read     {o['transfer']:9.1f} MiB/s")
-    print(f"  bare websocket echo 16 MiB    {o['echo_transfer']:9.1f} MiB/s   ours vs echo "
-          f"{o['transfer'] / o['echo_transfer'] * 100:5.1f} %  (target >= 50 %)")
+    for title, r in (("", q), (" (under Playwright)", o)):
+        print(f"\nTiny graph and transfer{title}")
+        print(f"  ours: write+dispatch+read     {ms(r['tiny'])}   (target <= 0.3 ms)")
+        print(f"  bare websocket echo (256 B)   {ms(r['echo_tiny'])}   ours vs echo {ratio(r['tiny'], r['echo_tiny'])}")
+        print(f"  ours: 16 MiB write + read     {r['transfer']:9.1f} MiB/s")
+        print(f"  bare websocket echo 16 MiB    {r['echo_transfer']:9.1f} MiB/s   ours vs echo "
+              f"{r['transfer'] / r['echo_transfer'] * 100:5.1f} %  (target >= 50 %)")
 
 
 def main() -> None:
@@ -486,10 +510,10 @@ def main() -> None:
         echo = EchoServer()
         try:
             o = ours(pw, app, args, echo)
+            plain = ours_plain(app, args.iters, echo)
         finally:
             echo.stop()
         n = native(pw, app, args) if args.native_chromium else None
-        plain = ours_plain(app, args.iters)
         inproc = in_process_ort(app, x, args.iters)
     report(inproc, plain, o, n)
 
