@@ -358,7 +358,8 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
 # the page's measurements, run on load, each printed to the console (Chromium's stderr) as one line
 PLAIN_HOOK = """<script>addEventListener('load', async () => {
   const say = (key, values) => console.log(`BENCH ${key} ${values.join(',')}`);
-  const m = await (%(mobilenet)s)([%(iters)d, 0]);
+  const m = await (%(mobilenet)s)([%(iters)d, 2]);
+  say('builds', m.builds);
   say('times', m.times);
   say('top', [m.top]);
   say('tiny', await (%(tiny)s)(%(tiny_args)s));
@@ -390,10 +391,13 @@ def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
             lines = _console_lines([CHROMIUM, *CHROMIUM_ARGS, "--enable-logging=stderr", "--v=0",
                                     f"--user-data-dir={profile}", f"{host.url}/mobilenet_plain.html"])
         dispatch = spans.take("dispatch")[3:iters + 3]  # the MobileNetV2 loop's, after its warm-up
+        builds = spans.take("build")[:3]  # the first MobileNetV2 build and two identical rebuilds
     finally:
         spans.close()
         host.stop()
     return {"infer": median(lines["times"]), "host_dispatch": median(dispatch), "top": int(lines["top"][0]),
+            "build": lines["builds"][0], "rebuild": median(lines["builds"][1:]),
+            "host_build": builds[0], "host_rebuild": median(builds[1:]),
             "tiny": median(lines["tiny"]), "transfer": 2 * 16 / (median(lines["transfer"]) / 1000),
             "echo_tiny": median(lines["echo_tiny"]), "echo_transfer": 2 * 16 / (median(lines["echo_transfer"]) / 1000)}
 
@@ -478,6 +482,11 @@ def report(p: dict, q: dict, o: dict, n: dict | None) -> None:
     print(f"  top-1 class: ours {q['top']} (under Playwright {o['top']}), native {n.get('top', '-')}")
     print("\nMobileNetV2 build()")
     print("  (page: builder calls + build(); host: the build message, of that)")
+    print(f"  ours, first build (no driver) {ms(q['build'])}   vs native {ratio(q['build'], n.get('build'), '<= 1x')}"
+          f"   host {ms(q['host_build'])}")
+    print(f"  ours, identical rebuild (no driver) {ms(q['rebuild'])}   vs first "
+          f"{ratio(q['rebuild'], q['build'], '<= 0.1x')}   host {ms(q['host_rebuild'])}")
+    print("  under Playwright:")
     for label, key in (("first build", "build"), ("identical rebuild", "rebuild"), ("after a page reload", "reload"),
                        ("after a host restart", "restart")):
         vs = f"vs native {ratio(o[key], n.get('build'), '<= 1x')}" if key == "build" else \
