@@ -49,6 +49,21 @@ MUTATIONS = ("data", "dtype", "shape", "rank", "option", "scalar")
 MAX_ELEMENTS = 4096  # per program (all inputs together): keeps pages fast and results small
 
 
+def wpt_call_args(op: dict, resolve) -> list:
+    """The builder call arguments of one operator entry of the WPT-derived JSON, in JS order:
+    ``resolve(value, in_options)`` turns names into operands and special strings into numbers."""
+    args = []
+    for argument in op["arguments"]:
+        ((key, value),) = argument.items()
+        if key == "options":
+            args.append({k: resolve(x, True) for k, x in value.items()})
+        elif isinstance(value, list) and op["name"] == "concat":
+            args.append([resolve(x, False) for x in value])
+        else:
+            args.append(resolve(value, False))
+    return args
+
+
 def elements(graph: dict) -> int:
     return sum(math.prod(s["descriptor"]["shape"]) for s in graph["inputs"].values())
 
@@ -640,16 +655,7 @@ def _run_one_inprocess(ctx, program: dict) -> dict:
             return v
 
         for op in g["operators"]:
-            args = []
-            for argument in op["arguments"]:
-                ((key, value),) = argument.items()
-                if key == "options":
-                    args.append({k: resolve(x, True) for k, x in value.items()})
-                elif isinstance(value, list) and op["name"] == "concat":
-                    args.append([resolve(x, False) for x in value])
-                else:
-                    args.append(resolve(value, False))
-            result = getattr(b, op["name"])(*args)
+            result = getattr(b, op["name"])(*wpt_call_args(op, resolve))
             names = op["outputs"] if isinstance(op["outputs"], list) else [op["outputs"]]
             results = result if isinstance(result, list) else [result]
             if len(results) != len(names):

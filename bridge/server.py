@@ -264,7 +264,7 @@ class Host:
     # ------------------------------------------------------------------ websocket side
     async def handler(self, connection: ServerConnection) -> None:
         """One session per connection, its messages handled strictly one at a time in arrival
-        order (the context timeline). Cheap messages (Session.is_quick) run right here on the
+        order (the context timeline). Cheap messages (Session.prepare) run right here on the
         event loop: no thread hop for a tiny write, dispatch or read. The rest (builds, big
         dispatches) go to the shared worker pool, one job per session at a time, so a pool queue
         holds at most one job of each session: a storming page waits its turn like any other."""
@@ -277,10 +277,8 @@ class Host:
         try:
             async for frame in connection:
                 for message in protocol.unbatch(frame):  # the shim batches small messages
-                    if session.is_quick(message):
-                        replies = session.receive(message)
-                    else:
-                        replies = await loop.run_in_executor(self.pool, session.receive, message)
+                    quick, job = session.prepare(message)
+                    replies = job() if quick else await loop.run_in_executor(self.pool, job)
                     for r in replies:
                         if self.config.frame_tap is not None:
                             self.config.frame_tap(r)

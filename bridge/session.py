@@ -46,7 +46,7 @@ Frame = str | bytes
 REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency", "holdConstants"}
 MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
 GENERIC_FAILURE = "The host could not complete the operation."
-# cheap whatever their arguments (see Session.is_quick)
+# cheap whatever their arguments (see Session.prepare)
 QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "holdConstants"}
 QUICK_READ_BYTES = 256 * 1024
 QUICK_DISPATCH_MS = 0.5
@@ -104,6 +104,10 @@ class Session:
             header, payload = protocol.decode(frame)
         except protocol.ProtocolError as e:
             return [protocol.encode({"t": "error", "error": wire(DataError(str(e)))})]
+        return self.handle(header, payload)
+
+    def handle(self, header: dict, payload) -> list[Frame]:
+        """One decoded message (``receive`` without the parsing)."""
         kind = header["t"][:64]
         handler = getattr(self, f"on_{kind}", None)
         if handler is None:
@@ -346,27 +350,35 @@ class Session:
         return None
 
     # ------------------------------------------------------------------ scheduling hint
-    def is_quick(self, frame: Frame) -> bool:
-        """Whether handling this frame is cheap enough (well under a millisecond) to run on the
-        host's event loop instead of a worker thread: control messages, zero-copy tensor writes,
-        small reads and dispatches of graphs whose previous run was quick. A wrong guess only
-        costs latency; the answer never changes what a message does."""
+    def prepare(self, frame: Frame) -> tuple[bool, Callable[[], list[Frame]]]:
+        """(quick, job): ``job()`` handles the frame as ``receive`` does, parsing it at most once;
+        ``quick`` says whether that is cheap enough (well under a millisecond) to run on the host's
+        event loop instead of a worker thread: control messages, zero-copy tensor writes, small
+        reads and dispatches of graphs whose previous run was quick. A wrong guess only costs
+        latency; it never changes what a message does."""
         if _header_chars(frame) > QUICK_HEADER_CHARS:
-            return False  # a big message is parsed once, on a worker thread, not on the event loop
+            return False, lambda: self.receive(frame)  # a big message is parsed on a worker thread
         try:
             header, payload = protocol.decode(frame)
-            kind = header["t"]
-            if kind in QUICK:
-                return True
-            if kind == "readTensor":
-                t = self.tensors.get(header.get("tensor"))
-                return t is None or t.desc.byte_length <= QUICK_READ_BYTES
-            if kind == "dispatch":
-                g = self.graphs.get(header.get("graph"))
-                return g is None or getattr(g, "fastest_ms", QUICK_DISPATCH_MS) < QUICK_DISPATCH_MS
-            return False
-        except Exception:  # malformed (bad JSON, unhashable ids, ...): answered with an error at once
+        except protocol.ProtocolError:
+            return True, lambda: self.receive(frame)  # answered with an error at once
+        try:
+            quick = self._quick(header)
+        except Exception:  # malformed (unhashable ids, ...): the handler answers with an error
+            quick = True
+        return quick, lambda: self.handle(header, payload)
+
+    def _quick(self, header: dict) -> bool:
+        kind = header["t"]
+        if kind in QUICK:
             return True
+        if kind == "readTensor":
+            t = self.tensors.get(header.get("tensor"))
+            return t is None or t.desc.byte_length <= QUICK_READ_BYTES
+        if kind == "dispatch":
+            g = self.graphs.get(header.get("graph"))
+            return g is None or getattr(g, "fastest_ms", QUICK_DISPATCH_MS) < QUICK_DISPATCH_MS
+        return False
 
     def on_dispatch(self, h, payload):
         ctx = self._context(h["ctx"])
@@ -377,7 +389,7 @@ class Session:
         ctx.dispatch(graph, ins, outs)
         ms = (time.perf_counter() - t0) * 1000.0
         graph.last_latency_ms = ms  # operator-side only; pages get a bucket (on_graphLatency)
-        # for is_quick: what the graph costs (a busy machine only makes runs slower)
+        # for Session.prepare: what the graph costs (a busy machine only makes runs slower)
         graph.fastest_ms = min(ms, getattr(graph, "fastest_ms", ms))
         self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms})
         return None

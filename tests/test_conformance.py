@@ -36,6 +36,7 @@ import numpy as np
 import pytest
 
 from webnn_bridge.bridge.api import ML, MLGraphBuilder, MLOperand
+from webnn_bridge.bridge.oracle import wpt_call_args
 from webnn_bridge.ops.core import DATA_TYPES
 from webnn_bridge.ops.graph import is_ref
 from webnn_bridge.ops.registry import load_all
@@ -181,16 +182,7 @@ def build_case(ctx, case: Case):
 
     nodes = []
     for op in case.graph["operators"]:
-        args = []
-        for argument in op["arguments"]:
-            ((key, value),) = argument.items()
-            if key == "options":
-                args.append({k: resolve(v, True) for k, v in value.items()})
-            elif isinstance(value, list) and op["name"] == "concat":
-                args.append([resolve(v, False) for v in value])
-            else:
-                args.append(resolve(value, False))
-        result = getattr(b, op["name"])(*args)
+        result = getattr(b, op["name"])(*wpt_call_args(op, resolve))
         outs = op["outputs"]
         if isinstance(outs, list):
             intermediates.update(zip(outs, result))
