@@ -23,8 +23,14 @@ from webnn_bridge.ops.registry import load_all
 
 from .base import Backend, Capabilities, Compiled, Device
 
-# WebNN types an ML Program carries as inputs/outputs/intermediates here
-COREML_TYPES = ("float32", "float16", "int32")
+# WebNN types a Core ML model takes and returns as they are
+IO_TYPES = ("float32", "float16", "int32")
+# WebNN types an ML Program carries inside (iOS17 MIL); at the model's edges they travel as int32
+# (exact: every value fits), cast on the way in and out
+NARROW_TYPES = ("int8", "uint8")
+COREML_TYPES = IO_TYPES + NARROW_TYPES
+# data types of an op whose lowering does not name its own (MIL's element-wise domain)
+DEFAULT_OP_TYPES = IO_TYPES
 MAX_RANK = 5
 # device kind -> coremltools ComputeUnit name
 COMPUTE_UNITS = {"cpu": "CPU_ONLY", "gpu": "CPU_AND_GPU", "npu": "CPU_AND_NE"}
@@ -60,6 +66,25 @@ class MilBuilder:
     def is_float(self, var) -> bool:
         return bool(self._types.is_float(var.dtype))
 
+    def webnn_type(self, var) -> str:
+        return np.dtype(self._types.nptype_from_builtin(var.dtype)).name
+
+    def wide(self, var):
+        """int8/uint8 -> int32 (exact), for MIL ops whose domain is fp16/fp32/int32 only."""
+        return self._mb.cast(x=var, dtype="int32") if self.webnn_type(var) in NARROW_TYPES else var
+
+    def narrow(self, var, data_type: str):
+        """Back to ``data_type`` after wide(): a cast only where wide() made one."""
+        return self._mb.cast(x=var, dtype=data_type) if data_type in NARROW_TYPES else var
+
+    def to_bool(self, var):
+        """WebNN's uint8 booleans: non-zero is true."""
+        return self._mb.not_equal(x=self.wide(var), y=np.int32(0))
+
+    def to_u8(self, var):
+        """A MIL bool result as WebNN's uint8 (1/0)."""
+        return self._mb.cast(x=var, dtype="uint8")
+
 
 def coreml_ops() -> list[str]:
     """The ops that have a Core ML lowering."""
@@ -86,11 +111,12 @@ def mil_program(graph: GraphIR):
         desc = graph.operands[oid]
         if desc.data_type not in COREML_TYPES:
             raise OperationError(f"Core ML: input data type {desc.data_type} is not supported")
-        dtype = types.numpy_type_to_builtin_type(desc.numpy_dtype)
+        dtype = types.numpy_type_to_builtin_type(np.dtype(_io_type(desc.data_type)))
         placeholders[in_map[name]] = mb.placeholder(shape=list(desc.shape), dtype=dtype)
     out_map = {name: f"output_{i}" for i, name in enumerate(graph.outputs)}
     with Function(placeholders, opset_version=_target()) as fn:
-        values = {oid: fn.inputs[in_map[name]] for name, oid in graph.inputs.items()}
+        values = {oid: mb.narrow(fn.inputs[in_map[name]], graph.operands[oid].data_type)
+                  for name, oid in graph.inputs.items()}
         for oid, arr in graph.constants.items():
             values[oid] = mb.const(val=arr)
         for i, node in enumerate(graph.nodes):
@@ -105,10 +131,21 @@ def mil_program(graph: GraphIR):
             for k, (oid, var) in enumerate(zip(node.outputs, outs)):
                 _check(var, graph.operands[oid], f"node {i} ({node.op}) output {k}", types)
                 values[oid] = var
-        fn.set_outputs([mb.identity(x=values[oid], name=out_map[name]) for name, oid in graph.outputs.items()])
+        fn.set_outputs([_output(mb, values[oid], graph.operands[oid].data_type, out_map[name])
+                        for name, oid in graph.outputs.items()])
     prog = Program()
     prog.add_function("main", fn)
     return prog, in_map, out_map
+
+
+def _io_type(data_type: str) -> str:
+    return "int32" if data_type in NARROW_TYPES else data_type
+
+
+def _output(mb, var, data_type: str, name: str):
+    if data_type in NARROW_TYPES:
+        return mb.cast(x=var, dtype=_io_type(data_type), name=name)
+    return mb.identity(x=var, name=name)
 
 
 def _target():
@@ -137,9 +174,11 @@ class CoreMLCompiled(Compiled):
     def __init__(self, graph: GraphIR, compute_units: str):
         self.model, self.in_map, self.out_map = convert(graph, compute_units)
         self.dtypes = {n: graph.operands[oid].numpy_dtype for n, oid in graph.outputs.items()}
+        self.in_types = {n: np.dtype(_io_type(graph.operands[oid].data_type)) for n, oid in graph.inputs.items()}
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        out = self.model.predict({self.in_map[k]: np.asarray(v) for k, v in inputs.items()})
+        out = self.model.predict({self.in_map[k]: np.asarray(v).astype(self.in_types[k], copy=False)
+                                  for k, v in inputs.items()})
         return {n: np.asarray(out[self.out_map[n]]).astype(dt, copy=False) for n, dt in self.dtypes.items()}
 
 
@@ -158,7 +197,7 @@ class CoreMLBackend(Backend):
         from webnn_bridge.policy.capabilities import capabilities_from_spec
 
         registry = load_all()
-        per_op = {op: list(registry[op].coreml_types) for op in coreml_ops() if registry[op].coreml_types}
+        per_op = {op: list(registry[op].coreml_types or DEFAULT_OP_TYPES) for op in coreml_ops()}
         return capabilities_from_spec({"ops": coreml_ops(), "dataTypes": list(COREML_TYPES), "maxRank": MAX_RANK,
                                        "opDataTypes": per_op})
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, broadcast_shapes
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 
 REQ = FLOAT_TYPES + ("int32",)
 U8 = ("uint8",)
@@ -194,3 +194,45 @@ register(
         doc="Select trueValue where condition is non-zero, else falseValue (broadcasting).",
     ),
 )
+
+
+# --------------------------------------------------------------------------- Core ML (MIL)
+# MIL's comparisons and logical ops give bool: cast to WebNN's uint8. int8/uint8 operands go through
+# int32 (exact) where MIL's element-wise domain lacks them. isNaN is x != x and isInfinite is
+# |x| == inf (MIL has neither op); integers are neither.
+MIL_TYPES = REQ + ("int8", "uint8")
+_MIL_COMPARE = {"equal": "equal", "notEqual": "not_equal", "greater": "greater", "greaterOrEqual": "greater_equal",
+                "lesser": "less", "lesserOrEqual": "less_equal"}
+
+
+def _mil_compare(op: str):
+    return lambda mb, call: [mb.to_u8(getattr(mb, op)(x=mb.wide(call["a"]), y=mb.wide(call["b"])))]
+
+
+def _mil_logical(op: str):
+    return lambda mb, call: [mb.to_u8(getattr(mb, op)(x=mb.to_bool(call["a"]), y=mb.to_bool(call["b"])))]
+
+
+def _mil_is_nan(mb, call: Call):
+    a = mb.wide(call["a"])
+    return [mb.to_u8(mb.not_equal(x=a, y=a))]
+
+
+def _mil_is_infinite(mb, call: Call):
+    a = mb.wide(call["a"])
+    if not mb.is_float(a):
+        return [mb.to_u8(mb.not_equal(x=a, y=a))]
+    return [mb.to_u8(mb.equal(x=mb.abs(x=a), y=mb.scalar(np.inf, like=a)))]
+
+
+def _mil_where(mb, call: Call):
+    t = call["trueValue"]
+    r = mb.select(cond=mb.to_bool(call["condition"]), a=mb.wide(t), b=mb.wide(call["falseValue"]))
+    return [mb.narrow(r, mb.webnn_type(t))]
+
+
+attach_coreml({**{n: _mil_compare(op) for n, op in _MIL_COMPARE.items()},
+               "isNaN": _mil_is_nan, "isInfinite": _mil_is_infinite, "where": _mil_where}, types=MIL_TYPES)
+attach_coreml({"logicalAnd": _mil_logical("logical_and"), "logicalOr": _mil_logical("logical_or"),
+               "logicalXor": _mil_logical("logical_xor"),
+               "logicalNot": lambda mb, call: [mb.to_u8(mb.logical_not(x=mb.to_bool(call["a"])))]}, types=U8)
