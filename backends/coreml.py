@@ -112,10 +112,10 @@ def mil_program(graph: GraphIR):
         if desc.data_type not in COREML_TYPES:
             raise OperationError(f"Core ML: input data type {desc.data_type} is not supported")
         dtype = types.numpy_type_to_builtin_type(np.dtype(_io_type(desc.data_type)))
-        placeholders[in_map[name]] = mb.placeholder(shape=list(desc.shape), dtype=dtype)
+        placeholders[in_map[name]] = mb.placeholder(shape=_io_shape(desc.shape), dtype=dtype)
     out_map = {name: f"output_{i}" for i, name in enumerate(graph.outputs)}
     with Function(placeholders, opset_version=_target()) as fn:
-        values = {oid: mb.narrow(fn.inputs[in_map[name]], graph.operands[oid].data_type)
+        values = {oid: _input(mb, fn.inputs[in_map[name]], graph.operands[oid])
                   for name, oid in graph.inputs.items()}
         for oid, arr in graph.constants.items():
             values[oid] = mb.const(val=arr)
@@ -142,7 +142,20 @@ def _io_type(data_type: str) -> str:
     return "int32" if data_type in NARROW_TYPES else data_type
 
 
+def _io_shape(shape) -> list[int]:
+    """Core ML model inputs and outputs have rank >= 1: a scalar travels as shape [1]."""
+    return [int(d) for d in shape] or [1]
+
+
+def _input(mb, var, desc):
+    if not desc.shape:
+        var = mb.squeeze(x=var)
+    return mb.narrow(var, desc.data_type)
+
+
 def _output(mb, var, data_type: str, name: str):
+    if var.rank == 0:
+        var = mb.expand_dims(x=var, axes=[0])
     if data_type in NARROW_TYPES:
         return mb.cast(x=var, dtype=_io_type(data_type), name=name)
     return mb.identity(x=var, name=name)
@@ -173,13 +186,15 @@ def save_mlpackage(graph: GraphIR, path: str | Path, compute_units: str = "ALL")
 class CoreMLCompiled(Compiled):
     def __init__(self, graph: GraphIR, compute_units: str):
         self.model, self.in_map, self.out_map = convert(graph, compute_units)
-        self.dtypes = {n: graph.operands[oid].numpy_dtype for n, oid in graph.outputs.items()}
-        self.in_types = {n: np.dtype(_io_type(graph.operands[oid].data_type)) for n, oid in graph.inputs.items()}
+        self.outs = {n: graph.operands[oid] for n, oid in graph.outputs.items()}
+        self.ins = {n: graph.operands[oid] for n, oid in graph.inputs.items()}
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        out = self.model.predict({self.in_map[k]: np.asarray(v).astype(self.in_types[k], copy=False)
-                                  for k, v in inputs.items()})
-        return {n: np.asarray(out[self.out_map[n]]).astype(dt, copy=False) for n, dt in self.dtypes.items()}
+        feeds = {self.in_map[k]: np.asarray(v).astype(_io_type(self.ins[k].data_type), copy=False)
+                 .reshape(_io_shape(self.ins[k].shape)) for k, v in inputs.items()}
+        out = self.model.predict(feeds)
+        return {n: np.asarray(out[self.out_map[n]]).astype(d.numpy_dtype, copy=False).reshape(d.shape)
+                for n, d in self.outs.items()}
 
 
 class CoreMLBackend(Backend):

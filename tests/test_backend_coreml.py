@@ -16,6 +16,7 @@ pytest.importorskip("coremltools", reason="coremltools is not installed (pip ins
 os.environ.setdefault("TQDM_DISABLE", "1")  # coremltools' pass-pipeline progress bars
 
 from tests import test_capability_sweep as sweep  # noqa: E402
+from tests import test_conformance as wpt  # noqa: E402
 from webnn_bridge.backends.base import Device  # noqa: E402
 from webnn_bridge.backends.coreml import (  # noqa: E402
     COMPUTE_UNITS,
@@ -27,6 +28,8 @@ from webnn_bridge.backends.coreml import (  # noqa: E402
 )
 from webnn_bridge.bridge.api import MLGraphBuilder  # noqa: E402
 from webnn_bridge.ops.core import OperationError  # noqa: E402
+from webnn_bridge.policy.capabilities import node_issues  # noqa: E402
+from webnn_bridge.policy.graphs import summarize  # noqa: E402
 
 CAPS = CoreMLBackend.instance().capabilities(Device(id="coreml:cpu", kind="cpu", backend="coreml"))
 CLAIMED = [(op, dt) for op in coreml_ops() for dt in CAPS.ops[op][sweep.main_operand(op)].types]
@@ -43,7 +46,7 @@ def _sweep_graph(op, dt):
 def test_claims_match_lowerings():
     assert sorted(CAPS.ops) == coreml_ops()
     assert len(coreml_ops()) >= 40
-    assert all(op not in CAPS.ops for op in ("gather", "triangular", "lstm"))  # no Core ML lowering yet
+    assert all(op not in CAPS.ops for op in ("lstm", "gru"))  # no Core ML lowering
 
 
 @pytest.mark.parametrize(("op", "dt"), CLAIMED, ids=[f"{op}-{dt}" for op, dt in CLAIMED])
@@ -52,6 +55,28 @@ def test_mil_inference_agrees(op, dt):
     prog, in_map, out_map = mil_program(graph.ir)  # raises MilDisagreement on any difference
     assert set(out_map) == set(graph.ir.outputs) and set(in_map) == set(graph.ir.inputs)
     assert len(list(prog.functions["main"].operations)) >= len(graph.ir.nodes)
+
+
+# WPT conformance cases whose operators all have a Core ML lowering (by data type: see below)
+WPT_CASES = [c for c in wpt.CASES if set(c.ops) <= set(coreml_ops())]
+
+
+@pytest.mark.parametrize("case", WPT_CASES, ids=[c.name for c in WPT_CASES])
+def test_wpt_case_converts_where_claimed(case):
+    """Every WPT case the Core ML claims cover converts with MIL's inference equal to ours; a case
+    outside them (a data type or rank not claimed) is one the policy keeps off Core ML."""
+    graph, _, _ = wpt.build_case(sweep.REF, case)
+    issues = [i for node in summarize(graph.ir).nodes for i in node_issues(node, CAPS)]
+    if issues:
+        assert any("not supported" in i or "rank" in i for i in issues), issues
+        return
+    prog, _, out_map = mil_program(graph.ir)
+    assert set(out_map) == set(graph.ir.outputs)
+
+
+def test_wpt_cases_cover_the_new_lowerings():
+    ops = {op for c in WPT_CASES for op in c.ops}
+    assert {"equal", "greater", "lesserOrEqual", "logicalNot", "gather"} <= ops
 
 
 def _cnn(layout="nchw", filter_layout="oihw"):
@@ -81,8 +106,12 @@ def test_disagreement_is_refused():
 
 def test_op_without_lowering_is_a_compile_error():
     b = MLGraphBuilder(sweep.REF)
-    x = b.input("x", {"dataType": "float32", "shape": [3, 4]})
-    g = b.build({"y": b.gather(x, b.constant({"dataType": "int32", "shape": [1]}, np.array([1], np.int32)))})
+
+    def c(shape):
+        return b.constant({"dataType": "float32", "shape": shape}, np.ones(shape, np.float32))
+
+    x = b.input("x", {"dataType": "float32", "shape": [1, 3]})
+    g = b.build({"y": b.gruCell(x, c([6, 3]), c([6, 2]), c([1, 2]), 2)})
     with pytest.raises(OperationError, match="no Core ML lowering"):
         mil_program(g.ir)
 

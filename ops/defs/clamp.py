@@ -88,9 +88,10 @@ def _mil_clamp(mb, call: Call):
     x, lo, hi = call["input"], call["minValue"], call["maxValue"]
     lo = mb.scalar(float("-inf") if lo is None else lo, like=x)
     hi = mb.scalar(float("inf") if hi is None else hi, like=x)
-    if mb.is_float(x):
+    if mb.is_float(x) and lo.val < hi.val:
         return [mb.clip(x=x, alpha=lo, beta=hi)]
-    return [mb.minimum(x=mb.maximum(x=x, y=lo), y=hi)]  # MIL's clip is float-only
+    # MIL's clip is float-only and needs alpha < beta (WebNN allows minValue == maxValue)
+    return [mb.minimum(x=mb.maximum(x=x, y=lo), y=hi)]
 
 
 attach_coreml({"clamp": _mil_clamp})

@@ -483,11 +483,14 @@ register(
 
 
 # --------------------------------------------------------------------------- Core ML (MIL) lowerings
-# pad: constant mode, float types only; gather/scatter/triangular: none yet.
+# pad: constant mode, float types only. Gather/scatter indices: int32 only (MIL's index type),
+# clamped and made non-negative first as in the reference (iOS17 MIL takes only in-range indices).
 
 
 def _mil_slice(mb, call: Call):
     x = call["input"]
+    if x.rank == 0:
+        return [mb.identity(x=x)]
     starts, sizes, strides = _slice_parts(call, x.rank)
     return [mb.slice_by_index(x=x, begin=starts, end=[s + n for s, n in zip(starts, sizes)], stride=strides)]
 
@@ -519,6 +522,61 @@ def _mil_reverse(mb, call: Call):
     return [mb.reverse(x=x, axes=axes) if axes else mb.identity(x=x)]
 
 
+def _mil_norm_index(mb, idx, dim):
+    """int32 indices -> [0, dim) (clamped); ``dim`` is an int or a 1-D list broadcast on the last axis."""
+    d = np.asarray(dim, np.int32)
+    i = mb.minimum(x=mb.maximum(x=idx, y=-d), y=d - 1)
+    return mb.select(cond=mb.less(x=i, y=np.int32(0)), a=mb.add(x=i, y=d), b=i)
+
+
+def _mil_gather(mb, call: Call):
+    x, axis = call["input"], int(call["axis"])
+    idx = _mil_norm_index(mb, call["indices"], x.shape[axis])
+    return [mb.gather(x=x, indices=idx, axis=axis, validate_indices=False)]
+
+
+def _mil_gather_elements(mb, call: Call):
+    x, axis = call["input"], int(call["axis"])
+    idx = _mil_norm_index(mb, call["indices"], x.shape[axis])
+    return [mb.gather_along_axis(x=x, indices=idx, axis=axis, validate_indices=False)]
+
+
+def _mil_nd_index(mb, x, idx):
+    return _mil_norm_index(mb, idx, [int(d) for d in x.shape[: idx.shape[-1]]])
+
+
+def _mil_scatter_elements(mb, call: Call):
+    x, axis = call["input"], int(call["axis"])
+    idx = _mil_norm_index(mb, call["indices"], x.shape[axis])
+    r = mb.scatter_along_axis(data=mb.wide(x), indices=idx, updates=mb.wide(call["updates"]), axis=axis,
+                              mode="update", validate_indices=False)
+    return [mb.narrow(r, mb.webnn_type(x))]
+
+
+def _mil_scatter_nd(mb, call: Call):
+    x = call["input"]
+    r = mb.scatter_nd(data=mb.wide(x), indices=_mil_nd_index(mb, x, call["indices"]), updates=mb.wide(call["updates"]),
+                      mode="update", validate_indices=False)
+    return [mb.narrow(r, mb.webnn_type(x))]
+
+
+def _mil_triangular(mb, call: Call):
+    x = call["input"]
+    dt = mb.webnn_type(x)
+    mask = _tri_mask(x.shape, bool(call.get("upper", True)), int(call.get("diagonal", 0)))
+    wide = mb.wide(x)
+    return [mb.narrow(mb.select(cond=mask, a=wide, b=mb.scalar(0, like=wide)), dt)]
+
+
+attach_coreml({
+    "gather": _mil_gather,
+    "gatherElements": _mil_gather_elements,
+    "gatherND": lambda mb, call: [mb.gather_nd(x=call["input"], validate_indices=False,
+                                               indices=_mil_nd_index(mb, call["input"], call["indices"]))],
+    "scatterElements": _mil_scatter_elements,
+    "scatterND": _mil_scatter_nd,
+    "triangular": _mil_triangular,
+}, types=REQ5)
 attach_coreml({
     "slice": _mil_slice,
     "split": _mil_split,

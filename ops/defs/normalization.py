@@ -270,18 +270,32 @@ def _mil_instance_norm(mb, call: Call):
     if nhwc:
         x = mb.transpose(x=x, perm=[0, 3, 1, 2])
     kw = {k: call[n] for k, n in (("gamma", "scale"), ("beta", "bias")) if call[n] is not None}
-    y = mb.instance_norm(x=x, epsilon=float(call.get("epsilon", 1e-5)), **kw)
+    y = mb.instance_norm(x=x, epsilon=mb.scalar(float(call.get("epsilon", 1e-5)), like=x), **kw)
     return [mb.transpose(x=y, perm=[0, 2, 3, 1]) if nhwc else y]
 
 
 def _mil_layer_norm(mb, call: Call):
+    """MIL's layer_norm wants scale/bias in ascending axis order (WebNN: in ``axes`` order); with
+    no axes, nothing is averaged: (x - x) / sqrt(epsilon), then scale and bias."""
     x = call["input"]
     axes = call["axes"]
     axes = list(range(1, x.rank)) if axes is None else [int(a) for a in axes]
-    if not axes:
-        raise NotImplementedError("layerNormalization with empty axes")
-    kw = {k: call[n] for k, n in (("gamma", "scale"), ("beta", "bias")) if call[n] is not None}
-    return [mb.layer_norm(x=x, axes=axes, epsilon=float(call.get("epsilon", 1e-5)), **kw)]
+    eps = mb.scalar(float(call.get("epsilon", 1e-5)), like=x)
+    perm = [int(i) for i in np.argsort(axes)]
+
+    def param(name):
+        p = call[name]
+        return p if p is None or perm == sorted(perm) else mb.transpose(x=p, perm=perm)
+
+    if axes:
+        kw = {k: param(n) for k, n in (("gamma", "scale"), ("beta", "bias")) if call[n] is not None}
+        if "beta" in kw and "gamma" not in kw:  # coremltools' layer_norm reads gamma's shape to check beta's
+            kw["gamma"] = mb.scalar(np.ones([int(x.shape[a]) for a in sorted(axes)]), like=x)
+        return [mb.layer_norm(x=x, axes=axes, epsilon=eps, **kw)]
+    y = mb.real_div(x=mb.sub(x=x, y=x), y=mb.sqrt(x=eps))
+    if call["scale"] is not None:
+        y = mb.mul(x=y, y=call["scale"])
+    return [y if call["bias"] is None else mb.add(x=y, y=call["bias"])]
 
 
 attach_coreml({"batchNormalization": _mil_batch_norm, "instanceNormalization": _mil_instance_norm,

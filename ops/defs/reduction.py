@@ -290,26 +290,34 @@ register(
 )
 
 
-# Core ML (MIL) lowerings of the reductions; an empty ``axes`` reduces nothing (identity here,
-# as the element-wise part of reduceL1/L2/... is not applied by MIL without an axis: left out).
+# Core ML (MIL) lowerings of the reductions; an empty ``axes`` (or a scalar input) reduces nothing:
+# only the op's element-wise part is applied (the same one the ONNX lowering uses).
 _MIL_REDUCE = {"reduceSum": "reduce_sum", "reduceMean": "reduce_mean", "reduceMax": "reduce_max",
                "reduceMin": "reduce_min", "reduceProduct": "reduce_prod", "reduceL1": "reduce_l1_norm",
                "reduceL2": "reduce_l2_norm", "reduceLogSumExp": "reduce_log_sum_exp",
                "reduceSumSquare": "reduce_sum_square", "reduceLogSum": "reduce_log_sum"}
 
 
-def _mil_reduce(op: str):
+_MIL_ELEMENTWISE = {
+    "Identity": lambda mb, x: mb.identity(x=x),
+    "Abs": lambda mb, x: mb.abs(x=x),
+    "Log": lambda mb, x: mb.log(x=x, epsilon=0.0),
+    "Square": lambda mb, x: mb.mul(x=x, y=x),
+}
+
+
+def _mil_reduce(name: str, op: str):
     def lower(mb, call: Call):
         x = call["input"]
         axes = _axes(call, x.rank)
         if not axes:
-            raise NotImplementedError(f"{op} with empty axes")
+            return [_MIL_ELEMENTWISE[_REDUCE[name][4]](mb, x)]
         return [getattr(mb, op)(x=x, axes=axes, keep_dims=bool(call["keepDimensions"]))]
 
     return lower
 
 
-attach_coreml({n: _mil_reduce(op) for n, op in _MIL_REDUCE.items()})
+attach_coreml({n: _mil_reduce(n, op) for n, op in _MIL_REDUCE.items()})
 
 
 def _mil_arg(op: str):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..core import ALL_TYPES, MAX_DIMENSION, WebNNTypeError
 from ..registry import Call, Limits, OpDef, attach_coreml, register
 
@@ -50,4 +52,6 @@ register(
 )
 
 
-attach_coreml({"reshape": lambda mb, call: [mb.reshape(x=call["input"], shape=[int(d) for d in call["newShape"]])]})
+# Core ML (MIL): shape as an int32 constant (an empty list, a scalar's shape, would be a float one)
+attach_coreml({"reshape": lambda mb, call: [mb.reshape(x=call["input"],
+                                                       shape=np.array([int(d) for d in call["newShape"]], np.int32))]})

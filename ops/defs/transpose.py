@@ -65,6 +65,8 @@ register(
 def _mil_transpose(mb, call: Call):
     x = call["input"]
     perm = call["permutation"]
+    if x.rank == 0:
+        return [mb.identity(x=x)]
     return [mb.transpose(x=x, perm=list(range(x.rank))[::-1] if perm is None else [int(p) for p in perm])]
 
 
