@@ -85,13 +85,18 @@ register(
 
 
 def _mil_clamp(mb, call: Call):
-    x, lo, hi = call["input"], call["minValue"], call["maxValue"]
-    lo = mb.scalar(float("-inf") if lo is None else lo, like=x)
-    hi = mb.scalar(float("inf") if hi is None else hi, like=x)
-    if mb.is_float(x) and lo.val < hi.val:
-        return [mb.clip(x=x, alpha=lo, beta=hi)]
-    # MIL's clip is float-only and needs alpha < beta (WebNN allows minValue == maxValue)
-    return [mb.minimum(x=mb.maximum(x=x, y=lo), y=hi)]
+    """MIL's clip (float, minValue < maxValue, both given); otherwise selects written as the
+    reference: x < min -> min, x > max -> max (NaN input stays, absent or NaN bounds are skipped)."""
+    x = call["input"]
+    lo, hi = bounds(call, mb.webnn_type(x))
+    if mb.is_float(x) and lo is not None and hi is not None and lo < hi:
+        return [mb.clip(x=x, alpha=mb.scalar(lo, like=x), beta=mb.scalar(hi, like=x))]
+    y = x
+    for bound, beyond in ((lo, mb.less), (hi, mb.greater)):
+        if bound is not None:
+            b = mb.scalar(bound, like=x)
+            y = mb.select(cond=beyond(x=y, y=b), a=b, b=y)
+    return [y if y is not x else mb.identity(x=x)]
 
 
 attach_coreml({"clamp": _mil_clamp})

@@ -312,6 +312,10 @@ def _mil_reduce(name: str, op: str):
         axes = _axes(call, x.rank)
         if not axes:
             return [_MIL_ELEMENTWISE[_REDUCE[name][4]](mb, x)]
+        if name == "reduceL2" and mb.webnn_type(x) == "float16":
+            # float32 inside, as in the reference: the sum of squares overflows float16 long before its root
+            y = mb.reduce_l2_norm(x=mb.cast(x=x, dtype="fp32"), axes=axes, keep_dims=bool(call["keepDimensions"]))
+            return [mb.cast(x=y, dtype="fp16")]
         return [getattr(mb, op)(x=x, axes=axes, keep_dims=bool(call["keepDimensions"]))]
 
     return lower
