@@ -85,6 +85,18 @@ class MilBuilder:
         """A MIL bool result as WebNN's uint8 (1/0)."""
         return self._mb.cast(x=var, dtype="uint8")
 
+    def round_even(self, x):
+        """Round half to even from floor and exact comparisons: MIL's round leaves halves to the
+        device (Apple: ties go either way depending on the backend that runs it)."""
+        mb = self._mb
+        f = mb.floor(x=x)
+        d = mb.sub(x=x, y=f)  # exact for finite x; NaN for NaN and infinities (which keep f)
+        half = self.scalar(0.5, like=x)
+        f_half = mb.mul(x=f, y=half)
+        odd = mb.not_equal(x=mb.floor(x=f_half), y=f_half)
+        up = mb.logical_or(x=mb.greater(x=d, y=half), y=mb.logical_and(x=mb.equal(x=d, y=half), y=odd))
+        return mb.select(cond=up, a=mb.add(x=f, y=self.scalar(1, like=x)), b=f)
+
 
 def coreml_ops() -> list[str]:
     """The ops that have a Core ML lowering."""

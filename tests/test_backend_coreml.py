@@ -133,6 +133,63 @@ def test_wpt_cases_cover_the_new_lowerings():
     assert {"equal", "greater", "lesserOrEqual", "logicalNot", "gather"} <= ops
 
 
+SECONDARY = [(op, operand, kw, t) for op, (operand, kw) in sorted(sweep.SECONDARY.items()) if op in CAPS.ops
+             for t in sorted(CAPS.ops[op][operand].types)]
+
+
+@pytest.mark.parametrize(("op", "operand", "kw", "t"), SECONDARY, ids=[f"{o}-{n}-{t}" for o, n, _, t in SECONDARY])
+def test_mil_inference_agrees_secondary_types(op, operand, kw, t):
+    """Operands whose type is independent of the main input (index types, zero points, cast and
+    argMin/argMax outputs): every claimed type converts."""
+    main = sorted(CAPS.ops[op][sweep.main_operand(op)].types)[0]
+    sweep._seed(op, main, t)
+    b = MLGraphBuilder(sweep.REF)
+    out, _ = sweep.TABLE[op](b, main, **{kw: t})
+    mil_program(b.build({"y": out}).ir)
+
+
+def _folded(build):
+    """(MIL's folded value, the reference's value) of a one-output graph built from constants only."""
+    b = MLGraphBuilder(sweep.REF)
+    graph = b.build({"y": build(b)})
+    prog, _, out_map = mil_program(graph.ir)
+    val = next(v.val for v in prog.functions["main"].outputs if v.name == out_map["y"])
+    assert val is not None, "not folded"
+    return np.asarray(val).reshape(graph.ir.operands[graph.ir.outputs["y"]].shape), sweep.REF.compute(graph, {})["y"]
+
+
+def _const(b, arr):
+    arr = np.asarray(arr)
+    return b.constant({"dataType": str(arr.dtype), "shape": list(arr.shape)}, arr)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float16"])
+def test_round_even_ties_by_value_inference(dt):
+    x = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, -0.49999997, 0.49999997, 2.4, -2.6, 1e30, 8388609.0,
+                  np.nan, np.inf, -np.inf], np.float32).astype(dt)
+    got, ref = _folded(lambda b: b.roundEven(_const(b, x)))
+    np.testing.assert_array_equal(got.astype(dt), ref)
+
+
+@pytest.mark.parametrize(("xshape", "pshape"), [((2, 4), ()), ((2, 4), (4,)), ((2, 4), (2, 1)), ((2, 4), (1, 2)),
+                                                 ((4, 6), (2, 3)), ((2, 2, 4), (2, 1, 2))])
+@pytest.mark.parametrize("zdt", ["uint8", "int8"])
+def test_quantization_by_value_inference(xshape, pshape, zdt):
+    """Per-tensor, per-axis and block-wise parameters; ties, saturation, NaN and infinities."""
+    rng = np.random.default_rng(7)
+    n = int(np.prod(xshape))
+    x = (np.round(rng.uniform(-300, 300, n) * 2) / 2).astype(np.float32)
+    x[:4] = [np.nan, np.inf, -np.inf, 2.5]
+    x = x.reshape(xshape)
+    scale = rng.choice([0.5, 1.0, 2.0], pshape).astype(np.float32)
+    zp = rng.integers(0, 5, pshape).astype(zdt)
+    got, ref = _folded(lambda b: b.quantizeLinear(_const(b, x), _const(b, scale), _const(b, zp)))
+    np.testing.assert_array_equal(got.astype(zdt), ref)
+    q = rng.integers(0, 100, xshape).astype(zdt)
+    got, ref = _folded(lambda b: b.dequantizeLinear(_const(b, q), _const(b, scale.astype(np.float16)), _const(b, zp)))
+    np.testing.assert_array_equal(got.astype(np.float16), ref)
+
+
 def _cnn(layout="nchw", filter_layout="oihw"):
     b = MLGraphBuilder(sweep.REF)
     shape = [1, 2, 6, 6] if layout == "nchw" else [1, 6, 6, 2]

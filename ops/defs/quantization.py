@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import DATA_TYPES, FLOAT_TYPES, PACKED_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import f32
 
 # int4 / uint4: extension (idl/extensions.idl), as Chromium and onnxruntime-web use them
@@ -150,3 +150,45 @@ register(
         doc="clamp(roundEven(input / scale) + zeroPoint) with block-wise broadcast parameters.",
     ),
 )
+
+
+# --------------------------------------------------------------------------- Core ML (MIL)
+# float32 inside, as in the reference; int8/uint8 quantized values only (an int32 zero point or
+# input would need float64, which MIL lacks). roundEven: MilBuilder.round_even.
+MIL_TYPES = FLOAT_TYPES + Q_REQ
+
+
+def _mil_expand(mb, p, shape):
+    """scale/zeroPoint -> the input's shape: plain broadcasting, or block-wise repetition."""
+    shape = [int(d) for d in shape]
+    pshape = [int(d) for d in p.shape]
+    full = [1] * (len(shape) - len(pshape)) + pshape
+    if all(s in (1, d) for d, s in zip(shape, full)):
+        return p
+    inter = [v for s in full for v in (s, 1)]
+    reps = [v for d, s in zip(shape, full) for v in (1, d // s)]
+    r = mb.tile(x=mb.reshape(x=p, shape=np.array(inter, np.int32)), reps=reps)
+    return mb.reshape(x=r, shape=np.array(shape, np.int32))
+
+
+def _mil_f32(mb, v, shape):
+    return _mil_expand(mb, mb.cast(x=v, dtype="fp32"), shape)
+
+
+def _mil_dequantize(mb, call: Call):
+    x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
+    d = mb.sub(x=mb.cast(x=x, dtype="fp32"), y=_mil_f32(mb, zp, x.shape))
+    y = mb.mul(x=d, y=_mil_f32(mb, scale, x.shape))
+    return [y if mb.webnn_type(scale) == "float32" else mb.cast(x=y, dtype="fp16")]
+
+
+def _mil_quantize(mb, call: Call):
+    x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
+    q = mb.round_even(mb.real_div(x=mb.cast(x=x, dtype="fp32"), y=_mil_f32(mb, scale, x.shape)))
+    q = mb.add(x=q, y=_mil_f32(mb, zp, x.shape))
+    q = mb.select(cond=mb.not_equal(x=q, y=q), a=np.float32(0), b=q)  # NaN -> 0
+    lo, hi = _int_range(np.dtype(mb.webnn_type(zp)))
+    return [mb.cast(x=mb.clip(x=q, alpha=np.float32(lo), beta=np.float32(hi)), dtype=mb.webnn_type(zp))]
+
+
+attach_coreml({"dequantizeLinear": _mil_dequantize, "quantizeLinear": _mil_quantize}, types=MIL_TYPES)

@@ -137,19 +137,8 @@ def _make(name, allowed, required, fn, lowering, ulp) -> OpDef:
 register(*(_make(n, *row) for n, row in _ROWS.items()))
 
 
-# Core ML (MIL) lowerings: the MIL op of the same function. roundEven is built from floor and
-# exact comparisons: MIL's round leaves halves to the device (Apple: ties go either way by backend).
-def _mil_round_even(mb, call: Call):
-    x = call["input"]
-    f = mb.floor(x=x)
-    d = mb.sub(x=x, y=f)  # exact for finite x; NaN for NaN and infinities (which keep f)
-    half = mb.scalar(0.5, like=x)
-    f_half = mb.mul(x=f, y=half)
-    odd = mb.not_equal(x=mb.floor(x=f_half), y=f_half)
-    up = mb.logical_or(x=mb.greater(x=d, y=half), y=mb.logical_and(x=mb.equal(x=d, y=half), y=odd))
-    return [mb.select(cond=up, a=mb.add(x=f, y=mb.scalar(1, like=x)), b=f)]
-
-
+# Core ML (MIL) lowerings: the MIL op of the same function; roundEven: MilBuilder.round_even (MIL's
+# round leaves halves to the device).
 def _mil(op: str, **kw):
     return lambda mb, call: [getattr(mb, op)(x=call["input"], **kw)]
 
@@ -164,5 +153,5 @@ attach_coreml({
     "relu": lambda mb, call: [mb.relu(x=call["input"]) if mb.is_float(call["input"])
                               else mb.maximum(x=call["input"], y=mb.scalar(0, like=call["input"]))],
     "neg": lambda mb, call: [mb.mul(x=call["input"], y=mb.scalar(-1, like=call["input"]))],
-    "roundEven": _mil_round_even,
+    "roundEven": lambda mb, call: [mb.round_even(call["input"])],
 })
