@@ -190,6 +190,22 @@ def test_quantization_by_value_inference(xshape, pshape, zdt):
     np.testing.assert_array_equal(got.astype(np.float16), ref)
 
 
+@pytest.mark.parametrize("dt", ["float32", "float16", "uint8", "int8"])
+@pytest.mark.parametrize("opts", [{"sizes": [5, 3]}, {"scales": [1.5, 0.5], "mode": "linear"},
+                                  {"sizes": [3, 7], "mode": "linear", "axes": [1, 2]}, {"scales": [2.0, 3.0]},
+                                  {"sizes": [4, 5], "axes": [3, 0], "mode": "linear"}])
+def test_resample2d_by_value_inference(dt, opts):
+    x = np.random.default_rng(5).uniform(0, 100, (2, 3, 4, 5)).astype(dt)
+    got, ref = _folded(lambda b: b.resample2d(_const(b, x), opts))
+    if opts.get("mode") != "linear":
+        np.testing.assert_array_equal(got.astype(dt), ref)  # nearest: exact
+    elif dt.startswith("float"):  # within WPT's linear-mode ULP
+        tol = 84 if dt == "float32" else 10
+        np.testing.assert_allclose(got.astype(np.float64), ref.astype(np.float64), rtol=tol * np.finfo(dt).eps)
+    else:  # float32 blends (the reference: float64) may round a near-tie the other way: 1, the op's tolerance
+        np.testing.assert_allclose(got.astype(np.int64), ref.astype(np.int64), rtol=0, atol=1)
+
+
 def _cnn(layout="nchw", filter_layout="oihw"):
     b = MLGraphBuilder(sweep.REF)
     shape = [1, 2, 6, 6] if layout == "nchw" else [1, 6, 6, 2]

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..core import FLOAT_TYPES, MAX_DIMENSION, WebNNTypeError, check_axes
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import dtype_name
 
 TYPES = ("float32", "float16", "int8", "uint8")
@@ -54,16 +54,27 @@ def _infer(call: Call):
     return [x.with_shape(shape)]
 
 
-def _resample_axis(x: np.ndarray, axis: int, out: int, mode: str) -> np.ndarray:
-    n = x.shape[axis]
+def _sources(n: int, out: int, mode: str):
+    """Per output index along one axis: the nearest source index, or (lower index, upper index,
+    weight of the upper one) for linear."""
     c = (np.arange(out) + 0.5) * (n / out) - 0.5
     c = np.clip(c, 0, n - 1)
     if mode == "nearest-neighbor":
-        idx = np.clip(np.ceil(c - 0.5).astype(np.int64), 0, n - 1)
-        return np.take(x, idx, axis=axis)
+        return np.clip(np.ceil(c - 0.5).astype(np.int64), 0, n - 1)
     i0 = np.floor(c).astype(np.int64)
-    i1 = np.minimum(i0 + 1, n - 1)
-    w = (c - i0).reshape([-1 if i == axis else 1 for i in range(x.ndim)])
+    return i0, np.minimum(i0 + 1, n - 1), c - i0
+
+
+def _along(w: np.ndarray, axis: int, rank: int) -> np.ndarray:
+    return w.reshape([-1 if i == axis else 1 for i in range(rank)])
+
+
+def _resample_axis(x: np.ndarray, axis: int, out: int, mode: str) -> np.ndarray:
+    src = _sources(x.shape[axis], out, mode)
+    if mode == "nearest-neighbor":
+        return np.take(x, src, axis=axis)
+    i0, i1, w = src
+    w = _along(w, axis, x.ndim)
     return np.take(x, i0, axis=axis) * (1 - w) + np.take(x, i1, axis=axis) * w
 
 
@@ -122,3 +133,36 @@ register(
         doc="Resample two axes by nearest-neighbor or linear interpolation (half-pixel centres).",
     )
 )
+
+
+# Core ML (MIL): the reference's own source indices and weights as constants: gathers along each
+# axis (nearest: exact for every type), linear blends in float32, integers rounded half to even and
+# saturated as in the reference.
+def _mil_resample_axis(mb, x, axis: int, out: int, mode: str):
+    src = _sources(int(x.shape[axis]), out, mode)
+    if mode == "nearest-neighbor":
+        return mb.gather(x=x, indices=src.astype(np.int32), axis=axis, validate_indices=False)
+    i0, i1, w = src
+    x0, x1 = (mb.gather(x=x, indices=i.astype(np.int32), axis=axis, validate_indices=False) for i in (i0, i1))
+    w = _along(w, axis, x.rank).astype(np.float32)
+    return mb.add(x=mb.mul(x=x0, y=1 - w), y=mb.mul(x=x1, y=w))
+
+
+def _mil_resample2d(mb, call: Call):
+    x = call["input"]
+    axes, out, _ = _plan(call, x.shape)
+    mode = call.get("mode", "nearest-neighbor")
+    dt = mb.webnn_type(x)
+    y = x if mode == "nearest-neighbor" else mb.cast(x=x, dtype="fp32")
+    for a, o in zip(axes, out):
+        y = _mil_resample_axis(mb, y, a, o, mode)
+    if mode == "nearest-neighbor" or dt == "float32":
+        return [y]
+    if dt == "float16":
+        return [mb.cast(x=y, dtype="fp16")]
+    info = np.iinfo(np.dtype(dt))
+    y = mb.clip(x=mb.round_even(y), alpha=np.float32(info.min), beta=np.float32(info.max))
+    return [mb.cast(x=y, dtype=dt)]
+
+
+attach_coreml({"resample2d": _mil_resample2d}, types=TYPES)
