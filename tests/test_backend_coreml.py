@@ -243,6 +243,21 @@ def test_op_without_lowering_is_a_compile_error():
         mil_program(g.ir)
 
 
+@pytest.mark.parametrize("opts", [
+    {}, {"strides": [2, 3], "outputPadding": [1, 2]}, {"padding": [1, 0, 2, 1], "strides": [2, 2], "outputPadding": [1, 1]},
+    {"outputSizes": [9, 12], "strides": [3, 3], "dilations": [1, 2]}, {"groups": 2, "filterLayout": "hwoi"},
+    {"inputLayout": "nhwc", "filterLayout": "ohwi", "padding": [0, 1, 1, 0]},
+])
+def test_conv_transpose2d_options_agree(opts):
+    b = MLGraphBuilder(sweep.REF)
+    nhwc = opts.get("inputLayout") == "nhwc"
+    x = b.input("x", {"dataType": "float32", "shape": [1, 3, 3, 2] if nhwc else [1, 2, 3, 3]})
+    fshape = {"iohw": [2, 3, 2, 3], "hwoi": [2, 3, 3, 2], "ohwi": [3, 2, 3, 2]}[opts.get("filterLayout", "iohw")]
+    w = b.input("w", {"dataType": "float32", "shape": fshape})
+    bias = b.input("bias", {"dataType": "float32", "shape": [3 * opts.get("groups", 1)]})
+    mil_program(b.build({"y": b.convTranspose2d(x, w, {**opts, "bias": bias})}).ir)
+
+
 def test_mlpackage_saves(tmp_path):
     path = save_mlpackage(_cnn("nhwc", "ohwi").ir, tmp_path / "cnn.mlpackage", COMPUTE_UNITS["npu"])
     assert (path / "Manifest.json").is_file()

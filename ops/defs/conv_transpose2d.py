@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, MAX_DIMENSION, OperationError, WebNNTypeError
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import f32
 
 F = FLOAT_TYPES
@@ -176,3 +176,30 @@ register(
         doc="2-D transposed convolution.",
     )
 )
+
+
+# Core ML (MIL): conv_transpose is NCHW with an iohw-ordered weight (not necessarily constant in
+# iOS17). outputPadding is taken from the ending padding, since the reference's extra rows/columns
+# are the ones beyond it; where it exceeds that padding, zero rows/columns are appended and the
+# bias is added after them, as in the reference.
+def _mil_conv_transpose2d(mb, call: Call):
+    x, f, bias = call["input"], call["filter"], call["bias"]
+    g = _geometry(call, [int(d) for d in x.shape], [int(d) for d in f.shape])
+    _executable(g)
+    if g["layout"] == "nhwc":
+        x = mb.transpose(x=x, perm=[0, 3, 1, 2])
+    if g["flayout"] != "iohw":
+        f = mb.transpose(x=f, perm=list(_TO_IOHW[g["flayout"]]))
+    pt, pb, pl, pr = g["pad"]
+    oph, opw = g["out_pad"]
+    y = mb.conv_transpose(x=x, weight=f, pad_type="custom", pad=[pt, max(pb - oph, 0), pl, max(pr - opw, 0)],
+                          strides=g["strides"], dilations=g["dil"], groups=g["groups"])
+    extra = [max(oph - pb, 0), max(opw - pr, 0)]
+    if any(extra):
+        y = mb.pad(x=y, pad=[0, 0, 0, 0, 0, extra[0], 0, extra[1]], mode="constant", constant_val=mb.scalar(0, like=y))
+    if bias is not None:
+        y = mb.add(x=y, y=mb.reshape(x=bias, shape=[1, g["oc"], 1, 1]))
+    return [mb.transpose(x=y, perm=[0, 2, 3, 1]) if g["layout"] == "nhwc" else y]
+
+
+attach_coreml({"convTranspose2d": _mil_conv_transpose2d})
