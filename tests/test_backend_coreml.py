@@ -28,6 +28,7 @@ from webnn_bridge.backends.coreml import (  # noqa: E402
 )
 from webnn_bridge.bridge.api import MLGraphBuilder  # noqa: E402
 from webnn_bridge.ops.core import OperationError  # noqa: E402
+from webnn_bridge.ops.registry import load_all  # noqa: E402
 from webnn_bridge.policy.capabilities import node_issues  # noqa: E402
 from webnn_bridge.policy.graphs import summarize  # noqa: E402
 
@@ -46,7 +47,7 @@ def _sweep_graph(op, dt):
 def test_claims_match_lowerings():
     assert sorted(CAPS.ops) == coreml_ops()
     assert len(coreml_ops()) >= 40
-    assert all(op not in CAPS.ops for op in ("lstm", "gru"))  # no Core ML lowering
+    assert {"gather", "lstm", "quantizeLinear", "resample2d", "where"} <= set(CAPS.ops)
 
 
 @pytest.mark.parametrize(("op", "dt"), CLAIMED, ids=[f"{op}-{dt}" for op, dt in CLAIMED])
@@ -231,31 +232,61 @@ def test_disagreement_is_refused():
         mil_program(ir)
 
 
-def test_op_without_lowering_is_a_compile_error():
-    b = MLGraphBuilder(sweep.REF)
-
-    def c(shape):
-        return b.constant({"dataType": "float32", "shape": shape}, np.ones(shape, np.float32))
-
-    x = b.input("x", {"dataType": "float32", "shape": [1, 3]})
-    g = b.build({"y": b.gruCell(x, c([6, 3]), c([6, 2]), c([1, 2]), 2)})
+def test_op_without_lowering_is_a_compile_error(monkeypatch):
+    monkeypatch.setattr(load_all()["relu"], "coreml", None)
+    assert "relu" not in coreml_ops()
     with pytest.raises(OperationError, match="no Core ML lowering"):
-        mil_program(g.ir)
+        mil_program(_cnn().ir)
 
 
-@pytest.mark.parametrize("opts", [
-    {}, {"strides": [2, 3], "outputPadding": [1, 2]}, {"padding": [1, 0, 2, 1], "strides": [2, 2], "outputPadding": [1, 1]},
-    {"outputSizes": [9, 12], "strides": [3, 3], "dilations": [1, 2]}, {"groups": 2, "filterLayout": "hwoi"},
-    {"inputLayout": "nhwc", "filterLayout": "ohwi", "padding": [0, 1, 1, 0]},
-])
-def test_conv_transpose2d_options_agree(opts):
-    b = MLGraphBuilder(sweep.REF)
-    nhwc = opts.get("inputLayout") == "nhwc"
-    x = b.input("x", {"dataType": "float32", "shape": [1, 3, 3, 2] if nhwc else [1, 2, 3, 3]})
-    fshape = {"iohw": [2, 3, 2, 3], "hwoi": [2, 3, 3, 2], "ohwi": [3, 2, 3, 2]}[opts.get("filterLayout", "iohw")]
-    w = b.input("w", {"dataType": "float32", "shape": fshape})
-    bias = b.input("bias", {"dataType": "float32", "shape": [3 * opts.get("groups", 1)]})
-    mil_program(b.build({"y": b.convTranspose2d(x, w, {**opts, "bias": bias})}).ir)
+def _c(b, shape, seed=0, dt="float32"):
+    return _const(b, np.random.default_rng(seed).uniform(-1, 1, shape).astype(dt))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float16"])
+@pytest.mark.parametrize("opts", [{}, {"direction": "both", "layout": "rzn", "resetAfter": False},
+                                  {"direction": "backward", "activations": ["relu", "tanh"], "bias": True}])
+def test_gru_by_value_inference(dt, opts):
+    """The unrolled MIL GRU folds (coremltools' value models) to the reference."""
+    d = 2 if opts.get("direction") == "both" else 1
+
+    def build(b):
+        o = {k: v for k, v in opts.items() if k != "bias"}
+        if opts.get("bias"):
+            o.update(bias=_c(b, [d, 9], 5, dt), recurrentBias=_c(b, [d, 9], 6, dt), initialHiddenState=_c(b, [d, 2, 3], 7, dt))
+        outs = b.gru(_c(b, [4, 2, 5], 1, dt), _c(b, [d, 9, 5], 2, dt), _c(b, [d, 9, 3], 3, dt), 4, 3,
+                     {**o, "returnSequence": True})
+        return outs[1]
+
+    got, ref = _folded(build)
+    np.testing.assert_allclose(got.astype(np.float32), ref.astype(np.float32), rtol=2e-3 if dt == "float16" else 1e-5,
+                               atol=2e-3 if dt == "float16" else 1e-6)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float16"])
+@pytest.mark.parametrize("opts", [{}, {"direction": "both", "layout": "ifgo"}, {"peephole": True, "direction": "backward"}])
+def test_lstm_by_value_inference(dt, opts):
+    d = 2 if opts.get("direction") == "both" else 1
+
+    def build(b):
+        o = {k: v for k, v in opts.items() if k != "peephole"}
+        if opts.get("peephole"):
+            o.update(peepholeWeight=_c(b, [d, 9], 5, dt), bias=_c(b, [d, 12], 6, dt), initialCellState=_c(b, [d, 2, 3], 7, dt))
+        return b.lstm(_c(b, [4, 2, 5], 1, dt), _c(b, [d, 12, 5], 2, dt), _c(b, [d, 12, 3], 3, dt), 4, 3,
+                      {**o, "returnSequence": True})[2]
+
+    got, ref = _folded(build)
+    np.testing.assert_allclose(got.astype(np.float32), ref.astype(np.float32), rtol=2e-3 if dt == "float16" else 1e-5,
+                               atol=2e-3 if dt == "float16" else 1e-6)
+
+
+def test_cells_by_value_inference():
+    got, ref = _folded(lambda b: b.lstmCell(_c(b, [2, 5], 1), _c(b, [12, 5], 2), _c(b, [12, 3], 3), _c(b, [2, 3], 4),
+                                            _c(b, [2, 3], 5), 3, {"peepholeWeight": _c(b, [9], 6)})[1])
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+    got, ref = _folded(lambda b: b.gruCell(_c(b, [2, 5], 1), _c(b, [9, 5], 2), _c(b, [9, 3], 3), _c(b, [2, 3], 4), 3,
+                                           {"resetAfter": False}))
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
 
 
 def test_mlpackage_saves(tmp_path):

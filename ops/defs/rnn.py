@@ -1,8 +1,8 @@
 """Recurrent networks: gruCell, gru, lstmCell, lstm.
 
-The cell math is written once against a tiny tensor-ops interface with two implementations: numpy
-(the reference) and ONNX node emission (the lowering), so both backends unroll exactly the same
-computation. Everything runs in float32 (float16 operands are widened and the outputs rounded).
+The cell math is written once against a tiny tensor-ops interface with three implementations: numpy
+(the reference), ONNX node emission (the lowering) and Core ML MIL ops (its lowering), so every
+backend unrolls exactly the same computation. Everything runs in float32 (float16 operands are widened and the outputs rounded).
 
 gru gates (layout "zrn": update z, reset r, new n; "rzn" swaps z and r):
     z = f(x·Wzᵀ + bz + h·Rzᵀ + rbz);  r = f(x·Wrᵀ + br + h·Rrᵀ + rbr)
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 from ._common import dtype_name, lower_sigmoid
 
 F = FLOAT_TYPES
@@ -124,6 +124,47 @@ class _Onnx:
     def stack(self, items):
         lb = self.lb
         return lb.node("Concat", [lb.node("Unsqueeze", [i, lb.ints([0])]) for i in items], axis=0)
+
+
+class _Mil:
+    def __init__(self, mb):
+        self.mb = mb
+
+    def f32(self, a):
+        return a if a is None or self.mb.webnn_type(a) == "float32" else self.mb.cast(x=a, dtype="fp32")
+
+    def rows(self, w, start, stop):
+        rest = [int(d) for d in w.shape[1:]]
+        return self.mb.slice_by_index(x=w, begin=[start] + [0] * len(rest), end=[stop] + rest)
+
+    def pick(self, w, d):
+        return None if w is None else self.mb.gather(x=w, indices=np.int32(d), axis=0)
+
+    step = pick
+
+    def xwt(self, x, w):
+        return self.mb.matmul(x=x, y=w, transpose_y=True)
+
+    def add(self, a, b):
+        return self.mb.add(x=a, y=b)
+
+    def sub(self, a, b):
+        return self.mb.sub(x=a, y=b)
+
+    def mul(self, a, b):
+        return self.mb.mul(x=a, y=b)
+
+    def one_minus(self, a):
+        return self.mb.sub(x=np.float32(1), y=a)
+
+    def act(self, kind, a):
+        return getattr(self.mb, kind)(x=a)  # sigmoid, tanh, relu
+
+    def zeros(self, shape):
+        return self.mb.const(val=np.zeros(shape, np.float32))
+
+    def stack(self, items):
+        return self.mb.stack(values=list(items), axis=0)
 
 
 # --------------------------------------------------------------------------- cells
@@ -401,3 +442,15 @@ register(
         tolerance=_tol(3, 3), doc="LSTM over steps: [hidden, cell, (sequence)].",
     ),
 )
+
+
+def _mil(run):
+    def lower(mb, call: Call):
+        f16 = mb.webnn_type(call["input"]) == "float16"
+        return [mb.cast(x=o, dtype="fp16") if f16 else o for o in run(_Mil(mb), call)]
+
+    return lower
+
+
+attach_coreml({"gruCell": _mil(_run_gru_cell), "lstmCell": _mil(_run_lstm_cell), "gru": _mil(_seq_run(False)),
+               "lstm": _mil(_seq_run(True))})
