@@ -2,7 +2,9 @@
 time by each op's own ``coreml`` lowering (ops/defs/*.py, next to its ONNX ``lower``).
 
 While building, MIL infers every value's type and shape itself; the converter checks them against
-ours and refuses the graph when they disagree. Devices are compute-unit choices the policy picks
+ours and refuses the graph when they disagree. int8/uint8 values live inside the program (iOS17
+MIL) but cross the model's edges as int32, and scalars as shape [1]: Core ML's inputs and outputs
+have neither. Devices are compute-unit choices the policy picks
 by kind: CPU_ONLY (cpu), CPU_AND_GPU (gpu), CPU_AND_NE (npu). Conversion and .mlpackage saving
 work wherever coremltools installs (tested on Linux); prediction needs macOS, so probe() finds
 devices only there (and does not import coremltools at start-up).
