@@ -87,6 +87,15 @@ class MilBuilder:
         """A MIL bool result as WebNN's uint8 (1/0)."""
         return self._mb.cast(x=var, dtype="uint8")
 
+    def broadcast_to(self, var, shape):
+        """``var`` repeated to ``shape`` (unidirectional broadcasting) by reshape and tile."""
+        shape = [int(d) for d in shape]
+        padded = [1] * (len(shape) - var.rank) + [int(d) for d in var.shape]
+        if padded == shape:
+            return var
+        y = self._mb.reshape(x=var, shape=np.array(padded, np.int32)) if len(padded) != var.rank else var
+        return self._mb.tile(x=y, reps=[n if p == 1 else 1 for p, n in zip(padded, shape)])
+
     def round_even(self, x):
         """Round half to even from floor and exact comparisons: MIL's round leaves halves to the
         device (Apple: ties go either way depending on the backend that runs it)."""

@@ -181,6 +181,36 @@ def _const(b, arr):
     return b.constant({"dataType": str(arr.dtype), "shape": list(arr.shape)}, arr)
 
 
+_X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+_BIG_COND = (np.arange(24).reshape(2, 3, 4) % 3 == 0).astype(np.uint8)
+EDGES = {
+    "where-condition-larger": lambda b: b.where(_const(b, _BIG_COND), _const(b, np.float32(5)),
+                                                _const(b, np.arange(4, dtype=np.float32))),
+    "where-uint8-scalars": lambda b: b.where(_const(b, _BIG_COND), _const(b, np.uint8(5)), _const(b, np.uint8(7))),
+    "gather-0d-negative-index": lambda b: b.gather(_const(b, _X), _const(b, np.int32(-1)), {"axis": 1}),
+    "gather-out-of-range-clamped": lambda b: b.gather(_const(b, _X), _const(b, np.array([[5, -9], [0, 2]], np.int32)),
+                                                      {"axis": 2}),
+    "gatherElements-negative": lambda b: b.gatherElements(_const(b, _X), _const(b, np.array([[[1, -1, 0, 2]] * 3] * 2,
+                                                                                            np.int32)), {"axis": 1}),
+    "scatterElements-negative": lambda b: b.scatterElements(
+        _const(b, _X), _const(b, np.array([[[-1, 0, 1, -3]]] * 2, np.int32)), _const(b, -np.ones((2, 1, 4), np.float32)),
+        {"axis": 1}),
+    "triangular-lower-int8": lambda b: b.triangular(_const(b, _X.astype(np.int8)), {"upper": False, "diagonal": -1}),
+    "triangular-upper-2": lambda b: b.triangular(_const(b, _X), {"upper": True, "diagonal": 2}),
+    "isInfinite": lambda b: b.isInfinite(_const(b, np.array([np.nan, 1, np.inf, -np.inf], np.float32))),
+    "logicalXor-nonzero-true": lambda b: b.logicalXor(_const(b, np.array([0, 1, 2, 0], np.uint8)),
+                                                      _const(b, np.array([0, 0, 3, 5], np.uint8))),
+    "prelu-int32": lambda b: b.prelu(_const(b, np.array([[-3, 2], [4, -1]], np.int32)), _const(b, np.array([2, -3], np.int32))),
+    "expand-0d": lambda b: b.expand(_const(b, np.float32(3)), [2, 3]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGES))
+def test_edge_cases_by_value_inference(name):
+    got, ref = _folded(EDGES[name])
+    np.testing.assert_array_equal(got, ref)
+
+
 @pytest.mark.parametrize("dt", ["float32", "float16"])
 def test_round_even_ties_by_value_inference(dt):
     x = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, -0.49999997, 0.49999997, 2.4, -2.6, 1e30, 8388609.0,

@@ -226,8 +226,11 @@ def _mil_is_infinite(mb, call: Call):
 
 
 def _mil_where(mb, call: Call):
-    t = call["trueValue"]
-    r = mb.select(cond=mb.to_bool(call["condition"]), a=mb.wide(t), b=mb.wide(call["falseValue"]))
+    """MIL's select broadcasts only its two values: a larger condition widens trueValue first."""
+    c, t, f = call["condition"], call["trueValue"], call["falseValue"]
+    shape = broadcast_shapes(broadcast_shapes(c.shape, t.shape), f.shape)
+    a = mb.wide(t) if broadcast_shapes(t.shape, f.shape) == shape else mb.broadcast_to(mb.wide(t), shape)
+    r = mb.select(cond=mb.to_bool(c), a=a, b=mb.wide(f))
     return [mb.narrow(r, mb.webnn_type(t))]
 
 

@@ -508,14 +508,6 @@ def _mil_pad(mb, call: Call):
     return [mb.pad(x=x, pad=pads, mode="constant", constant_val=mb.scalar(call.get("value", 0), like=x))]
 
 
-def _mil_expand(mb, call: Call):
-    x = call["input"]
-    shape = [int(d) for d in call["newShape"]]
-    padded = [1] * (len(shape) - x.rank) + [int(d) for d in x.shape]
-    y = mb.reshape(x=x, shape=padded) if len(padded) != x.rank else x
-    return [mb.tile(x=y, reps=[n if p == 1 else 1 for p, n in zip(padded, shape)])]
-
-
 def _mil_reverse(mb, call: Call):
     x = call["input"]
     axes = _reverse_axes(call, x.rank)
@@ -580,7 +572,7 @@ attach_coreml({
 attach_coreml({
     "slice": _mil_slice,
     "split": _mil_split,
-    "expand": _mil_expand,
+    "expand": lambda mb, call: [mb.broadcast_to(call["input"], call["newShape"])],
     "reverse": _mil_reverse,
     "tile": lambda mb, call: [mb.tile(x=call["input"], reps=[int(r) for r in call["repetitions"]])],
 })
