@@ -324,6 +324,24 @@ def test_cells_by_value_inference():
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
 
 
+def _save_cases():
+    """Per op: its first claimed type, and int8/uint8 where claimed (they cross the model's edges as int32)."""
+    for op in coreml_ops():
+        types = [dt for o, dt in CLAIMED if o == op]
+        yield from ((op, dt) for dt in dict.fromkeys(types[:1] + [dt for dt in types if dt in ("int8", "uint8")]))
+
+
+SAVE_CASES = list(_save_cases())
+
+
+@pytest.mark.parametrize(("op", "dt"), SAVE_CASES, ids=[f"{op}-{dt}" for op, dt in SAVE_CASES])
+def test_every_op_converts_and_saves(op, dt, tmp_path):
+    """The whole conversion (coremltools' pass pipeline included), then .mlpackage saving."""
+    graph, _ = _sweep_graph(op, dt)
+    path = save_mlpackage(graph.ir, tmp_path / "m.mlpackage", COMPUTE_UNITS["cpu"])
+    assert (path / "Manifest.json").is_file()
+
+
 def test_mlpackage_saves(tmp_path):
     path = save_mlpackage(_cnn("nhwc", "ohwi").ir, tmp_path / "cnn.mlpackage", COMPUTE_UNITS["npu"])
     assert (path / "Manifest.json").is_file()
