@@ -65,4 +65,5 @@ register(
 )
 
 
-attach_coreml({"concat": lambda mb, call: [mb.concat(values=list(call["inputs"]), axis=int(call["axis"]))]})
+attach_coreml({"concat": lambda mb, call: [mb.concat(values=list(call["inputs"]), axis=int(call["axis"]))]},
+              types=("float32", "float16", "int32", "int8", "uint8"))

@@ -497,7 +497,18 @@ def _mil_slice(mb, call: Call):
 
 def _mil_split(mb, call: Call):
     x, axis = call["input"], int(call.get("axis", 0))
-    return list(mb.split(x=x, split_sizes=_split_sizes(call, x.shape[axis]), axis=axis))
+    parts = mb.split(x=mb.wide(x), split_sizes=_split_sizes(call, x.shape[axis]), axis=axis)
+    return [mb.narrow(p, mb.webnn_type(x)) for p in parts]
+
+
+def _mil_tile(mb, call: Call):
+    x = call["input"]
+    return [mb.narrow(mb.tile(x=mb.wide(x), reps=[int(r) for r in call["repetitions"]]), mb.webnn_type(x))]
+
+
+def _mil_expand(mb, call: Call):
+    x = call["input"]
+    return [mb.narrow(mb.broadcast_to(mb.wide(x), call["newShape"]), mb.webnn_type(x))]
 
 
 def _mil_pad(mb, call: Call):
@@ -572,8 +583,8 @@ attach_coreml({
 attach_coreml({
     "slice": _mil_slice,
     "split": _mil_split,
-    "expand": lambda mb, call: [mb.broadcast_to(call["input"], call["newShape"])],
+    "expand": _mil_expand,
     "reverse": _mil_reverse,
-    "tile": lambda mb, call: [mb.tile(x=call["input"], reps=[int(r) for r in call["repetitions"]])],
-})
+    "tile": _mil_tile,
+}, types=REQ5)  # int8/uint8 through int32 where MIL's op lacks them (split, tile)
 attach_coreml({"pad": _mil_pad}, types=FLOAT_TYPES)  # MIL's pad is float-only

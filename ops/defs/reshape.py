@@ -54,4 +54,5 @@ register(
 
 # Core ML (MIL): shape as an int32 constant (an empty list, a scalar's shape, would be a float one)
 attach_coreml({"reshape": lambda mb, call: [mb.reshape(x=call["input"],
-                                                       shape=np.array([int(d) for d in call["newShape"]], np.int32))]})
+                                                       shape=np.array([int(d) for d in call["newShape"]], np.int32))]},
+              types=("float32", "float16", "int32", "int8", "uint8"))

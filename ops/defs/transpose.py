@@ -70,4 +70,4 @@ def _mil_transpose(mb, call: Call):
     return [mb.transpose(x=x, perm=list(range(x.rank))[::-1] if perm is None else [int(p) for p in perm])]
 
 
-attach_coreml({"transpose": _mil_transpose})
+attach_coreml({"transpose": _mil_transpose}, types=("float32", "float16", "int32", "int8", "uint8"))
