@@ -368,6 +368,54 @@ def test_prediction_matches_reference(kind):
     np.testing.assert_allclose(got, ref, rtol=1e-3, atol=1e-4)  # the GPU/ANE may compute in float16
 
 
+@pytest.mark.skipif(platform.system() != "Darwin", reason="Core ML prediction needs macOS")
+@pytest.mark.parametrize(("op", "dt"), CLAIMED, ids=[f"{op}-{dt}" for op, dt in CLAIMED])
+def test_sweep_prediction_on_cpu_matches_reference(op, dt):
+    device = next(d for d in CoreMLBackend.probe() if d.kind == "cpu")
+    graph, ins = _sweep_graph(op, dt)
+    got = CoreMLBackend.instance().compile(graph.ir, device).run(ins)
+    ref = sweep.REF.compute(graph, ins)
+    sweep._compare_outputs(op, dt, [ref[n] for n in sorted(ref)], [got[n] for n in sorted(ref)])
+
+
+def test_run_converts_at_the_model_edges(monkeypatch):
+    """Our side of prediction, on any OS: int8/uint8 and scalars go in as int32 / shape [1] and come
+    back as WebNN's types and shapes. Core ML's predict is replaced by a recorder that answers what
+    an ML Program with these edges returns (int32, rank >= 1): it checks our glue, not Core ML."""
+    from coremltools.proto import FeatureTypes_pb2
+
+    b = MLGraphBuilder(sweep.REF)
+    a = b.input("a", {"dataType": "uint8", "shape": []})
+    c = b.input("c", {"dataType": "int8", "shape": [3]})
+    d = b.input("d", {"dataType": "uint8", "shape": [3]})
+    f = b.input("f", {"dataType": "float32", "shape": []})
+    graph = b.build({"eq": b.equal(b.expand(a, [3]), d), "same": b.reshape(c, [1, 3]), "neg": b.neg(f)})
+    compiled = CoreMLBackend.instance().compile(graph.ir, Device(id="coreml:cpu", kind="cpu", backend="coreml",
+                                                                  providers=("CPU_ONLY",)))
+    seen = {}
+
+    def predict(feeds):
+        seen.update(feeds)
+        return {compiled.out_map["eq"]: np.array([1, 0, 1], np.int32),
+                compiled.out_map["same"]: np.array([[-3, 4, 5]], np.int32),
+                compiled.out_map["neg"]: np.array([-2.5], np.float32)}
+
+    monkeypatch.setattr(compiled.model, "predict", predict)
+    out = compiled.run({"a": np.array(7, np.uint8), "c": np.array([-3, 4, 5], np.int8),
+                        "d": np.array([7, 1, 7], np.uint8), "f": np.float32(2.5)})
+    assert {k: (v.dtype, v.shape) for k, v in seen.items()} == {compiled.in_map["a"]: (np.int32, (1,)),
+                                                                compiled.in_map["c"]: (np.int32, (3,)),
+                                                                compiled.in_map["d"]: (np.int32, (3,)),
+                                                                compiled.in_map["f"]: (np.float32, (1,))}
+    assert (out["eq"].dtype, out["eq"].shape, out["same"].dtype, out["same"].shape) == (np.uint8, (3,), np.int8, (1, 3))
+    assert out["neg"].shape == () and out["neg"].dtype == np.float32
+    np.testing.assert_array_equal(out["same"], [[-3, 4, 5]])
+    spec = compiled.model.get_spec().description
+    types = {i.name: i.type.multiArrayType.dataType for i in (*spec.input, *spec.output)}
+    assert types.pop(compiled.in_map["f"]) == types.pop(compiled.out_map["neg"]) == FeatureTypes_pb2.ArrayFeatureType.FLOAT32
+    assert set(types.values()) == {FeatureTypes_pb2.ArrayFeatureType.INT32}
+
+
 def _one(build):
     b = MLGraphBuilder(sweep.REF)
     return b.build({"y": build(b)}).ir
