@@ -111,14 +111,46 @@ register(
 )
 
 
-_MIL_TYPES = {"float32": "fp32", "float16": "fp16", "int32": "int32"}
+# Core ML (MIL): values as the reference gives them. float -> integer: truncate, NaN -> 0, saturate
+# (MIL's cast leaves out-of-range values undefined); integer -> narrower or other-signed integer:
+# the low bits, from an int32 floor division (MIL has no bitwise ops); integer -> float16 through
+# float32, so that overflow is a float conversion's (infinity); the rest is MIL's cast.
+_MIL_TYPES = {"float32": "fp32", "float16": "fp16", "int32": "int32", "int8": "int8", "uint8": "uint8"}
+_F32_BELOW_2_31 = 2147483520.0  # the largest float32 under 2^31
+
+
+def _mil_saturating(mb, x, data_type: str):
+    lo, hi = DATA_TYPES[data_type].int_range
+    xf = mb.cast(x=x, dtype="fp32") if mb.webnn_type(x) != "float32" else x
+    t = mb.select(cond=mb.less(x=xf, y=np.float32(0)), a=mb.ceil(x=xf), b=mb.floor(x=xf))
+    t = mb.select(cond=mb.not_equal(x=t, y=t), a=np.float32(0), b=t)
+    top = min(float(hi), _F32_BELOW_2_31)
+    y = mb.cast(x=mb.clip(x=t, alpha=np.float32(lo), beta=np.float32(top)), dtype=_MIL_TYPES[data_type])
+    if top < hi:  # int32: float32 values at or above 2^31 saturate to its maximum
+        y = mb.select(cond=mb.greater_equal(x=t, y=np.float32(2.0**31)), a=np.int32(hi), b=y)
+    return y
+
+
+def _mil_low_bits(mb, x, data_type: str):
+    w = mb.wide(x)
+    low = mb.sub(x=w, y=mb.mul(x=mb.floor_div(x=w, y=np.int32(256)), y=np.int32(256)))  # 0..255
+    if data_type == "int8":
+        low = mb.select(cond=mb.greater_equal(x=low, y=np.int32(128)), a=mb.sub(x=low, y=np.int32(256)), b=low)
+    return mb.cast(x=low, dtype=_MIL_TYPES[data_type])
 
 
 def _mil_cast(mb, call: Call):
-    to = _MIL_TYPES.get(call["dataType"])
-    if to is None:
-        raise NotImplementedError(f"cast to {call['dataType']}")
-    return [mb.cast(x=call["input"], dtype=to)]
+    x, to = call["input"], call["dataType"]
+    if to not in _MIL_TYPES:
+        raise NotImplementedError(f"cast to {to}")
+    src = DATA_TYPES[mb.webnn_type(x)]
+    if src.is_float and not DATA_TYPES[to].is_float:
+        return [_mil_saturating(mb, x, to)]
+    if not src.is_float and to in ("int8", "uint8") and src.name != to:
+        return [_mil_low_bits(mb, x, to)]
+    if not src.is_float and to == "float16":  # through float32 (exact below 2^24): beyond float16 is infinity
+        x = mb.cast(x=x, dtype="fp32")
+    return [mb.cast(x=x, dtype=_MIL_TYPES[to])]
 
 
-attach_coreml({"cast": _mil_cast})
+attach_coreml({"cast": _mil_cast}, types=tuple(_MIL_TYPES))
