@@ -76,8 +76,20 @@ class MilBuilder:
         return self._mb.cast(x=var, dtype="int32") if self.webnn_type(var) in NARROW_TYPES else var
 
     def narrow(self, var, data_type: str):
-        """Back to ``data_type`` after wide(): a cast only where wide() made one."""
+        """Back to ``data_type`` after wide() (values known to be in range): a cast only where wide() made one."""
         return self._mb.cast(x=var, dtype=data_type) if data_type in NARROW_TYPES else var
+
+    def wrap(self, var, data_type: str):
+        """An int32 result as int8/uint8 keeping its low 8 bits (two's complement wrap-around), from an
+        int32 floor division: MIL has no bitwise ops and leaves an out-of-range cast undefined."""
+        if data_type not in NARROW_TYPES:
+            return var
+        mb = self._mb
+        w = self.wide(var)
+        low = mb.sub(x=w, y=mb.mul(x=mb.floor_div(x=w, y=np.int32(256)), y=np.int32(256)))  # 0..255
+        if data_type == "int8":
+            low = mb.select(cond=mb.greater_equal(x=low, y=np.int32(128)), a=mb.sub(x=low, y=np.int32(256)), b=low)
+        return mb.cast(x=low, dtype=data_type)
 
     def to_bool(self, var):
         """WebNN's uint8 booleans: non-zero is true."""

@@ -202,6 +202,12 @@ EDGES = {
                                                       _const(b, np.array([0, 0, 3, 5], np.uint8))),
     "prelu-int32": lambda b: b.prelu(_const(b, np.array([[-3, 2], [4, -1]], np.int32)), _const(b, np.array([2, -3], np.int32))),
     "expand-0d": lambda b: b.expand(_const(b, np.float32(3)), [2, 3]),
+    "add-int8-wraps": lambda b: b.add(_const(b, np.array([127, -128, 100], np.int8)), _const(b, np.array([1, -1, 100], np.int8))),
+    "sub-uint8-wraps": lambda b: b.sub(_const(b, np.array([0, 5, 255], np.uint8)), _const(b, np.array([1, 10, 0], np.uint8))),
+    "mul-uint8-wraps": lambda b: b.mul(_const(b, np.array([16, 255, 3], np.uint8)), _const(b, np.array([16, 255, 85], np.uint8))),
+    "mul-int8-wraps": lambda b: b.mul(_const(b, np.array([-128, 127, -7], np.int8)), _const(b, np.array([-1, 127, 19], np.int8))),
+    "abs-neg-int8": lambda b: b.neg(b.abs(_const(b, np.array([-128, -5, 0, 127], np.int8)))),
+    "relu-max-int8": lambda b: b.max(b.relu(_const(b, np.array([-128, -1, 0, 127], np.int8))), _const(b, np.int8(2))),
 }
 
 

@@ -112,12 +112,20 @@ def _make(name: str, fn, onnx_op: str) -> OpDef:
 register(*(_make(n, fn, op) for n, (fn, op) in _TABLE.items()))
 
 
-# Core ML (MIL) lowerings: the MIL element-wise op with the same broadcasting.
+# Core ML (MIL) lowerings: the MIL element-wise op with the same broadcasting. int8/uint8 (add, sub,
+# mul, max, min): computed in int32, where no such result overflows, then wrapped to 8 bits as the
+# reference's arithmetic does; div and pow are left out for them.
 _MIL = {"add": "add", "sub": "sub", "mul": "mul", "div": "real_div", "max": "maximum", "min": "minimum", "pow": "pow"}
+_MIL_8BIT = ("add", "sub", "mul", "max", "min")
 
 
 def _mil_binary(op: str):
-    return lambda mb, call: [getattr(mb, op)(x=call["a"], y=call["b"])]
+    def lower(mb, call: Call):
+        a = call["a"]
+        return [mb.wrap(getattr(mb, op)(x=mb.wide(a), y=mb.wide(call["b"])), mb.webnn_type(a))]
+
+    return lower
 
 
-attach_coreml({n: _mil_binary(op) for n, op in _MIL.items()})
+attach_coreml({n: _mil_binary(op) for n, op in _MIL.items() if n not in _MIL_8BIT})
+attach_coreml({n: _mil_binary(_MIL[n]) for n in _MIL_8BIT}, types=FLOAT_TYPES + ("int32", "int8", "uint8"))

@@ -113,7 +113,7 @@ register(
 
 # Core ML (MIL): values as the reference gives them. float -> integer: truncate, NaN -> 0, saturate
 # (MIL's cast leaves out-of-range values undefined); integer -> narrower or other-signed integer:
-# the low bits, from an int32 floor division (MIL has no bitwise ops); integer -> float16 through
+# the low bits (MilBuilder.wrap); integer -> float16 through
 # float32, so that overflow is a float conversion's (infinity); the rest is MIL's cast.
 _MIL_TYPES = {"float32": "fp32", "float16": "fp16", "int32": "int32", "int8": "int8", "uint8": "uint8"}
 _F32_BELOW_2_31 = 2147483520.0  # the largest float32 under 2^31
@@ -131,14 +131,6 @@ def _mil_saturating(mb, x, data_type: str):
     return y
 
 
-def _mil_low_bits(mb, x, data_type: str):
-    w = mb.wide(x)
-    low = mb.sub(x=w, y=mb.mul(x=mb.floor_div(x=w, y=np.int32(256)), y=np.int32(256)))  # 0..255
-    if data_type == "int8":
-        low = mb.select(cond=mb.greater_equal(x=low, y=np.int32(128)), a=mb.sub(x=low, y=np.int32(256)), b=low)
-    return mb.cast(x=low, dtype=_MIL_TYPES[data_type])
-
-
 def _mil_cast(mb, call: Call):
     x, to = call["input"], call["dataType"]
     if to not in _MIL_TYPES:
@@ -147,7 +139,7 @@ def _mil_cast(mb, call: Call):
     if src.is_float and not DATA_TYPES[to].is_float:
         return [_mil_saturating(mb, x, to)]
     if not src.is_float and to in ("int8", "uint8") and src.name != to:
-        return [_mil_low_bits(mb, x, to)]
+        return [mb.wrap(x, to)]
     if not src.is_float and to == "float16":  # through float32 (exact below 2^24): beyond float16 is infinity
         x = mb.cast(x=x, dtype="fp32")
     return [mb.cast(x=x, dtype=_MIL_TYPES[to])]

@@ -87,8 +87,10 @@ register(
 def _mil_clamp(mb, call: Call):
     """MIL's clip (float, minValue < maxValue, both given); otherwise selects written as the
     reference: x < min -> min, x > max -> max (NaN input stays, absent or NaN bounds are skipped)."""
-    x = call["input"]
-    lo, hi = bounds(call, mb.webnn_type(x))
+    x0 = call["input"]
+    dt = mb.webnn_type(x0)
+    x = mb.wide(x0)  # int8/uint8 through int32 (the bounds are cast to the input's type)
+    lo, hi = bounds(call, dt)
     if mb.is_float(x) and lo is not None and hi is not None and lo < hi:
         return [mb.clip(x=x, alpha=mb.scalar(lo, like=x), beta=mb.scalar(hi, like=x))]
     y = x
@@ -96,7 +98,7 @@ def _mil_clamp(mb, call: Call):
         if bound is not None:
             b = mb.scalar(bound, like=x)
             y = mb.select(cond=beyond(x=y, y=b), a=b, b=y)
-    return [y if y is not x else mb.identity(x=x)]
+    return [mb.narrow(y, dt) if y is not x else mb.identity(x=x0)]
 
 
-attach_coreml({"clamp": _mil_clamp})
+attach_coreml({"clamp": _mil_clamp}, types=("float32", "float16", "int32", "int8", "uint8"))

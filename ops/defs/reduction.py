@@ -316,22 +316,27 @@ def _mil_reduce(name: str, op: str):
             # float32 inside, as in the reference: the sum of squares overflows float16 long before its root
             y = mb.reduce_l2_norm(x=mb.cast(x=x, dtype="fp32"), axes=axes, keep_dims=bool(call["keepDimensions"]))
             return [mb.cast(x=y, dtype="fp16")]
-        return [getattr(mb, op)(x=x, axes=axes, keep_dims=bool(call["keepDimensions"]))]
+        y = getattr(mb, op)(x=mb.wide(x), axes=axes, keep_dims=bool(call["keepDimensions"]))
+        return [mb.narrow(y, mb.webnn_type(x))]
 
     return lower
 
 
-attach_coreml({n: _mil_reduce(n, op) for n, op in _MIL_REDUCE.items()})
+# int8/uint8: reduceMax/reduceMin only (through int32: their results stay in range)
+_MIL_8BIT = ("reduceMax", "reduceMin")
+attach_coreml({n: _mil_reduce(n, op) for n, op in _MIL_REDUCE.items() if n not in _MIL_8BIT})
+attach_coreml({n: _mil_reduce(n, _MIL_REDUCE[n]) for n in _MIL_8BIT}, types=INT_REQ + ("int8", "uint8"))
 
 
 def _mil_arg(op: str):
     def lower(mb, call: Call):
-        return [getattr(mb, op)(x=call["input"], axis=int(call["axis"]), keep_dims=bool(call["keepDimensions"]))]
+        return [getattr(mb, op)(x=mb.wide(call["input"]), axis=int(call["axis"]),
+                                keep_dims=bool(call["keepDimensions"]))]
 
     return lower
 
 
-attach_coreml({"argMax": _mil_arg("reduce_argmax"), "argMin": _mil_arg("reduce_argmin"),
-               "cumulativeSum": lambda mb, call: [mb.cumsum(x=call["input"], axis=int(call["axis"]),
+attach_coreml({"argMax": _mil_arg("reduce_argmax"), "argMin": _mil_arg("reduce_argmin")}, types=INT_REQ + ("int8", "uint8"))
+attach_coreml({"cumulativeSum": lambda mb, call: [mb.cumsum(x=call["input"], axis=int(call["axis"]),
                                                             exclusive=bool(call["exclusive"]),
                                                             reverse=bool(call["reversed"]))]})

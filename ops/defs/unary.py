@@ -144,14 +144,30 @@ def _mil(op: str, **kw):
 
 
 attach_coreml({
-    **{n: _mil(n) for n in ("abs", "ceil", "floor", "cos", "sin", "tan", "erf", "exp", "sqrt", "sigmoid",
-                            "tanh", "softplus", "softsign", "sign", "identity")},
+    **{n: _mil(n) for n in ("ceil", "floor", "cos", "sin", "tan", "erf", "exp", "sqrt", "sigmoid",
+                            "tanh", "softplus", "softsign")},
     "log": _mil("log", epsilon=0.0),
     "reciprocal": _mil("inverse", epsilon=0.0),
     "gelu": _mil("gelu", mode="EXACT"),
     "hardSwish": lambda mb, call: [mb.mul(x=call["input"], y=mb.sigmoid_hard(x=call["input"], alpha=1 / 6, beta=0.5))],
-    "relu": lambda mb, call: [mb.relu(x=call["input"]) if mb.is_float(call["input"])
-                              else mb.maximum(x=call["input"], y=mb.scalar(0, like=call["input"]))],
-    "neg": lambda mb, call: [mb.mul(x=call["input"], y=mb.scalar(-1, like=call["input"]))],
     "roundEven": lambda mb, call: [mb.round_even(call["input"])],
 })
+
+
+# int8/uint8 too: computed in int32 and wrapped back (abs(-128) and -(-128) are -128, as in the reference)
+def _mil_8bit(fn):
+    def lower(mb, call: Call):
+        x = call["input"]
+        w = mb.wide(x)
+        return [mb.wrap(fn(mb, w), mb.webnn_type(x))]
+
+    return lower
+
+
+attach_coreml({
+    "abs": _mil_8bit(lambda mb, x: mb.abs(x=x)),
+    "identity": lambda mb, call: [mb.identity(x=call["input"])],
+    "relu": _mil_8bit(lambda mb, x: mb.relu(x=x) if mb.is_float(x) else mb.maximum(x=x, y=mb.scalar(0, like=x))),
+    "neg": _mil_8bit(lambda mb, x: mb.mul(x=x, y=mb.scalar(-1, like=x))),
+    "sign": _mil_8bit(lambda mb, x: mb.sign(x=x)),
+}, types=("float32", "float16", "int32", "int8", "uint8"))
