@@ -483,7 +483,7 @@ register(
 
 
 # --------------------------------------------------------------------------- Core ML (MIL) lowerings
-# pad: constant mode, float types only. Gather/scatter indices: int32 only (MIL's index type),
+# Gather/scatter indices: int32 only (MIL's index type),
 # clamped and made non-negative first as in the reference (iOS17 MIL takes only in-range indices).
 
 
@@ -512,11 +512,36 @@ def _mil_expand(mb, call: Call):
 
 
 def _mil_pad(mb, call: Call):
+    """Constant mode: MIL's pad for floats (its pad is float-only), constant blocks concatenated
+    for integers; edge and reflection: the reference's own source indices (np.pad of an index
+    range) as a gather per padded axis, for every type and rank."""
     x = call["input"]
-    if call.get("mode", "constant") != "constant":
-        raise NotImplementedError(f"pad mode {call.get('mode')}")
-    pads = [int(v) for pair in zip(call["beginningPadding"], call["endingPadding"]) for v in pair]
-    return [mb.pad(x=x, pad=pads, mode="constant", constant_val=mb.scalar(call.get("value", 0), like=x))]
+    if x.rank == 0:
+        return [mb.identity(x=x)]
+    widths = [(int(b), int(e)) for b, e in zip(call["beginningPadding"], call["endingPadding"])]
+    mode = call.get("mode", "constant")
+    if mode == "constant":
+        v = cast_number(call.get("value", 0), mb.webnn_type(x))
+        if mb.is_float(x):
+            return [mb.pad(x=x, pad=[p for w in widths for p in w], mode="constant", constant_val=mb.scalar(v, like=x))]
+        return [_mil_pad_blocks(mb, x, widths, v)]
+    y = x
+    for axis, (b, e) in enumerate(widths):
+        if b or e:
+            idx = np.pad(np.arange(int(x.shape[axis])), (b, e), mode="edge" if mode == "edge" else "reflect")
+            y = mb.gather(x=y, indices=idx.astype(np.int32), axis=axis, validate_indices=False)
+    return [y]
+
+
+def _mil_pad_blocks(mb, x, widths, value):
+    dtype = np.dtype(mb.webnn_type(x))
+    y = x
+    for axis, (b, e) in enumerate(widths):
+        shape = [int(d) for d in y.shape]
+        blocks = [np.full(shape[:axis] + [n] + shape[axis + 1:], value, dtype) for n in (b, e)]
+        parts = ([blocks[0]] if b else []) + [y] + ([blocks[1]] if e else [])
+        y = mb.concat(values=parts, axis=axis) if len(parts) > 1 else y
+    return y
 
 
 def _mil_reverse(mb, call: Call):
@@ -587,4 +612,4 @@ attach_coreml({
     "reverse": _mil_reverse,
     "tile": _mil_tile,
 }, types=REQ5)  # int8/uint8 through int32 where MIL's op lacks them (split, tile)
-attach_coreml({"pad": _mil_pad}, types=FLOAT_TYPES)  # MIL's pad is float-only
+attach_coreml({"pad": _mil_pad}, types=REQ5)
