@@ -108,6 +108,18 @@ class MilBuilder:
         y = self._mb.reshape(x=var, shape=np.array(padded, np.int32)) if len(padded) != var.rank else var
         return self._mb.tile(x=y, reps=[n if p == 1 else 1 for p, n in zip(padded, shape)])
 
+    def pad_blocks(self, var, widths, value):
+        """``var`` padded with constant blocks of ``value`` (widths: (begin, end) per axis), for every
+        type (MIL's pad is float-only)."""
+        dtype = np.dtype(self.webnn_type(var))
+        y = var
+        for axis, (b, e) in enumerate(widths):
+            shape = [int(d) for d in y.shape]
+            blocks = [np.full(shape[:axis] + [n] + shape[axis + 1:], value, dtype) for n in (b, e)]
+            parts = ([blocks[0]] if b else []) + [y] + ([blocks[1]] if e else [])
+            y = self._mb.concat(values=parts, axis=axis) if len(parts) > 1 else y
+        return y
+
     def round_even(self, x):
         """Round half to even from floor and exact comparisons: MIL's round leaves halves to the
         device (Apple: ties go either way depending on the backend that runs it)."""

@@ -524,24 +524,13 @@ def _mil_pad(mb, call: Call):
         v = cast_number(call.get("value", 0), mb.webnn_type(x))
         if mb.is_float(x):
             return [mb.pad(x=x, pad=[p for w in widths for p in w], mode="constant", constant_val=mb.scalar(v, like=x))]
-        return [_mil_pad_blocks(mb, x, widths, v)]
+        return [mb.pad_blocks(x, widths, v)]
     y = x
     for axis, (b, e) in enumerate(widths):
         if b or e:
             idx = np.pad(np.arange(int(x.shape[axis])), (b, e), mode="edge" if mode == "edge" else "reflect")
             y = mb.gather(x=y, indices=idx.astype(np.int32), axis=axis, validate_indices=False)
     return [y]
-
-
-def _mil_pad_blocks(mb, x, widths, value):
-    dtype = np.dtype(mb.webnn_type(x))
-    y = x
-    for axis, (b, e) in enumerate(widths):
-        shape = [int(d) for d in y.shape]
-        blocks = [np.full(shape[:axis] + [n] + shape[axis + 1:], value, dtype) for n in (b, e)]
-        parts = ([blocks[0]] if b else []) + [y] + ([blocks[1]] if e else [])
-        y = mb.concat(values=parts, axis=axis) if len(parts) > 1 else y
-    return y
 
 
 def _mil_reverse(mb, call: Call):

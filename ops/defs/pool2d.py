@@ -263,9 +263,42 @@ def _make(name: str, allowed, ref_fn, lower_fn, windowed_tolerance: bool) -> OpD
 register(*(_make(n, *row) for n, row in _ROWS.items()))
 
 
-# Core ML (MIL) lowerings: MIL pools are NCHW and undilated; ceil rounding is MIL's ceil_mode.
+# Core ML (MIL) lowerings: MIL pools are NCHW, undilated and float-only; ceil rounding is MIL's
+# ceil_mode. Dilated windows and integer maxPool2d: one strided slice per window position of the
+# reference's padded input, reduced with maximum or summed (float32 inside for float16 sums).
 _MIL_POOL = {"averagePool2d": ("avg_pool", {"exclude_padding_from_average": True}), "maxPool2d": ("max_pool", {}),
              "l2Pool2d": ("l2_pool", {})}
+_MIL_MAX_WINDOW = 256  # window positions the slice form unrolls at most
+
+
+def _mil_pool_slices(mb, x, name: str, p):
+    (kh, kw), (sh, sw), (dh, dw) = p["window"], p["strides"], p["dilations"]
+    if kh * kw > _MIL_MAX_WINDOW:
+        raise NotImplementedError(f"{name} with dilations or integers and a {kh}x{kw} window")
+    dt = mb.webnn_type(x)
+    is_max = name == "maxPool2d"
+    v = mb.wide(mb.cast(x=x, dtype="fp32") if dt == "float16" and not is_max else x)
+    extra = _nn.extra_end_padding(p["in_hw"], *_window_args(p))
+    pad = p["padding"]
+    v = mb.pad_blocks(v, [(0, 0), (0, 0), (pad[0], pad[1] + extra[0]), (pad[2], pad[3] + extra[1])],
+                      _lowest(np.dtype(dt)) if is_max else 0)
+    (oh, ow), n, c = p["out_hw"], int(v.shape[0]), int(v.shape[1])
+    acc = None
+    for i in range(kh):
+        for j in range(kw):
+            s = mb.slice_by_index(x=v, begin=[0, 0, i * dh, j * dw], end=[n, c, i * dh + (oh - 1) * sh + 1,
+                                                                          j * dw + (ow - 1) * sw + 1],
+                                  stride=[1, 1, sh, sw])
+            s = mb.mul(x=s, y=s) if name == "l2Pool2d" else s
+            acc = s if acc is None else (mb.maximum if is_max else mb.add)(x=acc, y=s)
+    if name == "averagePool2d":
+        ones = np.ones((1, 1) + tuple(p["in_hw"]), np.float32)
+        acc = mb.real_div(x=acc, y=_nn.windows(ones, *_window_args(p), fill=0).sum(axis=(4, 5)).astype(np.float32))
+    elif name == "l2Pool2d":
+        acc = mb.sqrt(x=acc)
+    if dt == "float16" and not is_max:
+        acc = mb.cast(x=acc, dtype="fp16")
+    return mb.narrow(acc, dt)
 
 
 def _mil_pool(name: str):
@@ -274,21 +307,22 @@ def _mil_pool(name: str):
     def lower(mb, call: Call):
         x = call["input"]
         p = parse(call, tuple(x.shape))
-        if p["dilations"] != (1, 1) and list(p["dilations"]) != [1, 1]:
-            raise NotImplementedError(f"{name} with dilations")
         nhwc = p["layout"] == "nhwc"
         if nhwc:
             x = mb.transpose(x=x, perm=[0, 3, 1, 2])
-        floor = tuple(_nn.conv_output_size(p["in_hw"][i], p["window"][i], p["padding"][2 * i], p["padding"][2 * i + 1],
-                                           p["strides"][i], 1)[0] for i in range(2))
-        kw = {"ceil_mode": tuple(p["out_hw"]) != floor} if op != "l2_pool" else {}
-        if kw.get("ceil_mode") is False:
-            kw = {}
-        y = getattr(mb, op)(x=x, kernel_sizes=list(p["window"]), strides=list(p["strides"]), pad_type="custom",
-                            pad=list(p["padding"]), **extra, **kw)
+        floor = tuple(_nn.conv_output_size(p["in_hw"][i], p["window"][i], p["padding"][2 * i],
+                                           p["padding"][2 * i + 1], p["strides"][i], 1)[0] for i in range(2))
+        ceil = tuple(p["out_hw"]) != floor
+        if tuple(p["dilations"]) != (1, 1) or not mb.is_float(x) or (ceil and op == "l2_pool"):  # no ceil_mode
+            y = _mil_pool_slices(mb, x, name, p)
+        else:
+            kw = {"ceil_mode": True} if ceil else {}
+            y = getattr(mb, op)(x=x, kernel_sizes=list(p["window"]), strides=list(p["strides"]), pad_type="custom",
+                                pad=list(p["padding"]), **extra, **kw)
         return [mb.transpose(x=y, perm=[0, 2, 3, 1]) if nhwc else y]
 
     return lower
 
 
-attach_coreml({n: _mil_pool(n) for n in _MIL_POOL}, types=FLOAT_TYPES)
+attach_coreml({n: _mil_pool(n) for n in ("averagePool2d", "l2Pool2d")}, types=FLOAT_TYPES)
+attach_coreml({"maxPool2d": _mil_pool("maxPool2d")}, types=FLOAT_TYPES + ("int32", "int8", "uint8"))
