@@ -207,6 +207,8 @@ EDGES = {
     "mul-uint8-wraps": lambda b: b.mul(_const(b, np.array([16, 255, 3], np.uint8)), _const(b, np.array([16, 255, 85], np.uint8))),
     "mul-int8-wraps": lambda b: b.mul(_const(b, np.array([-128, 127, -7], np.int8)), _const(b, np.array([-1, 127, 19], np.int8))),
     "abs-neg-int8": lambda b: b.neg(b.abs(_const(b, np.array([-128, -5, 0, 127], np.int8)))),
+    "prelu-int8-wraps": lambda b: b.prelu(_const(b, np.array([-128, -3, 5, -100], np.int8)),
+                                          _const(b, np.array([3, -50, 7, 2], np.int8))),
     "relu-max-int8": lambda b: b.max(b.relu(_const(b, np.array([-128, -1, 0, 127], np.int8))), _const(b, np.int8(2))),
 }
 

@@ -140,14 +140,15 @@ register(
 
 
 # Core ML (MIL) lowerings (float32/float16). prelu: select(x >= 0, x, x * slope), as MIL's prelu
-# takes only a per-channel constant slope; int8 is left out (its product's wrap-around on the way
-# back from int32 is not defined by MIL).
+# takes only a per-channel constant slope; int8 in int32, wrapped back as the reference's product.
 def _mil_prelu(mb, call: Call):
     x = call["input"]
-    return [mb.select(cond=mb.greater_equal(x=x, y=mb.scalar(0, like=x)), a=x, b=mb.mul(x=x, y=call["slope"]))]
+    w = mb.wide(x)
+    neg = mb.mul(x=w, y=mb.wide(call["slope"]))
+    return [mb.wrap(mb.select(cond=mb.greater_equal(x=w, y=mb.scalar(0, like=w)), a=w, b=neg), mb.webnn_type(x))]
 
 
-attach_coreml({"prelu": _mil_prelu}, types=F + ("int32",))
+attach_coreml({"prelu": _mil_prelu}, types=F + ("int32", "int8"))
 attach_coreml({
     "elu": lambda mb, call: [mb.elu(x=call["input"], alpha=float(call["alpha"]))],
     "leakyRelu": lambda mb, call: [mb.leaky_relu(x=call["input"], alpha=float(call["alpha"]))],
