@@ -401,6 +401,28 @@ def test_every_op_converts_and_saves(op, dt, tmp_path):
     assert (path / "Manifest.json").is_file()
 
 
+@pytest.mark.parametrize(("pad", "out_pad"), [([1, 2, 0, 1], [1, 1]), ([0, 0, 0, 0], [1, 2]), ([2, 0, 1, 1], [1, 2])])
+def test_conv_transpose2d_output_padding_identity(pad, out_pad):
+    """What the Core ML lowering relies on, checked on the reference: outputPadding equals taking it
+    off the ending padding, and where that padding is smaller, zero rows/columns appended before the bias."""
+    rng = np.random.default_rng(11)
+    x, w, bias = rng.standard_normal((1, 2, 3, 4)), rng.standard_normal((2, 3, 3, 2)), rng.standard_normal(3)
+
+    def conv(b, padding, output_padding):
+        return b.convTranspose2d(_const(b, x.astype(np.float32)), _const(b, w.astype(np.float32)),
+                                 {"padding": padding, "outputPadding": output_padding, "strides": [3, 3]})
+
+    b = MLGraphBuilder(sweep.REF)
+    want = sweep.REF.compute(b.build({"y": b.add(conv(b, pad, out_pad), _const(b, bias.astype(np.float32).reshape(3, 1, 1)))}),
+                             {})["y"]
+    b = MLGraphBuilder(sweep.REF)
+    kept = [pad[0], max(pad[1] - out_pad[0], 0), pad[2], max(pad[3] - out_pad[1], 0)]
+    extra = [max(out_pad[0] - pad[1], 0), max(out_pad[1] - pad[3], 0)]
+    y = b.pad(conv(b, kept, [0, 0]), [0, 0, 0, 0], [0, 0, *extra])
+    got = sweep.REF.compute(b.build({"y": b.add(y, _const(b, bias.astype(np.float32).reshape(3, 1, 1)))}), {})["y"]
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
 def test_mlpackage_saves(tmp_path):
     path = save_mlpackage(_cnn("nhwc", "ohwi").ir, tmp_path / "cnn.mlpackage", COMPUTE_UNITS["npu"])
     assert (path / "Manifest.json").is_file()
