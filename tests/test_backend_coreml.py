@@ -313,6 +313,15 @@ def test_resample2d_by_value_inference(dt, opts):
         np.testing.assert_allclose(got.astype(np.int64), ref.astype(np.int64), rtol=0, atol=1)
 
 
+def test_dequantize_int32_by_value_inference():
+    """int32 differences beyond float32's integers, rounded once as in the reference."""
+    x = np.array([2**31 - 1, -2**31, 2**30 + 1, 16777217, -16777219, 5, 0, -1], np.int32).reshape(2, 4)
+    zp = np.array([-1, 2**31 - 1, 2**30, -2**31], np.int32)
+    scale = np.array([0.5, 1.0, 3.0, 1e-3], np.float32)
+    got, ref = _folded(lambda b: b.dequantizeLinear(_const(b, x), _const(b, scale), _const(b, zp)))
+    np.testing.assert_array_equal(got, ref)
+
+
 def _cnn(layout="nchw", filter_layout="oihw"):
     b = MLGraphBuilder(sweep.REF)
     shape = [1, 2, 6, 6] if layout == "nchw" else [1, 6, 6, 2]

@@ -153,8 +153,10 @@ register(
 
 
 # --------------------------------------------------------------------------- Core ML (MIL)
-# float32 inside, as in the reference; int8/uint8 quantized values only (an int32 zero point or
-# input would need float64, which MIL lacks). roundEven: MilBuilder.round_even.
+# float32 inside, as in the reference (roundEven: MilBuilder.round_even). dequantizeLinear: int8,
+# uint8 and int32, whose difference with the zero point is rounded to float32 once, as the
+# reference's float64 difference is; quantizeLinear: int8/uint8 zero points (an int32 one would
+# need float64 for the sum, which MIL lacks).
 MIL_TYPES = FLOAT_TYPES + Q_REQ
 
 
@@ -175,9 +177,22 @@ def _mil_f32(mb, v, shape):
     return _mil_expand(mb, mb.cast(x=v, dtype="fp32"), shape)
 
 
+def _mil_int32_difference(mb, x, z):
+    """float32(x - z) of int32 values, rounded once: 16-bit halves, whose differences are exact
+    in int32 and in float32, then one float32 addition."""
+    k = np.int32(65536)
+    xh, zh = mb.floor_div(x=x, y=k), mb.floor_div(x=z, y=k)
+    lo = mb.sub(x=mb.sub(x=x, y=mb.mul(x=xh, y=k)), y=mb.sub(x=z, y=mb.mul(x=zh, y=k)))
+    hi = mb.mul(x=mb.cast(x=mb.sub(x=xh, y=zh), dtype="fp32"), y=np.float32(65536))
+    return mb.add(x=hi, y=mb.cast(x=lo, dtype="fp32"))
+
+
 def _mil_dequantize(mb, call: Call):
     x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
-    d = mb.sub(x=mb.cast(x=x, dtype="fp32"), y=_mil_f32(mb, zp, x.shape))
+    if mb.webnn_type(x) == "int32":
+        d = _mil_int32_difference(mb, x, _mil_expand(mb, zp, x.shape))
+    else:
+        d = mb.sub(x=mb.cast(x=x, dtype="fp32"), y=_mil_f32(mb, zp, x.shape))
     y = mb.mul(x=d, y=_mil_f32(mb, scale, x.shape))
     return [y if mb.webnn_type(scale) == "float32" else mb.cast(x=y, dtype="fp16")]
 
@@ -191,4 +206,5 @@ def _mil_quantize(mb, call: Call):
     return [mb.cast(x=mb.clip(x=q, alpha=np.float32(lo), beta=np.float32(hi)), dtype=mb.webnn_type(zp))]
 
 
-attach_coreml({"dequantizeLinear": _mil_dequantize, "quantizeLinear": _mil_quantize}, types=MIL_TYPES)
+attach_coreml({"quantizeLinear": _mil_quantize}, types=MIL_TYPES)
+attach_coreml({"dequantizeLinear": _mil_dequantize}, types=MIL_TYPES + ("int32",))
