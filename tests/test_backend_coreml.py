@@ -322,6 +322,16 @@ def test_dequantize_int32_by_value_inference():
     np.testing.assert_array_equal(got, ref)
 
 
+def test_quantize_int32_by_value_inference():
+    """int32 zero points added exactly and saturated, as the reference does in float64."""
+    x = np.array([3e9, -3e9, 1073741825.0, 2.5, -2.5, np.nan, np.inf, -np.inf, 1e20, -7.0, 16777216.0, 33554436.0],
+                 np.float32).reshape(3, 4)
+    zp = np.array([2**31 - 1, -2**31, -7, 100000], np.int32)
+    scale = np.array([1.0, 0.5, 3.0, 1.0], np.float32)
+    got, ref = _folded(lambda b: b.quantizeLinear(_const(b, x), _const(b, scale), _const(b, zp)))
+    np.testing.assert_array_equal(got, ref)
+
+
 def _cnn(layout="nchw", filter_layout="oihw"):
     b = MLGraphBuilder(sweep.REF)
     shape = [1, 2, 6, 6] if layout == "nchw" else [1, 6, 6, 2]

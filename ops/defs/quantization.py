@@ -155,8 +155,8 @@ register(
 # --------------------------------------------------------------------------- Core ML (MIL)
 # float32 inside, as in the reference (roundEven: MilBuilder.round_even). dequantizeLinear: int8,
 # uint8 and int32, whose difference with the zero point is rounded to float32 once, as the
-# reference's float64 difference is; quantizeLinear: int8/uint8 zero points (an int32 one would
-# need float64 for the sum, which MIL lacks).
+# reference's float64 difference is; quantizeLinear: int8/uint8, and int32 zero points added
+# exactly in 16-bit halves (the reference adds in float64, which MIL lacks) and saturated.
 MIL_TYPES = FLOAT_TYPES + Q_REQ
 
 
@@ -197,14 +197,34 @@ def _mil_dequantize(mb, call: Call):
     return [y if mb.webnn_type(scale) == "float32" else mb.cast(x=y, dtype="fp16")]
 
 
+def _mil_int32_saturating_sum(mb, q, z):
+    """int32(clamp(q + z)) of an integral float32 q (|q| <= 2^32 here) and int32 z, exactly."""
+    k, kf = np.int32(65536), np.float32(65536)
+    qh = mb.floor(x=mb.real_div(x=q, y=kf))
+    ql = mb.cast(x=mb.sub(x=q, y=mb.mul(x=qh, y=kf)), dtype="int32")  # 0..65535
+    zh = mb.floor_div(x=z, y=k)
+    low = mb.add(x=ql, y=mb.sub(x=z, y=mb.mul(x=zh, y=k)))  # 0..131070
+    carry = mb.floor_div(x=low, y=k)
+    high = mb.add(x=mb.add(x=mb.cast(x=qh, dtype="int32"), y=zh), y=carry)
+    low = mb.sub(x=low, y=mb.mul(x=carry, y=k))
+    inside = mb.minimum(x=mb.maximum(x=high, y=np.int32(-32768)), y=np.int32(32767))
+    y = mb.add(x=mb.mul(x=inside, y=k), y=low)
+    y = mb.select(cond=mb.greater(x=high, y=np.int32(32767)), a=np.int32(2**31 - 1), b=y)
+    return mb.select(cond=mb.less(x=high, y=np.int32(-32768)), a=np.int32(-(2**31)), b=y)
+
+
 def _mil_quantize(mb, call: Call):
     x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
     q = mb.round_even(mb.real_div(x=mb.cast(x=x, dtype="fp32"), y=_mil_f32(mb, scale, x.shape)))
+    if mb.webnn_type(zp) == "int32":
+        nan = mb.not_equal(x=q, y=q)  # NaN -> 0, as the reference
+        q = mb.clip(x=mb.select(cond=nan, a=np.float32(0), b=q), alpha=np.float32(-(2.0**32)),
+                    beta=np.float32(2.0**32))  # beyond: saturated either way
+        return [mb.select(cond=nan, a=np.int32(0), b=_mil_int32_saturating_sum(mb, q, _mil_expand(mb, zp, x.shape)))]
     q = mb.add(x=q, y=_mil_f32(mb, zp, x.shape))
     q = mb.select(cond=mb.not_equal(x=q, y=q), a=np.float32(0), b=q)  # NaN -> 0
     lo, hi = _int_range(np.dtype(mb.webnn_type(zp)))
     return [mb.cast(x=mb.clip(x=q, alpha=np.float32(lo), beta=np.float32(hi)), dtype=mb.webnn_type(zp))]
 
 
-attach_coreml({"quantizeLinear": _mil_quantize}, types=MIL_TYPES)
-attach_coreml({"dequantizeLinear": _mil_dequantize}, types=MIL_TYPES + ("int32",))
+attach_coreml({"quantizeLinear": _mil_quantize, "dequantizeLinear": _mil_dequantize}, types=MIL_TYPES + ("int32",))
