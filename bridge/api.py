@@ -285,7 +285,9 @@ class ML:
         self.compile_cache = compile_cache if compile_cache is not None else default_cache()
         self.session_limits = None  # what each page may hold (bridge.session.SessionLimits), set by the server
         self.build_memo = BuildMemo()  # validated build messages of the host's pages (memo.py)
-        self.constant_store = ConstantStore()  # constant bytes pages uploaded, by origin and digest
+        # constant bytes pages uploaded, by origin and digest; on disk beside the compile cache's
+        directory = self.compile_cache.directory
+        self.constant_store = ConstantStore(directory=directory / "constants" if directory is not None else None)
 
     def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
         from webnn_bridge.policy import engine

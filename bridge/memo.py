@@ -17,12 +17,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from webnn_bridge.ops.graph import GraphIR
+
+log = logging.getLogger("webnn_bridge.memo")
 
 
 @dataclass
@@ -61,30 +67,121 @@ class BuildMemo:
 class ConstantStore:
     """Constant bytes pages uploaded, by (origin, SHA-256), verified on upload: a page that builds
     again (a rebuild, a reload) sends the digests and uploads only what the host lacks. Bounded
-    LRU by bytes. Partitioned by origin: a page never learns what another origin uploaded."""
+    LRU by bytes. Partitioned by origin: a page never learns what another origin uploaded.
 
-    def __init__(self, max_bytes: int = 256 << 20):
+    With a ``directory`` (the compile cache's, so ``--cache-dir`` / ``--no-cache`` decide it) the
+    constants are also kept on disk, one file per digest in a folder per origin, written off the
+    build's critical path, checked against their digest when read (a tampered or truncated file is
+    deleted, never served) and bounded by ``max_disk_bytes`` (least recently used first out): a
+    restarted host still holds what pages uploaded before."""
+
+    def __init__(self, max_bytes: int = 256 << 20, directory: str | Path | None = None,
+                 max_disk_bytes: int = 1 << 30):
         self.max_bytes = max_bytes
+        self.directory = Path(directory) if directory is not None else None
+        self.max_disk_bytes = max_disk_bytes
         self._entries: OrderedDict[tuple[str, str], memoryview] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
+        self._writer: ThreadPoolExecutor | None = None
+        self._pending: list[Future] = []
 
     def get(self, origin: str, sha256: str) -> memoryview | None:
         with self._lock:
             v = self._entries.get((origin, sha256))
             if v is not None:
                 self._entries.move_to_end((origin, sha256))
-            return v
+                return v
+        v = self._load(origin, sha256)
+        if v is not None:
+            self._remember(origin, sha256, v)
+        return v
 
     def put(self, origin: str, sha256: str, data: memoryview) -> None:
+        """``data``: bytes whose SHA-256 the caller verified."""
         if len(data) > self.max_bytes:
             return
+        self._remember(origin, sha256, data)
+        path = self._path(origin, sha256)
+        if path is not None and not path.is_file():
+            self._write_later(path, data)
+
+    def _remember(self, origin: str, sha256: str, data: memoryview) -> None:
         with self._lock:
             old = self._entries.pop((origin, sha256), None)
             self._bytes += len(data) - (len(old) if old is not None else 0)
             self._entries[(origin, sha256)] = data
             while self._bytes > self.max_bytes:
                 self._bytes -= len(self._entries.popitem(last=False)[1])
+
+    # ------------------------------------------------------------------ disk
+    def _path(self, origin: str, sha256: str) -> Path | None:
+        if self.directory is None or not _is_sha256(sha256):
+            return None
+        folder = hashlib.blake2b(origin.encode(), digest_size=16).hexdigest()  # no page text in paths
+        return self.directory / folder / sha256
+
+    def _load(self, origin: str, sha256: str) -> memoryview | None:
+        path = self._path(origin, sha256)
+        if path is None or not path.is_file():
+            return None
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return None
+        if hashlib.sha256(raw).hexdigest() != sha256:
+            log.warning("ignoring a stored constant whose bytes do not match their digest")
+            path.unlink(missing_ok=True)
+            return None
+        try:
+            os.utime(path)  # recently used: evicted last
+        except OSError:
+            pass
+        return memoryview(raw)
+
+    def _write_later(self, path: Path, data: memoryview) -> None:
+        with self._lock:
+            if self._writer is None:
+                self._writer = ThreadPoolExecutor(1, thread_name_prefix="webnn-constants")
+            self._pending = [f for f in self._pending if not f.done()]
+            self._pending.append(self._writer.submit(self._write, path, data))
+
+    def _write(self, path: Path, data: memoryview) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+            self._trim()
+        except OSError as e:  # a full or read-only disk only costs the next restart an upload
+            log.warning("cannot store a constant on disk: %s", e)
+
+    def _trim(self) -> None:
+        entries = []
+        for p in self.directory.glob("*/*"):
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            entries.append((st.st_mtime, st.st_size, p))
+        total = sum(size for _, size, _ in entries)
+        for _, size, p in sorted(entries):
+            if total <= self.max_disk_bytes:
+                break
+            p.unlink(missing_ok=True)
+            total -= size
+
+    def flush(self) -> None:
+        """Wait until every constant put so far is on disk (tests, shutdown)."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for f in pending:
+            f.result()
+
+
+def _is_sha256(s: str) -> bool:
+    return isinstance(s, str) and len(s) == 64 and all(c in "0123456789abcdef" for c in s)
 
 
 def verified_part(header: dict, payload, item: dict) -> memoryview:
