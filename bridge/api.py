@@ -676,6 +676,7 @@ class MLGraphBuilder:
         else:
             desc = check_new_operand(self.context, "constant", conv["descriptor"])
             value = array_from_bytes(buffer_bytes(conv["buffer"], desc, "constant()"), desc)
+        value.flags.writeable = False  # a graph's constants are never written (cache.constant_digest)
         op = MLOperand(self, desc, "constant")
         op.value = value
         return op

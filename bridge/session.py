@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from webnn_bridge.backends.cache import remember_digest
 from webnn_bridge.ops.core import (
     DATA_TYPES,
     SHAPE_GUARD,
@@ -31,7 +32,6 @@ from webnn_bridge.ops.core import (
     check_rank_first,
     desc_from_dict,
     pack,
-    unpack,
 )
 from webnn_bridge.ops.registry import load_all
 
@@ -250,8 +250,9 @@ class Session:
                 check_rank_first(item["desc"], SHAPE_GUARD, "constant")
                 desc = check_dimensions(desc_from_dict(item["desc"]))
                 raw = self._constant_bytes(h, payload, item)
-                operands[item["operand"]] = b.constant(item["desc"], unpack(raw, desc) if len(raw) == desc.byte_length
-                                                       else np.frombuffer(raw, np.uint8))
+                operand = operands[item["operand"]] = b.constant(item["desc"], raw)
+                if "sha256" in item and not DATA_TYPES[desc.data_type].is_packed:
+                    remember_digest(operand.value, bytes.fromhex(item["sha256"]))  # checked: not hashed again
             elif "scalar" in item:
                 s = item["scalar"]
                 operands[item["operand"]] = b.constant(s["dataType"], protocol.decode_value(s["value"]))
