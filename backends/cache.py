@@ -87,7 +87,7 @@ def constant_digest(a: np.ndarray) -> bytes:
 
 def remember_digest(a: np.ndarray, digest: bytes) -> None:
     """``digest``: the SHA-256 of ``a``'s bytes; kept only while ``a`` lives and is read-only."""
-    if a.flags.writeable or a.base is not None:  # a view: its base might change
+    if not _immutable(a):
         return
     key = id(a)
 
@@ -99,6 +99,20 @@ def remember_digest(a: np.ndarray, digest: bytes) -> None:
     ref = weakref.ref(a, forget)
     with _digests_lock:
         _digests[key] = (ref, digest)
+
+
+def _immutable(a: np.ndarray) -> bool:
+    """Nothing can change ``a``'s bytes: a read-only array owning them, or a view of bytes."""
+    if a.flags.writeable:
+        return False
+    base = a.base
+    while isinstance(base, np.ndarray):
+        if base.flags.writeable:
+            return False
+        base = base.base
+    if isinstance(base, memoryview):
+        base = base.obj
+    return base is None or isinstance(base, bytes)
 
 
 def default_cache_dir() -> Path:

@@ -386,6 +386,10 @@ class OnnxRuntimeBackend(Backend):
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         return OrtCompiled(graph, self._providers(device), ep_options=device.options)
 
+    def warm_up(self) -> None:
+        supported_ir_version()  # ORT's environment and thread pools, onnx's helpers
+        lowering_fingerprint()
+
     @staticmethod
     def _providers(device: Device) -> tuple[str, ...]:
         return device.providers or ("CPUExecutionProvider",)

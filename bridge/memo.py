@@ -19,9 +19,9 @@ import hashlib
 import json
 import logging
 import os
+import queue
 import threading
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,8 +83,9 @@ class ConstantStore:
         self._entries: OrderedDict[tuple[str, str], memoryview] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
-        self._writer: ThreadPoolExecutor | None = None
-        self._pending: list[Future] = []
+        self._writer: threading.Thread | None = None
+        self._queue: queue.Queue = queue.Queue()  # (path, bytes) to write, in order
+        self._disk_bytes: int | None = None  # on disk, as of the last listing plus what was written since
 
     def get(self, origin: str, sha256: str) -> memoryview | None:
         with self._lock:
@@ -142,9 +143,17 @@ class ConstantStore:
     def _write_later(self, path: Path, data: memoryview) -> None:
         with self._lock:
             if self._writer is None:
-                self._writer = ThreadPoolExecutor(1, thread_name_prefix="webnn-constants")
-            self._pending = [f for f in self._pending if not f.done()]
-            self._pending.append(self._writer.submit(self._write, path, data))
+                self._writer = threading.Thread(target=self._write_queued, name="webnn-constants", daemon=True)
+                self._writer.start()
+        self._queue.put((path, data))
+
+    def _write_queued(self) -> None:
+        while True:
+            path, data = self._queue.get()
+            try:
+                self._write(path, data)
+            finally:
+                self._queue.task_done()
 
     def _write(self, path: Path, data: memoryview) -> None:
         try:
@@ -153,7 +162,10 @@ class ConstantStore:
             with open(tmp, "wb") as f:
                 f.write(data)
             os.replace(tmp, path)
-            self._trim()
+            if self._disk_bytes is None or self._disk_bytes + len(data) > self.max_disk_bytes:
+                self._trim()  # the folder is listed only when it may be over its bound
+            else:
+                self._disk_bytes += len(data)
         except OSError as e:  # a full or read-only disk only costs the next restart an upload
             log.warning("cannot store a constant on disk: %s", e)
 
@@ -171,13 +183,11 @@ class ConstantStore:
                 break
             p.unlink(missing_ok=True)
             total -= size
+        self._disk_bytes = total
 
     def flush(self) -> None:
         """Wait until every constant put so far is on disk (tests, shutdown)."""
-        with self._lock:
-            pending, self._pending = self._pending, []
-        for f in pending:
-            f.result()
+        self._queue.join()
 
 
 def _is_sha256(s: str) -> bool:

@@ -228,3 +228,26 @@ def test_stored_constants_are_bounded_least_recently_used_first_out(tmp_path):
     assert len(_stored(tmp_path)) == 2
     fresh = ConstantStore(directory=tmp_path / "constants")
     assert [fresh.get("o", d) is not None for d in digests] == [False, False, True, True]
+
+
+def test_uploaded_constants_are_used_in_place_unless_the_message_is_mostly_other_bytes(ml):
+    s = _session(ml)
+    frame = bytes(_build_frame(1, 5, W))  # as the server receives it: immutable
+    s.receive(frame)
+    (const,) = s.graphs[1].ir.constants.values()
+    assert np.shares_memory(const, np.frombuffer(frame, np.uint8)) and not const.flags.writeable
+    np.testing.assert_array_equal(_run(s, 1, X), X + W)
+    with pytest.raises(ValueError):
+        const[0, 0] = 5  # read-only: nothing writes a graph's constants
+    # a small constant must not keep a big message (here an unused 64 KiB part) alive
+    header, _ = protocol.decode(_build_frame(2, 5, W + 1))
+    padded = bytes(protocol.encode_parts({k: v for k, v in header.items() if k != "parts"},
+                                         [(W + 1).tobytes(), bytes(65536)]))
+    s.receive(padded)
+    (const,) = s.graphs[2].ir.constants.values()
+    assert not np.shares_memory(const, np.frombuffer(padded, np.uint8)) and not const.flags.writeable
+    np.testing.assert_array_equal(_run(s, 2, X), X + W + 1)
+    mutable = _build_frame(3, 5, W + 2)  # a bytearray: its owner could change it, so it is copied
+    s.receive(mutable)
+    (const,) = s.graphs[3].ir.constants.values()
+    assert not np.shares_memory(const, np.frombuffer(mutable, np.uint8))
