@@ -436,20 +436,11 @@ class HostLink {
   // every constant by its SHA-256, the host answers which it holds (and keeps those for this
   // build), and checks the digest of every part it does receive. Without crypto.subtle (an
   // insecure context) every constant is uploaded.
-  // ``copies``: constant()'s records of the parts, which remember a part's digest once computed.
+  // ``copies``: constant()'s records of the parts, with their digests (hashed since constant()).
   async skipHeldConstants(message, parts, copies) {
-    const subtle = globalThis.crypto && globalThis.crypto.subtle;
-    if (!subtle || parts.length === 0) return parts;
-    let hashes;
-    try {
-      hashes = await Promise.all(parts.map(async (p, i) => {
-        const copy = copies[i];
-        if (!copy.sha256) copy.sha256 = hexOf(await subtle.digest('SHA-256', p));
-        return copy.sha256;
-      }));
-    } catch (e) {
-      return parts;
-    }
+    if (parts.length === 0) return parts;
+    const hashes = await Promise.all(copies.map((c) => c.sha256));
+    if (hashes.some((h) => !h)) return parts;
     const { have } = await this.request({ t: 'holdConstants', hashes });
     const sent = [];
     for (const item of message.constants) {
@@ -471,8 +462,9 @@ function link() {
 
 // ---------------------------------------------------------------------------------- buffers
 // constant()'s copies, by source buffer and byte range: a page that passes the same, unchanged
-// bytes again (an identical rebuild) gets the earlier copy and its SHA-256 (set when first
-// hashed), with no new copy and no new hash. A copy lives as long as its source buffer.
+// bytes again (an identical rebuild) gets the earlier copy and its SHA-256 (a promise of its hex
+// digest, or null without crypto.subtle), with no new copy and no new hash. A copy lives as long
+// as its source buffer.
 const CONSTANT_COPIES = new WeakMap();
 function constantCopy(data, desc) {
   const view = viewOf(data, desc, 'constant()');
@@ -481,9 +473,15 @@ function constantCopy(data, desc) {
   const known = copies && copies.get(slot);
   if (known && sameBytes(known.bytes, view)) return known;
   const copy = { bytes: view.slice(), sha256: null };
+  copy.sha256 = digestOf(copy.bytes);  // hashed off the main thread while the page builds on
   if (!copies) CONSTANT_COPIES.set(view.buffer, copies = new Map());
   copies.set(slot, copy);
   return copy;
+}
+function digestOf(bytes) {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) return null;
+  return subtle.digest('SHA-256', bytes).then(hexOf, () => null);
 }
 function sameBytes(a, b) {
   if (a.byteLength !== b.byteLength) return false;
