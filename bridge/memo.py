@@ -85,6 +85,7 @@ class ConstantStore:
         self._lock = threading.Lock()
         self._writer: threading.Thread | None = None
         self._queue: queue.Queue = queue.Queue()  # (path, bytes) to write, in order
+        self._listed: dict[Path, set[str]] = {}  # the names in each origin's folder, listed once
         self._disk_bytes: int | None = None  # on disk, as of the last listing plus what was written since
 
     def get(self, origin: str, sha256: str) -> memoryview | None:
@@ -104,7 +105,8 @@ class ConstantStore:
             return
         self._remember(origin, sha256, data)
         path = self._path(origin, sha256)
-        if path is not None and not path.is_file():
+        if path is not None and not self._on_disk(path):
+            self._listed_add(path)  # written soon; a second put of it is not queued again
             self._write_later(path, data)
 
     def _remember(self, origin: str, sha256: str, data: memoryview) -> None:
@@ -124,7 +126,7 @@ class ConstantStore:
 
     def _load(self, origin: str, sha256: str) -> memoryview | None:
         path = self._path(origin, sha256)
-        if path is None or not path.is_file():
+        if path is None or not self._on_disk(path):
             return None
         try:
             raw = path.read_bytes()
@@ -132,13 +134,36 @@ class ConstantStore:
             return None
         if hashlib.sha256(raw).hexdigest() != sha256:
             log.warning("ignoring a stored constant whose bytes do not match their digest")
-            path.unlink(missing_ok=True)
+            self._unlink(path)
             return None
         try:
             os.utime(path)  # recently used: evicted last
         except OSError:
             pass
         return memoryview(raw)
+
+    def _on_disk(self, path: Path) -> bool:
+        """Whether a constant is stored, from one listing of its origin's folder (a page may ask
+        about many digests at once; each costs a set lookup, not a file system call)."""
+        with self._lock:
+            names = self._listed.get(path.parent)
+        if names is None:
+            try:
+                names = set(os.listdir(path.parent))
+            except OSError:
+                names = set()
+            with self._lock:
+                names = self._listed.setdefault(path.parent, names)
+        return path.name in names
+
+    def _listed_add(self, path: Path) -> None:
+        with self._lock:
+            self._listed.setdefault(path.parent, set()).add(path.name)
+
+    def _unlink(self, path: Path) -> None:
+        path.unlink(missing_ok=True)
+        with self._lock:
+            self._listed.get(path.parent, set()).discard(path.name)
 
     def _write_later(self, path: Path, data: memoryview) -> None:
         with self._lock:
@@ -168,6 +193,7 @@ class ConstantStore:
                 self._disk_bytes += len(data)
         except OSError as e:  # a full or read-only disk only costs the next restart an upload
             log.warning("cannot store a constant on disk: %s", e)
+            self._unlink(path)
 
     def _trim(self) -> None:
         entries = []
@@ -181,7 +207,7 @@ class ConstantStore:
         for _, size, p in sorted(entries):
             if total <= self.max_disk_bytes:
                 break
-            p.unlink(missing_ok=True)
+            self._unlink(p)
             total -= size
         self._disk_bytes = total
 
