@@ -436,7 +436,7 @@ class HostLink {
   // every constant by its SHA-256, the host answers which it holds (and keeps those for this
   // build), and checks the digest of every part it does receive. Without crypto.subtle (an
   // insecure context) every constant is uploaded.
-  // ``copies``: constant()'s records of the parts, with their digests (hashed since constant()).
+  // ``copies``: constant()'s records of the parts, with their digests (started by constant()).
   async skipHeldConstants(message, parts, copies) {
     if (parts.length === 0) return parts;
     const hashes = await Promise.all(copies.map((c) => c.sha256));
@@ -473,7 +473,7 @@ function constantCopy(data, desc) {
   const known = copies && copies.get(slot);
   if (known && sameBytes(known.bytes, view)) return known;
   const copy = { bytes: view.slice(), sha256: null };
-  copy.sha256 = digestOf(copy.bytes);  // hashed off the main thread while the page builds on
+  copy.sha256 = digestOf(copy.bytes);  // once per copy (Chromium hashes on the calling thread)
   if (!copies) CONSTANT_COPIES.set(view.buffer, copies = new Map());
   copies.set(slot, copy);
   return copy;
