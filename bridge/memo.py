@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import queue
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from typing import Any
 from webnn_bridge.ops.graph import GraphIR
 
 log = logging.getLogger("webnn_bridge.memo")
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass
@@ -85,6 +87,7 @@ class ConstantStore:
         self._lock = threading.Lock()
         self._writer: threading.Thread | None = None
         self._queue: queue.Queue = queue.Queue()  # (path, bytes) to write, in order
+        self._folders: dict[str, Path] = {}  # each origin's folder
         self._listed: dict[Path, set[str]] = {}  # the names in each origin's folder, listed once
         self._disk_bytes: int | None = None  # on disk, as of the last listing plus what was written since
 
@@ -104,10 +107,12 @@ class ConstantStore:
         if len(data) > self.max_bytes:
             return
         self._remember(origin, sha256, data)
-        path = self._path(origin, sha256)
-        if path is not None and not self._on_disk(path):
-            self._listed_add(path)  # written soon; a second put of it is not queued again
-            self._write_later(path, data)
+        folder = self._folder(origin, sha256)
+        if folder is not None:
+            names = self._names(folder)
+            if sha256 not in names:
+                names.add(sha256)  # written soon; a second put of it is not queued again
+                self._write_later(folder / sha256, data)
 
     def _remember(self, origin: str, sha256: str, data: memoryview) -> None:
         with self._lock:
@@ -118,16 +123,34 @@ class ConstantStore:
                 self._bytes -= len(self._entries.popitem(last=False)[1])
 
     # ------------------------------------------------------------------ disk
-    def _path(self, origin: str, sha256: str) -> Path | None:
-        if self.directory is None or not _is_sha256(sha256):
+    def _folder(self, origin: str, sha256: str) -> Path | None:
+        """The origin's folder (named by a digest: no page text in paths), None without a
+        directory or for a malformed digest."""
+        if self.directory is None or not isinstance(sha256, str) or not SHA256_HEX.fullmatch(sha256):
             return None
-        folder = hashlib.blake2b(origin.encode(), digest_size=16).hexdigest()  # no page text in paths
-        return self.directory / folder / sha256
+        folder = self._folders.get(origin)
+        if folder is None:
+            folder = self._folders[origin] = self.directory / hashlib.blake2b(origin.encode(), digest_size=16).hexdigest()
+        return folder
+
+    def _names(self, folder: Path) -> set[str]:
+        """The constants stored in a folder, listed once (a page may ask about many digests at
+        once: each costs a set lookup, not a file system call)."""
+        names = self._listed.get(folder)
+        if names is None:
+            try:
+                names = set(os.listdir(folder))
+            except OSError:
+                names = set()
+            with self._lock:
+                names = self._listed.setdefault(folder, names)
+        return names
 
     def _load(self, origin: str, sha256: str) -> memoryview | None:
-        path = self._path(origin, sha256)
-        if path is None or not self._on_disk(path):
+        folder = self._folder(origin, sha256)
+        if folder is None or sha256 not in self._names(folder):
             return None
+        path = folder / sha256
         try:
             raw = path.read_bytes()
         except OSError:
@@ -142,28 +165,9 @@ class ConstantStore:
             pass
         return memoryview(raw)
 
-    def _on_disk(self, path: Path) -> bool:
-        """Whether a constant is stored, from one listing of its origin's folder (a page may ask
-        about many digests at once; each costs a set lookup, not a file system call)."""
-        with self._lock:
-            names = self._listed.get(path.parent)
-        if names is None:
-            try:
-                names = set(os.listdir(path.parent))
-            except OSError:
-                names = set()
-            with self._lock:
-                names = self._listed.setdefault(path.parent, names)
-        return path.name in names
-
-    def _listed_add(self, path: Path) -> None:
-        with self._lock:
-            self._listed.setdefault(path.parent, set()).add(path.name)
-
     def _unlink(self, path: Path) -> None:
         path.unlink(missing_ok=True)
-        with self._lock:
-            self._listed.get(path.parent, set()).discard(path.name)
+        self._names(path.parent).discard(path.name)
 
     def _write_later(self, path: Path, data: memoryview) -> None:
         with self._lock:
@@ -214,10 +218,6 @@ class ConstantStore:
     def flush(self) -> None:
         """Wait until every constant put so far is on disk (tests, shutdown)."""
         self._queue.join()
-
-
-def _is_sha256(s: str) -> bool:
-    return isinstance(s, str) and len(s) == 64 and all(c in "0123456789abcdef" for c in s)
 
 
 def verified_part(header: dict, payload, item: dict) -> memoryview:
