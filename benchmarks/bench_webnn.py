@@ -14,7 +14,7 @@ Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios
   - transfer: 16 MiB written and read back through the shim vs echoed by a bare websocket.
 
 Run (from the repository root):
-  PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py [--iters 30] \
+  PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py [--iters 30] [--runs 3] \
       [--native-chromium /path/to/chromium] [--ort-web /path/to/onnxruntime-web/dist]
 
 Peers (never needed by the tests; see README "Performance"): native Chromium with WebNN from npm
@@ -437,6 +437,20 @@ def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
             "echo_tiny": median(lines["echo_tiny"]), "echo_transfer": 2 * 16 / (median(lines["echo_transfer"]) / 1000)}
 
 
+BUILD_KEYS = ("build", "rebuild", "reload", "restart")
+
+
+def medians(runs: list[dict]) -> dict:
+    """Per-measurement medians of several runs; ratios of build times are taken within each run
+    (key "ratio_X": X / that run's first build), and each run's builds are kept ("runs")."""
+    out = {k: median([r[k] for r in runs]) for k in runs[0] if k != "top"}
+    out["top"] = runs[0]["top"]
+    for k in BUILD_KEYS[1:]:
+        out["ratio_" + k] = median([r[k] / r["build"] for r in runs])
+    out["runs"] = [{k: r[k] for k in BUILD_KEYS} for r in runs]
+    return out
+
+
 def tiny_weights() -> tuple[list[float], list[float]]:
     rng = np.random.default_rng(0)
     return (rng.standard_normal((64, 128)).astype(np.float32).ravel().tolist(),
@@ -520,14 +534,18 @@ def report(p: dict, q: dict, o: dict, n: dict | None) -> None:
     print(f"  top-1 class: ours {q['top']} (under Playwright {o['top']}), native {n.get('top', '-')}")
     print("\nMobileNetV2 build()")
     print("  (page: builder calls + build(); host: the build message, of that)")
-    for title, r in (("no driver", q), ("under Playwright", o)):
+    for title, r in ((f"no driver (medians of {len(q['runs'])} runs)", q), ("under Playwright", o)):
         print(f"  {title}:")
         for label, key in (("first build", "build"), ("identical rebuild", "rebuild"),
                            ("after a page reload", "reload"), ("after a host restart", "restart")):
             vs = f"vs native {ratio(r[key], n.get('build'), '<= 1x')}" if key == "build" else \
+                f"vs first {r['ratio_' + key]:6.2f}x  (target <= 0.1x)" if "ratio_" + key in r else \
                 f"vs first {ratio(r[key], r['build'], '<= 0.1x')}"
             print(f"  ours, {label:23} {ms(r[key])}   {vs}   host {ms(r['host_' + key])}"
                   + ("" if key == "build" else f" ({ratio(r['host_' + key], r['host_build'])} of the first)"))
+    if len(q["runs"]) > 1:
+        print("  no driver, each run: " + "; ".join(
+            " / ".join(f"{r[k]:.0f}" for k in BUILD_KEYS) for r in q["runs"]) + " ms (first / rebuild / reload / restart)")
     print(f"  native, first build           {ms(n.get('build'))}")
     print(f"  native, identical rebuild     {ms(n.get('rebuild'))}")
     print(f"  in-process ORT session load   {ms(p['load'])}")
@@ -545,6 +563,7 @@ def main() -> None:
     p.add_argument("--iters", type=int, default=30, help="MobileNetV2 inferences per measurement (x20 tiny ones)")
     p.add_argument("--native-chromium", metavar="PATH", help="a Chromium with WebNN (libraries beside it)")
     p.add_argument("--ort-web", metavar="DIR", type=Path, help="onnxruntime-web's dist/ directory")
+    p.add_argument("--runs", type=int, default=1, help="no-driver runs (fresh browser and host each); medians")
     args = p.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -554,7 +573,7 @@ def main() -> None:
         echo = EchoServer()
         try:
             o = ours(pw, app, args, echo)
-            plain = ours_plain(app, args.iters, echo)
+            plain = medians([ours_plain(app, args.iters, echo) for _ in range(args.runs)])
         finally:
             echo.stop()
         n = native(pw, app, args) if args.native_chromium else None
