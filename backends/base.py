@@ -80,6 +80,9 @@ class Backend:
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         raise NotImplementedError
 
+    def warm_up(self) -> None:
+        """One-time setup of the runtime, done by a host before it serves (not by the first build)."""
+
     # -- compile cache (backends/cache.py); a backend that returns no token is never cached
     def cache_token(self, device: Device) -> str | None:
         """What besides the graph decides the compiled result (runtime version, device, code)."""

@@ -20,6 +20,7 @@ import hashlib
 import logging
 import os
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
@@ -55,15 +56,63 @@ def graph_digest(ir: GraphIR) -> str:
     for name, oid in ir.inputs.items():
         h.update(repr(("input", name, ref(oid), desc(oid))).encode())
     for oid, value in ir.constants.items():
-        a = np.ascontiguousarray(value)
+        a = np.asarray(value)
         h.update(repr(("constant", ref(oid), desc(oid), a.dtype.str, a.shape)).encode())
-        h.update(a.reshape(-1).view(np.uint8))
+        h.update(constant_digest(a))
     for node in ir.nodes:
         call = node.call.map_operands(lambda r: ("$", ref(r.id)), is_ref)
         outs = [(ref(o), desc(o)) for o in node.outputs]
         h.update(repr(("node", node.op, sorted(call.args.items()), sorted(call.options.items()), outs)).encode())
     h.update(repr(("outputs", sorted((name, ref(oid)) for name, oid in ir.outputs.items()))).encode())
     return h.hexdigest()
+
+
+# SHA-256 of read-only arrays (a built graph's constants, which nothing writes), by id(array):
+# a graph built again from the same validated constants (a memo hit, a partition's segments) is
+# not hashed again; a page's upload, verified against its SHA-256, seeds it (remember_digest).
+_digests: dict[int, tuple[weakref.ref, bytes]] = {}
+_digests_lock = threading.Lock()
+
+
+def constant_digest(a: np.ndarray) -> bytes:
+    """The SHA-256 of an array's bytes (C order)."""
+    with _digests_lock:
+        known = _digests.get(id(a))
+    if known is not None and known[0]() is a:
+        return known[1]
+    digest = hashlib.sha256(np.ascontiguousarray(a).reshape(-1).view(np.uint8)).digest()
+    remember_digest(a, digest)
+    return digest
+
+
+def remember_digest(a: np.ndarray, digest: bytes) -> None:
+    """``digest``: the SHA-256 of ``a``'s bytes; kept only while ``a`` lives and is read-only."""
+    if not _immutable(a):
+        return
+    key = id(a)
+
+    def forget(_ref, key=key):
+        with _digests_lock:
+            if _digests.get(key, (None,))[0] is _ref:
+                del _digests[key]
+
+    ref = weakref.ref(a, forget)
+    with _digests_lock:
+        _digests[key] = (ref, digest)
+
+
+def _immutable(a: np.ndarray) -> bool:
+    """Nothing can change ``a``'s bytes: a read-only array owning them, or a view of bytes."""
+    if a.flags.writeable:
+        return False
+    base = a.base
+    while isinstance(base, np.ndarray):
+        if base.flags.writeable:
+            return False
+        base = base.base
+    if isinstance(base, memoryview):
+        base = base.obj
+    return base is None or isinstance(base, bytes)
 
 
 def default_cache_dir() -> Path:

@@ -176,11 +176,30 @@ class OnnxLowering:
         name = self.fresh(hint)
         array = np.ascontiguousarray(array).reshape(np.shape(array))  # ascontiguousarray makes 0-D arrays 1-D
         self.initializers.append(numpy_helper.from_array(ort_storage(array), name))
+        return self._known(name, array)
+
+    def _known(self, name: str, array: np.ndarray) -> str:
         for dname, d in DATA_TYPES.items():
             if d.numpy == array.dtype:
                 self.dtypes[name] = dname
         self.shapes[name] = tuple(array.shape)
         return name
+
+    def graph_constant(self, k: int, array: np.ndarray) -> str:
+        """The graph's k-th constant: a big one as an external initializer (external_constants)."""
+        array = np.asarray(array)
+        if not is_external(array):
+            return self.const(array, f"c{k}")
+        from onnx import TensorProto, helper
+
+        storage = ort_storage(array)
+        name = _external_name(k)
+        tensor = TensorProto(name=name, dims=list(array.shape),
+                             data_type=helper.np_dtype_to_tensor_dtype(storage.dtype),
+                             data_location=TensorProto.EXTERNAL)
+        tensor.external_data.add(key="location", value=name)
+        self.initializers.append(tensor)
+        return self._known(name, array)
 
     def scalar(self, value, dtype: str) -> str:
         return self.const(np.array(value, dtype=DATA_TYPES[dtype].numpy), "scalar")
@@ -210,8 +229,9 @@ def ort_storage(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def lower_graph(graph: GraphIR):
-    """GraphIR -> (onnx.ModelProto, input name map, output name map)."""
+def lower_graph(graph: GraphIR, external: bool = False):
+    """GraphIR -> (onnx.ModelProto, input name map, output name map). ``external``: the graph's
+    big constants are left out of the model (see external_constants), not copied into it."""
     from onnx import helper
 
     registry = load_all()
@@ -225,8 +245,8 @@ def lower_graph(graph: GraphIR):
         names[oid] = vname
         lb.dtypes[vname], lb.shapes[vname] = desc.data_type, desc.shape
         graph_inputs.append(helper.make_tensor_value_info(vname, DATA_TYPES[desc.data_type].onnx, list(desc.shape)))
-    for oid, arr in graph.constants.items():
-        names[oid] = lb.const(arr, f"c{oid}")
+    for k, (oid, arr) in enumerate(graph.constants.items()):
+        names[oid] = lb.graph_constant(k, arr) if external else lb.const(arr, f"c{oid}")
     for node in graph.nodes:
         op = registry[node.op]
         call = node.call.map_operands(lambda r: names[r.id], is_ref)
@@ -249,23 +269,54 @@ def lower_graph(graph: GraphIR):
     return model, in_map, out_map
 
 
-def serialize_graph(graph: GraphIR) -> bytes:
-    return lower_graph(graph)[0].SerializeToString()
+def serialize_graph(graph: GraphIR, external: bool = False) -> bytes:
+    return lower_graph(graph, external)[0].SerializeToString()
+
+
+# Graph constants of at least this many bytes are handed to ONNX Runtime as external initializers
+# (the IR's arrays, not copied into the model): the model stays small (no protobuf copy of a
+# model's weights, a compile cache entry of a few KB) and names them by their position in the
+# graph's constants, which a compile cache key (graph_digest) fixes.
+EXTERNAL_BYTES = 1024
+
+
+def _external_name(k: int) -> str:
+    return f"webnn_constant_{k}"
+
+
+def is_external(array: np.ndarray) -> bool:
+    return array.nbytes >= EXTERNAL_BYTES and array.dtype != object
+
+
+def external_constants(graph: GraphIR) -> tuple[list[str], list]:
+    """The (names, OrtValues) of a graph's external initializers (views of the IR's arrays)."""
+    ort = _ort()
+    names, values = [], []
+    for k, arr in enumerate(graph.constants.values()):
+        arr = np.asarray(arr)
+        if is_external(arr):
+            names.append(_external_name(k))
+            values.append(ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(ort_storage(arr))))
+    return names, values
 
 
 class OrtCompiled(Compiled):
     def __init__(self, graph: GraphIR, providers: tuple[str, ...], model: bytes | None = None,
                  ep_options: Mapping[str, str] | None = None):
-        """``model``: the graph already lowered and serialized (a compile cache artifact);
+        """``model``: the graph already lowered and serialized with external constants (a compile
+        cache artifact; its constants come from ``graph``);
         ``ep_options``: the first provider's options."""
         ort = _ort()
         self.in_map, self.out_map = io_names(graph)
         if model is None:
-            model = serialize_graph(graph)
+            model = serialize_graph(graph, external=True)
+        opts = session_options()
+        names, self._external = external_constants(graph)  # the session reads these arrays: keep them
+        if names:
+            opts.add_external_initializers(names, self._external)
         options = [dict(ep_options or {}) if i == 0 else {} for i in range(len(providers))]
         try:
-            self.session = ort.InferenceSession(model, session_options(), providers=list(providers),
-                                                provider_options=options)
+            self.session = ort.InferenceSession(model, opts, providers=list(providers), provider_options=options)
         except Exception as e:  # ORT rejects the model: a compile failure per spec (details stay in the log)
             log.warning("compile failed: %s", e)
             raise OperationError("The graph could not be compiled.") from None
@@ -289,6 +340,7 @@ class OrtCompiled(Compiled):
 
     def close(self) -> None:
         self.session = None
+        self._external = []
 
 
 class OnnxRuntimeBackend(Backend):
@@ -334,6 +386,10 @@ class OnnxRuntimeBackend(Backend):
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         return OrtCompiled(graph, self._providers(device), ep_options=device.options)
 
+    def warm_up(self) -> None:
+        supported_ir_version()  # ORT's environment and thread pools, onnx's helpers
+        lowering_fingerprint()
+
     @staticmethod
     def _providers(device: Device) -> tuple[str, ...]:
         return device.providers or ("CPUExecutionProvider",)
@@ -343,7 +399,7 @@ class OnnxRuntimeBackend(Backend):
                      sorted((device.options or {}).items()), lowering_fingerprint()))
 
     def artifact(self, graph: GraphIR, device: Device) -> bytes:
-        return serialize_graph(graph)
+        return serialize_graph(graph, external=True)
 
     def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
         return OrtCompiled(graph, self._providers(device), artifact, device.options)

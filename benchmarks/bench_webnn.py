@@ -6,14 +6,15 @@ Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios
     through the shim, with no driver attached; again under Playwright, whose DevTools session
     reports every websocket frame and so slows ours, not native), native Chromium WebNN
     (--native-chromium), onnxruntime-web through its WebNN EP on ours / on native, and onnxruntime-web wasm (--ort-web);
-  - MobileNetV2 build(): first build, identical rebuild in the same page, after a page reload,
+  - MobileNetV2 build() (no driver attached, and again under Playwright): first build, identical
+    rebuild in the same page, after a page reload,
     after a host restart (on-disk compile cache); native Chromium's build;
   - tiny graph (1x64 MLP) write + dispatch + read round trip, and a bare websocket echo of a
     tiny message from the same page;
   - transfer: 16 MiB written and read back through the shim vs echoed by a bare websocket.
 
 Run (from the repository root):
-  PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py [--iters 30] \
+  PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py [--iters 30] [--runs 3] \
       [--native-chromium /path/to/chromium] [--ort-web /path/to/onnxruntime-web/dist]
 
 Peers (never needed by the tests; see README "Performance"): native Chromium with WebNN from npm
@@ -355,9 +356,23 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
     return r
 
 
-# the page's measurements, run on load, each printed to the console (Chromium's stderr) as one line
+# the page's measurements, run on load, each printed to the console (Chromium's stderr) as one line;
+# then the page reloads itself and builds again, and, once the script restarted the host (it
+# serves "restarted.txt" then), reloads and builds once more
 PLAIN_HOOK = """<script>addEventListener('load', async () => {
   const say = (key, values) => console.log(`BENCH ${key} ${values.join(',')}`);
+  const phase = sessionStorage.getItem('bench-phase');
+  if (phase === 'reload' || phase === 'restart') {
+    say(phase, (await (%(mobilenet)s)([0, 0])).builds);
+    if (phase === 'restart') { say('done', [0]); return; }
+    sessionStorage.setItem('bench-phase', 'restart');
+    say('restart_host', [0]);
+    while (!(await fetch('restarted.txt').then((r) => r.ok, () => false))) {
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    location.reload();
+    return;
+  }
   const m = await (%(mobilenet)s)([%(iters)d, 2]);
   say('builds', m.builds);
   say('times', m.times);
@@ -367,7 +382,8 @@ PLAIN_HOOK = """<script>addEventListener('load', async () => {
   const e = await (%(echo)s)(%(echo_args)s);
   say('echo_tiny', e.tiny);
   say('echo_transfer', e.transfer);
-  say('done', [0]);
+  sessionStorage.setItem('bench-phase', 'reload');
+  location.reload();
 });</script>"""
 
 
@@ -384,22 +400,55 @@ def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
                          "tiny_args": json.dumps([iters * 20, w1, w2]), "transfer": TRANSFER_JS, "n": n,
                          "echo": ECHO_JS, "echo_args": json.dumps([echo.url, iters * 20, n, 5])}
     (app / "mobilenet_plain.html").write_text((app / "mobilenet.html").read_text().replace("</body>", hook + "</body>"))
-    host = start_host(app_dir=app)
+    (app / "restarted.txt").unlink(missing_ok=True)
     spans = HostTimes()
-    try:
-        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+    with tempfile.TemporaryDirectory() as cache_dir, tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        from webnn_bridge.backends.cache import CompileCache
+        from webnn_bridge.bridge.api import ML
+
+        def ml():
+            return ML(compile_cache=CompileCache(cache_dir))
+
+        hosts = [start_host(app_dir=app, ml_factory=ml)]
+
+        def restart(key: str) -> None:
+            if key == "restart_host":  # the same port, so the same page origin: the disk caches serve it
+                port = hosts[-1].host.port
+                hosts[-1].stop()
+                hosts.append(start_host(app_dir=app, port=port, ml_factory=ml))
+                (app / "restarted.txt").write_text("restarted")
+
+        try:
             lines = _console_lines([CHROMIUM, *CHROMIUM_ARGS, "--enable-logging=stderr", "--v=0",
-                                    f"--user-data-dir={profile}", f"{host.url}/mobilenet_plain.html"])
-        dispatch = spans.take("dispatch")[3:iters + 3]  # the MobileNetV2 loop's, after its warm-up
-        builds = spans.take("build")[:3]  # the first MobileNetV2 build and two identical rebuilds
-    finally:
-        spans.close()
-        host.stop()
+                                    f"--user-data-dir={profile}", f"{hosts[0].url}/mobilenet_plain.html"],
+                                   on_line=restart)
+            dispatch = spans.take("dispatch")[3:iters + 3]  # the MobileNetV2 loop's, after its warm-up
+            # the first MobileNetV2 build, two identical rebuilds, the tiny graph's, after a reload, after a restart
+            builds = spans.take("build")
+        finally:
+            spans.close()
+            hosts[-1].stop()
     return {"infer": median(lines["times"]), "host_dispatch": median(dispatch), "top": int(lines["top"][0]),
             "build": lines["builds"][0], "rebuild": median(lines["builds"][1:]),
-            "host_build": builds[0], "host_rebuild": median(builds[1:]),
+            "host_build": builds[0], "host_rebuild": median(builds[1:3]),
+            "reload": lines["reload"][0], "host_reload": builds[-2],
+            "restart": lines["restart"][0], "host_restart": builds[-1],
             "tiny": median(lines["tiny"]), "transfer": 2 * 16 / (median(lines["transfer"]) / 1000),
             "echo_tiny": median(lines["echo_tiny"]), "echo_transfer": 2 * 16 / (median(lines["echo_transfer"]) / 1000)}
+
+
+BUILD_KEYS = ("build", "rebuild", "reload", "restart")
+
+
+def medians(runs: list[dict]) -> dict:
+    """Per-measurement medians of several runs; ratios of build times are taken within each run
+    (key "ratio_X": X / that run's first build), and each run's builds are kept ("runs")."""
+    out = {k: median([r[k] for r in runs]) for k in runs[0] if k != "top"}
+    out["top"] = runs[0]["top"]
+    for k in BUILD_KEYS[1:]:
+        out["ratio_" + k] = median([r[k] / r["build"] for r in runs])
+    out["runs"] = [{k: r[k] for k in BUILD_KEYS} for r in runs]
+    return out
 
 
 def tiny_weights() -> tuple[list[float], list[float]]:
@@ -408,8 +457,9 @@ def tiny_weights() -> tuple[list[float], list[float]]:
             rng.standard_normal((128, 10)).astype(np.float32).ravel().tolist())
 
 
-def _console_lines(cmd: list[str], timeout_s: float = 600) -> dict[str, list[float]]:
-    """Run a browser until its page logs "BENCH done"; each "BENCH key v1,v2,..." line as key: values."""
+def _console_lines(cmd: list[str], timeout_s: float = 600, on_line=None) -> dict[str, list[float]]:
+    """Run a browser until its page logs "BENCH done"; each "BENCH key v1,v2,..." line as key: values
+    (``on_line(key)`` is called as each arrives)."""
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     watchdog = threading.Timer(timeout_s, proc.kill)
     watchdog.start()
@@ -419,6 +469,8 @@ def _console_lines(cmd: list[str], timeout_s: float = 600) -> dict[str, list[flo
             m = re.search(r"BENCH (\w+) ([-0-9.e,]+)", line)
             if m:
                 found[m[1]] = [float(v) for v in m[2].split(",")]
+                if on_line is not None:
+                    on_line(m[1])
             if "done" in found:
                 return found
         raise RuntimeError(f"the browser exited after logging only {sorted(found)}")
@@ -482,17 +534,18 @@ def report(p: dict, q: dict, o: dict, n: dict | None) -> None:
     print(f"  top-1 class: ours {q['top']} (under Playwright {o['top']}), native {n.get('top', '-')}")
     print("\nMobileNetV2 build()")
     print("  (page: builder calls + build(); host: the build message, of that)")
-    print(f"  ours, first build (no driver) {ms(q['build'])}   vs native {ratio(q['build'], n.get('build'), '<= 1x')}"
-          f"   host {ms(q['host_build'])}")
-    print(f"  ours, identical rebuild (no driver) {ms(q['rebuild'])}   vs first "
-          f"{ratio(q['rebuild'], q['build'], '<= 0.1x')}   host {ms(q['host_rebuild'])}")
-    print("  under Playwright:")
-    for label, key in (("first build", "build"), ("identical rebuild", "rebuild"), ("after a page reload", "reload"),
-                       ("after a host restart", "restart")):
-        vs = f"vs native {ratio(o[key], n.get('build'), '<= 1x')}" if key == "build" else \
-            f"vs first {ratio(o[key], o['build'], '<= 0.1x')}"
-        print(f"  ours, {label:23} {ms(o[key])}   {vs}   host {ms(o['host_' + key])}"
-              + ("" if key == "build" else f" ({ratio(o['host_' + key], o['host_build'])} of the first)"))
+    for title, r in ((f"no driver (medians of {len(q['runs'])} runs)", q), ("under Playwright", o)):
+        print(f"  {title}:")
+        for label, key in (("first build", "build"), ("identical rebuild", "rebuild"),
+                           ("after a page reload", "reload"), ("after a host restart", "restart")):
+            vs = f"vs native {ratio(r[key], n.get('build'), '<= 1x')}" if key == "build" else \
+                f"vs first {r['ratio_' + key]:6.2f}x  (target <= 0.1x)" if "ratio_" + key in r else \
+                f"vs first {ratio(r[key], r['build'], '<= 0.1x')}"
+            print(f"  ours, {label:23} {ms(r[key])}   {vs}   host {ms(r['host_' + key])}"
+                  + ("" if key == "build" else f" ({ratio(r['host_' + key], r['host_build'])} of the first)"))
+    if len(q["runs"]) > 1:
+        print("  no driver, each run: " + "; ".join(
+            " / ".join(f"{r[k]:.0f}" for k in BUILD_KEYS) for r in q["runs"]) + " ms (first / rebuild / reload / restart)")
     print(f"  native, first build           {ms(n.get('build'))}")
     print(f"  native, identical rebuild     {ms(n.get('rebuild'))}")
     print(f"  in-process ORT session load   {ms(p['load'])}")
@@ -510,6 +563,7 @@ def main() -> None:
     p.add_argument("--iters", type=int, default=30, help="MobileNetV2 inferences per measurement (x20 tiny ones)")
     p.add_argument("--native-chromium", metavar="PATH", help="a Chromium with WebNN (libraries beside it)")
     p.add_argument("--ort-web", metavar="DIR", type=Path, help="onnxruntime-web's dist/ directory")
+    p.add_argument("--runs", type=int, default=1, help="no-driver runs (fresh browser and host each); medians")
     args = p.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -519,7 +573,7 @@ def main() -> None:
         echo = EchoServer()
         try:
             o = ours(pw, app, args, echo)
-            plain = ours_plain(app, args.iters, echo)
+            plain = medians([ours_plain(app, args.iters, echo) for _ in range(args.runs)])
         finally:
             echo.stop()
         n = native(pw, app, args) if args.native_chromium else None

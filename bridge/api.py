@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import copy
 import itertools
+import logging
 import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
-from webnn_bridge.backends import backend_for
+from webnn_bridge.backends import all_backends, backend_for
 from webnn_bridge.backends.base import Capabilities, Compiled, Device
 from webnn_bridge.backends.cache import CompileCache, default_cache
 from webnn_bridge.ops import idl
@@ -48,6 +49,8 @@ from webnn_bridge.ops.graph import GraphIR, Node, Ref
 from webnn_bridge.ops.registry import Call, OpDef, OperandList, load_all
 
 from .memo import BuildMemo, ConstantStore
+
+log = logging.getLogger("webnn_bridge.api")
 
 # --------------------------------------------------------------------------- operands
 
@@ -227,6 +230,18 @@ def array_from_bytes(raw: bytes | memoryview, desc: OperandDesc) -> np.ndarray:
     return unpack(raw, desc)
 
 
+def constant_array(raw: memoryview, desc: OperandDesc) -> np.ndarray:
+    """A constant's read-only array: immutable bytes (a received frame) are used in place when
+    aligned for the data type, anything else is copied (the caller may change it later)."""
+    if isinstance(raw.obj, bytes) and not DATA_TYPES[desc.data_type].is_packed:
+        a = np.frombuffer(raw, dtype=desc.numpy_dtype).reshape(desc.shape)
+        if a.flags.aligned:
+            return a
+    a = array_from_bytes(raw, desc)
+    a.flags.writeable = False
+    return a
+
+
 class MemoryBudget:
     """Bytes that tensors, constants and built graphs may hold: one per session, whose parent is
     the host-wide one. ``limit`` None means unlimited. Thread-safe (sessions run on threads)."""
@@ -285,7 +300,19 @@ class ML:
         self.compile_cache = compile_cache if compile_cache is not None else default_cache()
         self.session_limits = None  # what each page may hold (bridge.session.SessionLimits), set by the server
         self.build_memo = BuildMemo()  # validated build messages of the host's pages (memo.py)
-        self.constant_store = ConstantStore()  # constant bytes pages uploaded, by origin and digest
+        # constant bytes pages uploaded, by origin and digest; on disk beside the compile cache's
+        directory = self.compile_cache.directory
+        self.constant_store = ConstantStore(directory=directory / "constants" if directory is not None else None)
+
+    def warm_up(self) -> None:
+        """Set up the runtimes of the inventory's devices once (a host does, before serving)."""
+        names = {d.backend for d in self.inventory}
+        for cls in all_backends():
+            if cls.name in names:
+                try:
+                    cls.instance().warm_up()
+                except Exception:  # a runtime that fails here fails its builds with the usual errors
+                    log.exception("warming up %s failed", cls.name)
 
     def createContext(self, options: Mapping | None = None) -> MLContext:  # noqa: N802
         from webnn_bridge.policy import engine
@@ -673,7 +700,8 @@ class MLGraphBuilder:
             value = np.array(cast_number(conv["value"], dt), dtype=DATA_TYPES[dt].numpy)
         else:
             desc = check_new_operand(self.context, "constant", conv["descriptor"])
-            value = array_from_bytes(buffer_bytes(conv["buffer"], desc, "constant()"), desc)
+            value = constant_array(buffer_bytes(conv["buffer"], desc, "constant()"), desc)
+        value.flags.writeable = False  # a graph's constants are never written (cache.constant_digest)
         op = MLOperand(self, desc, "constant")
         op.value = value
         return op

@@ -17,12 +17,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
+import queue
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from webnn_bridge.ops.graph import GraphIR
+
+log = logging.getLogger("webnn_bridge.memo")
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass
@@ -61,30 +69,155 @@ class BuildMemo:
 class ConstantStore:
     """Constant bytes pages uploaded, by (origin, SHA-256), verified on upload: a page that builds
     again (a rebuild, a reload) sends the digests and uploads only what the host lacks. Bounded
-    LRU by bytes. Partitioned by origin: a page never learns what another origin uploaded."""
+    LRU by bytes. Partitioned by origin: a page never learns what another origin uploaded.
 
-    def __init__(self, max_bytes: int = 256 << 20):
+    With a ``directory`` (the compile cache's, so ``--cache-dir`` / ``--no-cache`` decide it) the
+    constants are also kept on disk, one file per digest in a folder per origin, written off the
+    build's critical path, checked against their digest when read (a tampered or truncated file is
+    deleted, never served) and bounded by ``max_disk_bytes`` (least recently used first out): a
+    restarted host still holds what pages uploaded before."""
+
+    def __init__(self, max_bytes: int = 256 << 20, directory: str | Path | None = None,
+                 max_disk_bytes: int = 1 << 30):
         self.max_bytes = max_bytes
+        self.directory = Path(directory) if directory is not None else None
+        self.max_disk_bytes = max_disk_bytes
         self._entries: OrderedDict[tuple[str, str], memoryview] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
+        self._writer: threading.Thread | None = None
+        self._queue: queue.Queue = queue.Queue()  # (path, bytes) to write, in order
+        self._folders: dict[str, Path] = {}  # each origin's folder
+        self._listed: dict[Path, set[str]] = {}  # the names in each origin's folder, listed once
+        self._disk_bytes: int | None = None  # on disk, as of the last listing plus what was written since
 
     def get(self, origin: str, sha256: str) -> memoryview | None:
         with self._lock:
             v = self._entries.get((origin, sha256))
             if v is not None:
                 self._entries.move_to_end((origin, sha256))
-            return v
+                return v
+        v = self._load(origin, sha256)
+        if v is not None:
+            self._remember(origin, sha256, v)
+        return v
 
     def put(self, origin: str, sha256: str, data: memoryview) -> None:
+        """``data``: bytes whose SHA-256 the caller verified."""
         if len(data) > self.max_bytes:
             return
+        self._remember(origin, sha256, data)
+        folder = self._folder(origin, sha256)
+        if folder is not None:
+            names = self._names(folder)
+            if sha256 not in names:
+                names.add(sha256)  # written soon; a second put of it is not queued again
+                self._write_later(folder / sha256, data)
+
+    def _remember(self, origin: str, sha256: str, data: memoryview) -> None:
         with self._lock:
             old = self._entries.pop((origin, sha256), None)
             self._bytes += len(data) - (len(old) if old is not None else 0)
             self._entries[(origin, sha256)] = data
             while self._bytes > self.max_bytes:
                 self._bytes -= len(self._entries.popitem(last=False)[1])
+
+    # ------------------------------------------------------------------ disk
+    def _folder(self, origin: str, sha256: str) -> Path | None:
+        """The origin's folder (named by a digest: no page text in paths), None without a
+        directory or for a malformed digest."""
+        if self.directory is None or not isinstance(sha256, str) or not SHA256_HEX.fullmatch(sha256):
+            return None
+        folder = self._folders.get(origin)
+        if folder is None:
+            folder = self._folders[origin] = self.directory / hashlib.blake2b(origin.encode(), digest_size=16).hexdigest()
+        return folder
+
+    def _names(self, folder: Path) -> set[str]:
+        """The constants stored in a folder, listed once (a page may ask about many digests at
+        once: each costs a set lookup, not a file system call)."""
+        names = self._listed.get(folder)
+        if names is None:
+            try:
+                names = set(os.listdir(folder))
+            except OSError:
+                names = set()
+            with self._lock:
+                names = self._listed.setdefault(folder, names)
+        return names
+
+    def _load(self, origin: str, sha256: str) -> memoryview | None:
+        folder = self._folder(origin, sha256)
+        if folder is None or sha256 not in self._names(folder):
+            return None
+        path = folder / sha256
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return None
+        if hashlib.sha256(raw).hexdigest() != sha256:
+            log.warning("ignoring a stored constant whose bytes do not match their digest")
+            self._unlink(path)
+            return None
+        try:
+            os.utime(path)  # recently used: evicted last
+        except OSError:
+            pass
+        return memoryview(raw)
+
+    def _unlink(self, path: Path) -> None:
+        path.unlink(missing_ok=True)
+        self._names(path.parent).discard(path.name)
+
+    def _write_later(self, path: Path, data: memoryview) -> None:
+        with self._lock:
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write_queued, name="webnn-constants", daemon=True)
+                self._writer.start()
+        self._queue.put((path, data))
+
+    def _write_queued(self) -> None:
+        while True:
+            path, data = self._queue.get()
+            try:
+                self._write(path, data)
+            finally:
+                self._queue.task_done()
+
+    def _write(self, path: Path, data: memoryview) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+            if self._disk_bytes is None or self._disk_bytes + len(data) > self.max_disk_bytes:
+                self._trim()  # the folder is listed only when it may be over its bound
+            else:
+                self._disk_bytes += len(data)
+        except OSError as e:  # a full or read-only disk only costs the next restart an upload
+            log.warning("cannot store a constant on disk: %s", e)
+            self._unlink(path)
+
+    def _trim(self) -> None:
+        entries = []
+        for p in self.directory.glob("*/*"):
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            entries.append((st.st_mtime, st.st_size, p))
+        total = sum(size for _, size, _ in entries)
+        for _, size, p in sorted(entries):
+            if total <= self.max_disk_bytes:
+                break
+            self._unlink(p)
+            total -= size
+        self._disk_bytes = total
+
+    def flush(self) -> None:
+        """Wait until every constant put so far is on disk (tests, shutdown)."""
+        self._queue.join()
 
 
 def verified_part(header: dict, payload, item: dict) -> memoryview:

@@ -316,6 +316,7 @@ class Host:
             sys.setswitchinterval(SWITCH_INTERVAL_S)
         if self.pool is None:
             self.pool = ThreadPoolExecutor(self.config.workers or default_workers(), thread_name_prefix="webnn-host")
+        await asyncio.get_running_loop().run_in_executor(self.pool, self.ml.warm_up)  # not in the first build
         self.server = await serve(
             self.handler,
             self.config.host,

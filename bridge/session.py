@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from webnn_bridge.backends.cache import remember_digest
 from webnn_bridge.ops.core import (
     DATA_TYPES,
     SHAPE_GUARD,
@@ -31,7 +32,6 @@ from webnn_bridge.ops.core import (
     check_rank_first,
     desc_from_dict,
     pack,
-    unpack,
 )
 from webnn_bridge.ops.registry import load_all
 
@@ -245,13 +245,15 @@ class Session:
 
         for item in h.get("inputs", []):
             operands[item["operand"]] = b.input(item["name"], item["desc"])
+        in_place = _mostly_constants(h, payload)
         for item in h.get("constants", []):
             if "part" in item or "sha256" in item:
                 check_rank_first(item["desc"], SHAPE_GUARD, "constant")
                 desc = check_dimensions(desc_from_dict(item["desc"]))
-                raw = self._constant_bytes(h, payload, item)
-                operands[item["operand"]] = b.constant(item["desc"], unpack(raw, desc) if len(raw) == desc.byte_length
-                                                       else np.frombuffer(raw, np.uint8))
+                raw = self._constant_bytes(h, payload, item, in_place)
+                operand = operands[item["operand"]] = b.constant(item["desc"], raw)
+                if "sha256" in item and not DATA_TYPES[desc.data_type].is_packed:
+                    remember_digest(operand.value, bytes.fromhex(item["sha256"]))  # checked: not hashed again
             elif "scalar" in item:
                 s = item["scalar"]
                 operands[item["operand"]] = b.constant(s["dataType"], protocol.decode_value(s["value"]))
@@ -278,11 +280,14 @@ class Session:
         outputs = {name: resolve({"$operand": oid}) for name, oid in h["outputs"].items()}
         return b.build(outputs)
 
-    def _constant_bytes(self, h: dict, payload, item: dict) -> memoryview:
+    def _constant_bytes(self, h: dict, payload, item: dict, in_place: bool) -> memoryview:
         """A build's constant: uploaded in the message (kept by digest for later builds of this
-        origin), or named by a digest the host said it holds (on_holdConstants)."""
+        origin), or named by a digest the host said it holds (on_holdConstants). ``in_place``:
+        the constants may keep the received message alive (it is mostly theirs), else copied."""
         if "part" in item:
             raw = memo.verified_part(h, payload, item)
+            if not in_place:
+                raw = memoryview(bytes(raw))
             if "sha256" in item:
                 self.ml.constant_store.put(self.origin or "", item["sha256"], raw)
             return raw
@@ -421,6 +426,17 @@ class Session:
                 self.observer(event, facts)
             except Exception:  # tracing must never break a session
                 log.exception("observer failed")
+
+
+def _mostly_constants(h: dict, payload) -> bool:
+    """Whether the constants a build message uploads make up most of its bytes: then they are
+    used in place (no copy), without a small constant keeping a big message alive."""
+    try:
+        parts = {item["part"] for item in h.get("constants", []) if "part" in item}
+        used = sum(len(protocol.part(h, payload, i)) for i in parts)
+    except (TypeError, KeyError, ValueError, IndexError, protocol.ProtocolError):
+        return False  # malformed: the replay reports it
+    return payload is not None and 2 * used >= len(payload)
 
 
 def wire(e: WebNNError) -> dict:

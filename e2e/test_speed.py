@@ -41,3 +41,37 @@ def test_rebuilds_reuse_held_constants_and_compute_correctly(host, page, monkeyp
     new = set(store._entries) - set(before)
     assert len(new) == 3 and len(uploads) == 3  # a, b1, b2: each uploaded once, kept under its digest
     assert {origin for origin, _ in new} == {host.url.replace("localhost", "127.0.0.1")}
+
+
+# the same source buffer passed to constant() again: unchanged, its earlier copy and digest are
+# reused (no new hash); changed (even between constant() and build()), the bytes at the call count
+REUSE_JS = """async () => {
+  const ctx = await navigator.ml.createContext();
+  const digest = crypto.subtle.digest.bind(crypto.subtle);
+  let hashed = 0;
+  crypto.subtle.digest = (algo, data) => { hashed += 1; return digest(algo, data); };
+  const w = new Float32Array([1, 2, 3, 4]);
+  const desc = {dataType: 'float32', shape: [4]};
+  const run = async (afterConstant) => {
+    const builder = new MLGraphBuilder(ctx);
+    const y = builder.add(builder.input('x', desc), builder.constant(desc, w));
+    afterConstant();
+    const g = await builder.build({y});
+    const tin = await ctx.createTensor({...desc, writable: true});
+    const tout = await ctx.createTensor({...desc, readable: true});
+    ctx.writeTensor(tin, new Float32Array([10, 20, 30, 40]));
+    ctx.dispatch(g, {x: tin}, {y: tout});
+    return {y: Array.from(new Float32Array(await ctx.readTensor(tout))), hashed};
+  };
+  const out = [await run(() => {}), await run(() => {})];
+  out.push(await run(() => { w[0] = 100; }));  // changed after constant(): the copy has 1
+  out.push(await run(() => {}));  // now 100: a new copy and a new hash
+  return out;
+}"""
+
+
+def test_an_unchanged_constant_buffer_is_not_copied_or_hashed_again(host, page):
+    page.goto(f"{host.url}/basic.html")
+    got = page.evaluate(REUSE_JS)
+    assert [r["y"] for r in got] == [[11, 22, 33, 44]] * 3 + [[110, 22, 33, 44]]
+    assert [r["hashed"] for r in got] == [1, 1, 1, 2]

@@ -436,15 +436,11 @@ class HostLink {
   // every constant by its SHA-256, the host answers which it holds (and keeps those for this
   // build), and checks the digest of every part it does receive. Without crypto.subtle (an
   // insecure context) every constant is uploaded.
-  async skipHeldConstants(message, parts) {
-    const subtle = globalThis.crypto && globalThis.crypto.subtle;
-    if (!subtle || parts.length === 0) return parts;
-    let hashes;
-    try {
-      hashes = await Promise.all(parts.map(async (p) => hexOf(await subtle.digest('SHA-256', p))));
-    } catch (e) {
-      return parts;
-    }
+  // ``copies``: constant()'s records of the parts, with their digests (started by constant()).
+  async skipHeldConstants(message, parts, copies) {
+    if (parts.length === 0) return parts;
+    const hashes = await Promise.all(copies.map((c) => c.sha256));
+    if (hashes.some((h) => !h)) return parts;
     const { have } = await this.request({ t: 'holdConstants', hashes });
     const sent = [];
     for (const item of message.constants) {
@@ -465,9 +461,41 @@ function link() {
 }
 
 // ---------------------------------------------------------------------------------- buffers
-function bytesOf(data, desc, what) {
-  // AllowSharedBufferSource: the whole buffer or view, copied now (the caller may reuse it).
-  return viewOf(data, desc, what).slice();
+// constant()'s copies, by source buffer and byte range: a page that passes the same, unchanged
+// bytes again (an identical rebuild) gets the earlier copy and its SHA-256 (a promise of its hex
+// digest, or null without crypto.subtle), with no new copy and no new hash. A copy lives as long
+// as its source buffer.
+const CONSTANT_COPIES = new WeakMap();
+function constantCopy(data, desc) {
+  const view = viewOf(data, desc, 'constant()');
+  const slot = `${view.byteOffset}:${view.byteLength}`;
+  let copies = CONSTANT_COPIES.get(view.buffer);
+  const known = copies && copies.get(slot);
+  if (known && sameBytes(known.bytes, view)) return known;
+  const copy = { bytes: view.slice(), sha256: null };
+  copy.sha256 = digestOf(copy.bytes);  // once per copy (Chromium hashes on the calling thread)
+  if (!copies) CONSTANT_COPIES.set(view.buffer, copies = new Map());
+  copies.set(slot, copy);
+  return copy;
+}
+function digestOf(bytes) {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) return null;
+  try {
+    return subtle.digest('SHA-256', bytes).then(hexOf, () => null);
+  } catch (e) {
+    return null;  // the page uploads the constant
+  }
+}
+function sameBytes(a, b) {
+  if (a.byteLength !== b.byteLength) return false;
+  let x = a; let y = b;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0 && a.byteLength % 4 === 0) {  // 4 bytes at a time
+    x = new Uint32Array(a.buffer, a.byteOffset, a.byteLength / 4);
+    y = new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+  }
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 // The checked bytes of an AllowSharedBufferSource, not copied: for data that is copied into a
@@ -616,11 +644,15 @@ function collectGraph(b, outputs) {
       tagValue(s.node.args, (x) => { stack.push(x); return null; });
     }
   }
-  const inputs = []; const constants = []; const parts = [];
+  const inputs = []; const constants = []; const parts = []; const copies = [];
   for (const s of Array.from(seen).sort((x, y) => x.id - y.id)) {
     if (s.kind === 'input') inputs.push({ operand: s.id, name: s.name, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) } });
     if (s.kind === 'constant') {
-      if (s.bytes) { constants.push({ operand: s.id, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) }, part: parts.length }); parts.push(s.bytes); }
+      if (s.bytes) {
+        constants.push({ operand: s.id, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) }, part: parts.length });
+        parts.push(s.bytes);
+        copies.push(s.copy);
+      }
       else if (s.scalar) constants.push({ operand: s.id, scalar: s.scalar });
       else {
         if (s.tensor.destroyed) throw new TypeError('build(): a constant MLTensor has been destroyed.');
@@ -642,7 +674,7 @@ function collectGraph(b, outputs) {
     const s = SLOTS.get(o);
     graphOutputs[name] = { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) };
   }
-  return { message: { inputs, constants, nodes: nodeList, outputs: outs }, parts, graphInputs, graphOutputs };
+  return { message: { inputs, constants, nodes: nodeList, outputs: outs }, parts, copies, graphInputs, graphOutputs };
 }
 
 function checkTensor(ctx, tensorObj, what) {
@@ -841,8 +873,8 @@ const IMPL = {
           return newOperand(b, { dataType: conv.dataType, shape: [] }, 'constant', { scalar: { dataType: conv.dataType, value: tagValue(conv.value) } });
         }
         const desc = checkNewOperand(b.context, 'constant', conv.descriptor);
-        const bytes = bytesOf(conv.buffer, desc, 'constant()');
-        return newOperand(b, desc, 'constant', { bytes });
+        const copy = constantCopy(conv.buffer, desc);
+        return newOperand(b, desc, 'constant', { bytes: copy.bytes, copy });
       },
       async build(b, conv) {
         canBuild(b);
@@ -860,7 +892,7 @@ const IMPL = {
         b.hasBuilt = true;
         const c = b.context;
         const id = nextObjectId++;
-        const parts = await c.link.skipHeldConstants(g.message, g.parts);
+        const parts = await c.link.skipHeldConstants(g.message, g.parts, g.copies);
         const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), parts.length ? parts : null);
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost while building.');
         const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()) };

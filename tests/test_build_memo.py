@@ -153,3 +153,113 @@ def test_constants_are_uploaded_once_per_origin_and_checked_against_their_digest
     assert _error(other, _named_build(1, None, sha))["name"] == "TypeError"
     assert _error(other, _named_build(2, W, sha)) is None
     np.testing.assert_array_equal(_run(other, 2, X), X + W)
+
+
+# ---------------------------------------------------------------- constants on disk (a restarted host)
+
+SHA_W = __import__("hashlib").sha256(W.tobytes()).hexdigest()
+
+
+def _upload(ml: ML, origin: str = "http://a.test") -> None:
+    assert _error(_session(ml, origin), _named_build(1, W, SHA_W)) is None
+    ml.constant_store.flush()
+
+
+def _holds(ml: ML, origin: str = "http://a.test") -> bool:
+    reply, _ = _ok(_session(ml, origin), {"t": "holdConstants", "id": 5, "hashes": [SHA_W]})
+    return reply["ok"]["have"][0]
+
+
+def _stored(tmp_path) -> list:
+    return sorted(p for p in (tmp_path / "constants").rglob("*") if p.is_file())
+
+
+def test_a_restarted_host_holds_the_constants_pages_uploaded(tmp_path):
+    _upload(ML(compile_cache=CompileCache(tmp_path)))
+    (path,) = _stored(tmp_path)
+    assert path.read_bytes() == W.tobytes() and "a.test" not in str(path)  # no page text in paths
+    restarted = ML(compile_cache=CompileCache(tmp_path))
+    s = _session(restarted)
+    reply, _ = _ok(s, {"t": "holdConstants", "id": 5, "hashes": [SHA_W]})
+    assert reply["ok"]["have"] == [True]
+    assert _error(s, _named_build(1, None, SHA_W)) is None  # built without uploading the bytes
+    np.testing.assert_array_equal(_run(s, 1, X), X + W)
+
+
+def test_a_tampered_stored_constant_is_rejected_and_deleted(tmp_path):
+    _upload(ML(compile_cache=CompileCache(tmp_path)))
+    (path,) = _stored(tmp_path)
+    path.write_bytes((W + 1).tobytes())
+    restarted = ML(compile_cache=CompileCache(tmp_path))
+    assert not _holds(restarted)
+    assert not path.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(W.tobytes()[:7])  # truncated
+    assert not _holds(ML(compile_cache=CompileCache(tmp_path)))
+
+
+def test_stored_constants_are_partitioned_by_origin(tmp_path):
+    _upload(ML(compile_cache=CompileCache(tmp_path)), "http://a.test")
+    restarted = ML(compile_cache=CompileCache(tmp_path))
+    assert not _holds(restarted, "http://b.test")
+    s = _session(restarted, "http://b.test")
+    assert _error(s, _named_build(1, None, SHA_W))["name"] == "TypeError"
+    assert _holds(restarted, "http://a.test")
+
+
+def test_without_a_cache_directory_nothing_is_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ml = ML(compile_cache=CompileCache())  # serve --no-cache
+    _upload(ml)
+    assert ml.constant_store.directory is None and list(tmp_path.rglob("*")) == []
+    assert not _holds(ML(compile_cache=CompileCache()))
+
+
+def test_stored_constants_are_bounded_least_recently_used_first_out(tmp_path):
+    from webnn_bridge.bridge.memo import ConstantStore
+
+    store = ConstantStore(directory=tmp_path / "constants", max_disk_bytes=40)
+    digests = []
+    for i in range(4):  # 16 bytes each: at most two fit
+        data = (W + i).tobytes()
+        digests.append(__import__("hashlib").sha256(data).hexdigest())
+        store.put("o", digests[-1], memoryview(data))
+        store.flush()
+    assert len(_stored(tmp_path)) == 2
+    fresh = ConstantStore(directory=tmp_path / "constants")
+    assert [fresh.get("o", d) is not None for d in digests] == [False, False, True, True]
+
+
+def _aligned(frame) -> bytes:
+    """The frame as the shim sends it (its header padded so that the payload starts 8-aligned)
+    and the server receives it (immutable bytes)."""
+    header, payload = protocol.decode(frame)
+    header["pad"] = ""
+    while True:
+        out = bytes(protocol.encode(header, payload))
+        if (4 + int.from_bytes(out[:4], "little")) % 8 == 0:
+            return out
+        header["pad"] += " "
+
+
+def test_uploaded_constants_are_used_in_place_unless_the_message_is_mostly_other_bytes(ml):
+    s = _session(ml)
+    frame = _aligned(_build_frame(1, 5, W))  # as the server receives it from the shim
+    s.receive(frame)
+    (const,) = s.graphs[1].ir.constants.values()
+    assert np.shares_memory(const, np.frombuffer(frame, np.uint8)) and not const.flags.writeable
+    np.testing.assert_array_equal(_run(s, 1, X), X + W)
+    with pytest.raises(ValueError):
+        const[0, 0] = 5  # read-only: nothing writes a graph's constants
+    # a small constant must not keep a big message (here an unused 64 KiB part) alive
+    header, _ = protocol.decode(_build_frame(2, 5, W + 1))
+    padded = _aligned(protocol.encode_parts({k: v for k, v in header.items() if k != "parts"},
+                                            [(W + 1).tobytes(), bytes(65536)]))
+    s.receive(padded)
+    (const,) = s.graphs[2].ir.constants.values()
+    assert not np.shares_memory(const, np.frombuffer(padded, np.uint8)) and not const.flags.writeable
+    np.testing.assert_array_equal(_run(s, 2, X), X + W + 1)
+    mutable = _build_frame(3, 5, W + 2)  # a bytearray: its owner could change it, so it is copied
+    s.receive(mutable)
+    (const,) = s.graphs[3].ir.constants.values()
+    assert not np.shares_memory(const, np.frombuffer(mutable, np.uint8))
