@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import re
 import threading
 from collections.abc import Mapping
@@ -28,7 +29,8 @@ log = logging.getLogger("webnn_bridge.onnxruntime")
 # intra-op pool that spins only while a run is in progress (session.force_spinning_stop), and only
 # a bounded number of sessions get one: graphs too small to gain from threads, and big ones beyond
 # the bound, run on the calling worker thread (intra_op_num_threads=1: ORT creates no thread).
-POOLED_SESSIONS = 4  # sessions with an intra-op pool (a thread per physical core) at once
+POOL_THREADS = 64  # at most this many intra-op pool threads in all (a pool has a thread per core)
+POOLED_SESSIONS = max(1, POOL_THREADS // (os.cpu_count() or 1))  # sessions with a pool at once
 POOL_MIN_BYTES = 1 << 20  # a graph "gains from threads" when its constants + values exceed this
 
 # execution provider -> (device kind, description); order is preference within a kind
