@@ -84,14 +84,17 @@ class HostStamps:
 
 def spans(page: dict[str, list[float]], host: HostStamps, iters: int) -> dict[str, list[float]]:
     """Per inference: the spans from the page's start to its read resolving, in order."""
-    arrive = [t for t, n in host.arrivals if n > 500000][-iters:]
+    big = [i for i, (_, n) in enumerate(host.arrivals) if n > 500000][-iters:]
+    arrive = [host.arrivals[i][0] for i in big]
+    after = [host.arrivals[i + 1][0] for i in big]  # the frame after the input: dispatch + read
     disp = host.handled["dispatch"][-iters:]
     read = host.handled["readTensor"][-iters:]
-    rows = zip(page["start"], page["sent"], arrive, disp, read, page["done"])
+    rows = zip(page["start"], page["sent"], arrive, after, disp, read, page["done"])
     out: dict[str, list[float]] = {}
-    for start, sent, a, (d0, d1), (_, r1), done in rows:
+    for start, sent, a, b, (d0, d1), (_, r1), done in rows:
         for k, v in (("total (page)", done - start), ("page: call to WebSocket.send of the input", sent - start),
-                     ("input in flight (send to host has it)", a - sent), ("host: input to dispatch start", d0 - a),
+                     ("input in flight (send to host has it)", a - sent), ("host: input to the next frame", b - a),
+                     ("host: next frame to dispatch start", d0 - b),
                      ("host: dispatch", d1 - d0), ("host: dispatch end to read reply", r1 - d1),
                      ("reply in flight and page resolves the read", done - r1)):
             out.setdefault(k, []).append(v)
