@@ -276,15 +276,9 @@ class Host:
         beat = asyncio.create_task(self.heartbeat(connection))
         try:
             async for frame in connection:
-                messages = protocol.unbatch(frame)  # the shim batches small messages
-                i = 0
-                while i < len(messages):
-                    quick, job = session.prepare(messages[i])
-                    if quick:
-                        replies, i = job(), i + 1
-                    else:
-                        replies, i = await loop.run_in_executor(self.pool, run_with_quick_tail, session, job,
-                                                                messages, i + 1)
+                for message in protocol.unbatch(frame):  # the shim batches small messages
+                    quick, job = session.prepare(message)
+                    replies = job() if quick else await loop.run_in_executor(self.pool, job)
                     for r in replies:
                         if self.config.frame_tap is not None:
                             self.config.frame_tap(r)
@@ -338,20 +332,6 @@ class Host:
     def url(self) -> str:
         host = self.config.host if ":" not in self.config.host else f"[{self.config.host}]"
         return f"http://{host}:{self.port}"
-
-
-def run_with_quick_tail(session: Session, job: Callable[[], list], messages: list, i: int) -> tuple[list, int]:
-    """A worker job: ``job``, then the quick messages that follow it in the same frame (a dispatch
-    and the read after it: no hop back to the event loop in between). Returns the replies and the
-    index of the first message left for the event loop."""
-    replies = list(job())
-    while i < len(messages):
-        quick, nxt = session.prepare(messages[i])
-        if not quick:
-            break
-        replies += nxt()
-        i += 1
-    return replies, i
 
 
 async def run_forever(config: HostConfig, ready: Callable[[Host], None] | None = None) -> None:
