@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import re
+import threading
 from collections.abc import Mapping
 
 import numpy as np
@@ -21,10 +23,15 @@ OPSET = 21
 
 log = logging.getLogger("webnn_bridge.onnxruntime")
 
-# Every graph's InferenceSession runs on ONE process-wide pair of ORT thread pools (0: ORT picks
-# the number of physical cores). Per-session pools cost a thread per core per graph, and joining
-# them when a graph is destroyed stalls the host.
-GLOBAL_THREADS = {"intra_op": 0, "inter_op": 0}
+# Threads: ORT's process-wide (global) pools would bound the thread count, but their threads spin
+# for ~50 ms after every run (no API turns that off for global pools): on a small machine that
+# steals the core the browser needs to send the next input. Instead, each session has its own
+# intra-op pool that spins only while a run is in progress (session.force_spinning_stop), and only
+# a bounded number of sessions get one: graphs too small to gain from threads, and big ones beyond
+# the bound, run on the calling worker thread (intra_op_num_threads=1: ORT creates no thread).
+POOL_THREADS = 64  # at most this many intra-op pool threads in all (a pool has a thread per core)
+POOLED_SESSIONS = max(1, POOL_THREADS // (os.cpu_count() or 1))  # sessions with a pool at once
+POOL_MIN_BYTES = 1 << 20  # a graph "gains from threads" when its constants + values exceed this
 
 # execution provider -> (device kind, description); order is preference within a kind
 KNOWN_PROVIDERS = {
@@ -44,7 +51,6 @@ KNOWN_PROVIDERS = {
 def _ort():
     import onnxruntime
 
-    _global_thread_pools()
     return onnxruntime
 
 
@@ -96,21 +102,45 @@ def _ep_devices(ort) -> list[tuple[str, str]]:
         return []
 
 
-@functools.lru_cache(maxsize=1)
-def _global_thread_pools() -> None:
-    """Create ORT's shared thread pools; must run before the first InferenceSession."""
-    from onnxruntime.capi import _pybind_state
+class PoolSlots:
+    """At most ``limit`` sessions hold an intra-op thread pool at once (thread-safe)."""
 
-    _pybind_state.set_global_thread_pool_sizes(GLOBAL_THREADS["intra_op"], GLOBAL_THREADS["inter_op"])
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        with self._lock:
+            if self.used >= self.limit:
+                return False
+            self.used += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.used -= 1
 
 
-def session_options():
-    """The options every compiled graph gets (the one place to tune ORT threading)."""
+POOL_SLOTS = PoolSlots(POOLED_SESSIONS)
+
+
+def graph_work_bytes(graph: GraphIR) -> int:
+    """A cheap size of a graph's work: the bytes of its constants and of every value it computes."""
+    values = sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
+    return values + int(sum(a.nbytes for a in graph.constants.values()))
+
+
+def session_options(pooled: bool = False):
+    """The options every compiled graph gets (the one place to tune ORT threading): ``pooled``
+    gives the session an intra-op pool of a thread per physical core, else it runs on the caller's
+    thread alone."""
     opts = _ort().SessionOptions()
     opts.log_severity_level = 3
-    opts.use_per_session_threads = False  # the global pools above
-    # the page's own threads compete for the same cores: idle ORT threads sleep, not spin
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts.intra_op_num_threads = 0 if pooled else 1
+    # pool threads spin between the operators of a run, and sleep once it ends: the page's
+    # threads compete for the same cores
+    opts.add_session_config_entry("session.force_spinning_stop", "1")
     return opts
 
 
@@ -310,7 +340,8 @@ class OrtCompiled(Compiled):
         self.in_map, self.out_map = io_names(graph)
         if model is None:
             model = serialize_graph(graph, external=True)
-        opts = session_options()
+        self.pooled = graph_work_bytes(graph) >= POOL_MIN_BYTES and POOL_SLOTS.take()
+        opts = session_options(self.pooled)
         names, self._external = external_constants(graph)  # the session reads these arrays: keep them
         if names:
             opts.add_external_initializers(names, self._external)
@@ -318,6 +349,7 @@ class OrtCompiled(Compiled):
         try:
             self.session = ort.InferenceSession(model, opts, providers=list(providers), provider_options=options)
         except Exception as e:  # ORT rejects the model: a compile failure per spec (details stay in the log)
+            self.close()
             log.warning("compile failed: %s", e)
             raise OperationError("The graph could not be compiled.") from None
         # ORT drops an EP that fails to initialize and runs on the next one: say so
@@ -341,6 +373,13 @@ class OrtCompiled(Compiled):
     def close(self) -> None:
         self.session = None
         self._external = []
+        if self.pooled:  # its pool's threads end with the session
+            self.pooled = False
+            POOL_SLOTS.give_back()
+
+    def __del__(self):
+        if getattr(self, "pooled", False):
+            self.close()
 
 
 class OnnxRuntimeBackend(Backend):

@@ -1,10 +1,15 @@
-"""Single-graph inference with ORT's shared (global) thread pools, as the host compiles graphs,
-against per-session pools (ORT's default), on MobileNetV2 (weights from ../shared/data).
+"""Single-graph inference on MobileNetV2 (weights from ../shared/data) under three ORT threading
+setups, and the CPU time the process burns in the 50 ms after each run (spinning pool threads):
+
+  host         the host's options for a big graph: a per-session pool that stops spinning when a
+               run ends (session.force_spinning_stop);
+  global       ORT's process-wide pools (the host's former setup): their threads spin on after runs;
+  per-session  ORT's defaults (a per-session pool that spins on after runs).
 
     PYTHONPATH=. python benchmarks/bench_ort_threads.py [--rounds 6] [--runs 50]
 
 One process cannot hold both kinds of session (ORT refuses per-session pools once global ones
-exist), so each round runs one subprocess per mode, alternately; prints medians and the ratio.
+exist), so each round runs one subprocess per mode, alternately; prints medians and ratios.
 """
 
 from __future__ import annotations
@@ -18,54 +23,73 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+MODES = ("host", "global", "per-session")
+IDLE_S = 0.05
 
 
-def measure(mode: str, runs: int) -> list[float]:
+def options(mode: str):
+    import onnxruntime as ort
+
+    from webnn_bridge.backends.onnxruntime import session_options
+
+    if mode == "host":
+        return session_options(pooled=True)
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    if mode == "global":
+        from onnxruntime.capi import _pybind_state
+
+        _pybind_state.set_global_thread_pool_sizes(0, 0)
+        opts.use_per_session_threads = False
+    return opts
+
+
+def measure(mode: str, runs: int) -> dict[str, list[float]]:
     import onnxruntime as ort
 
     from tests.models import mobilenet_data as md
 
     model = md.build_onnx_model(md.load_weights()).SerializeToString()
     x = md.preprocess()
-    if mode == "shared":
-        from webnn_bridge.backends.onnxruntime import session_options
-
-        opts = session_options()
-    else:
-        opts = ort.SessionOptions()
-        opts.log_severity_level = 3
-    s = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+    s = ort.InferenceSession(model, options(mode), providers=["CPUExecutionProvider"])
     feed = {s.get_inputs()[0].name: x}
     for _ in range(5):
         s.run(None, feed)
-    times = []
+    times, burnt = [], []
     for _ in range(runs):
         t0 = time.perf_counter()
         s.run(None, feed)
         times.append((time.perf_counter() - t0) * 1000)
-    return times
+        c0 = time.process_time()
+        time.sleep(IDLE_S)
+        burnt.append((time.process_time() - c0) * 1000)
+    return {"times": times, "burnt": burnt}
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rounds", type=int, default=6)
     p.add_argument("--runs", type=int, default=50)
-    p.add_argument("--child", choices=["shared", "per-session"], help=argparse.SUPPRESS)
+    p.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
         print(json.dumps(measure(args.child, args.runs)))
         return 0
-    results: dict[str, list[float]] = {"per-session": [], "shared": []}
+    times: dict[str, list[float]] = {m: [] for m in MODES}
+    burnt: dict[str, list[float]] = {m: [] for m in MODES}
     for _ in range(args.rounds):
-        for mode in results:
+        for mode in MODES:
             out = subprocess.run([sys.executable, __file__, "--child", mode, "--runs", str(args.runs)],
                                  capture_output=True, text=True, check=True, cwd=ROOT)
-            results[mode].append(statistics.median(json.loads(out.stdout)))
-    for mode, medians in results.items():
-        print(f"{mode:12} median of {args.rounds} round medians: {statistics.median(medians):7.2f} ms "
-              f"(rounds: {', '.join(f'{m:.1f}' for m in medians)})")
-    ratio = statistics.median(results["shared"]) / statistics.median(results["per-session"])
-    print(f"shared / per-session: {ratio:.2f}")
+            r = json.loads(out.stdout)
+            times[mode].append(statistics.median(r["times"]))
+            burnt[mode].append(statistics.median(r["burnt"]))
+    for mode in MODES:
+        print(f"{mode:12} run: median of {args.rounds} round medians {statistics.median(times[mode]):7.2f} ms "
+              f"(rounds: {', '.join(f'{m:.1f}' for m in times[mode])}); CPU burnt in the "
+              f"{IDLE_S * 1000:.0f} ms after a run {statistics.median(burnt[mode]):5.1f} ms")
+    for mode in MODES[1:]:
+        print(f"host / {mode}: {statistics.median(times['host']) / statistics.median(times[mode]):.2f}")
     return 0
 
 

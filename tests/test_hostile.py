@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import inspect
 import json
 import logging
@@ -262,6 +263,25 @@ def test_graphs_share_thread_pools(ml):
     assert _threads() <= before + 2  # was one pool (a thread per core) per graph
     send(s, {"t": "destroyContext", "ctx": 1})
     assert not s.graphs and s.budget.used == 0
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc to count threads")
+def test_big_graphs_thread_pools_are_bounded():
+    """Graphs big enough for an intra-op pool get one only while fewer than POOLED_SESSIONS hold
+    one; a destroyed graph gives its pool back."""
+    from webnn_bridge.backends import onnxruntime as ort_backend
+    from webnn_bridge.backends.cache import CompileCache
+
+    s = new_session(ML(compile_cache=CompileCache(warm_entries=0)))
+    before, slots = _threads(), ort_backend.POOL_SLOTS.used
+    n = ort_backend.POOLED_SESSIONS + 4
+    for gid in range(10, 10 + n):  # distinct shapes: the compile cache shares identical graphs
+        assert "error" not in call(s, relu_graph(gid, shape=(1, (1 << 18) + gid)))
+    assert ort_backend.POOL_SLOTS.used == min(ort_backend.POOLED_SESSIONS, slots + n)
+    assert _threads() <= before + ort_backend.POOLED_SESSIONS * (os.cpu_count() or 1) + 2
+    send(s, {"t": "destroyContext", "ctx": 1})
+    gc.collect()
+    assert ort_backend.POOL_SLOTS.used <= slots
 
 
 def test_graphs_per_session_are_capped(ml):

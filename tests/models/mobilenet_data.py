@@ -248,7 +248,7 @@ def _session(model):
 
     from webnn_bridge.backends.onnxruntime import session_options
 
-    opts = session_options()  # the host's process uses ORT's global thread pools
+    opts = session_options()  # one thread: a reference needs no speed
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
 
