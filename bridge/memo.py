@@ -284,7 +284,7 @@ def build_key(partition: str, context_key: str, header: dict, payload) -> str | 
                       for n in header.get("nodes", [])],
             "outputs": {k: op(v) for k, v in header["outputs"].items()},
             "rest": {k: v for k, v in header.items()
-                     if k not in ("t", "id", "ctx", "graph", "inputs", "constants", "nodes", "outputs", "parts")},
+                     if k not in ("t", "id", "ctx", "graph", "inputs", "constants", "nodes", "outputs", "parts", "release")},
         }
         text = json.dumps([partition, context_key, canon], sort_keys=True, separators=(",", ":"))
     except (TypeError, KeyError, AttributeError, ValueError, protocol.ProtocolError):
