@@ -102,6 +102,14 @@ class ConstantStore:
             self._remember(origin, sha256, v)
         return v
 
+    def holds_any(self, origin: str) -> bool:
+        """Whether any constant of this origin is held, in memory or on disk."""
+        with self._lock:
+            if any(o == origin for o, _ in self._entries):
+                return True
+        folder = self._origin_folder(origin)
+        return folder is not None and any(SHA256_HEX.fullmatch(n) for n in self._names(folder))
+
     def put(self, origin: str, sha256: str, data: memoryview) -> None:
         """``data``: bytes whose SHA-256 the caller verified."""
         if len(data) > self.max_bytes:
@@ -126,7 +134,12 @@ class ConstantStore:
     def _folder(self, origin: str, sha256: str) -> Path | None:
         """The origin's folder (named by a digest: no page text in paths), None without a
         directory or for a malformed digest."""
-        if self.directory is None or not isinstance(sha256, str) or not SHA256_HEX.fullmatch(sha256):
+        if not isinstance(sha256, str) or not SHA256_HEX.fullmatch(sha256):
+            return None
+        return self._origin_folder(origin)
+
+    def _origin_folder(self, origin: str) -> Path | None:
+        if self.directory is None:
             return None
         folder = self._folders.get(origin)
         if folder is None:
@@ -271,7 +284,7 @@ def build_key(partition: str, context_key: str, header: dict, payload) -> str | 
                       for n in header.get("nodes", [])],
             "outputs": {k: op(v) for k, v in header["outputs"].items()},
             "rest": {k: v for k, v in header.items()
-                     if k not in ("t", "id", "ctx", "graph", "inputs", "constants", "nodes", "outputs", "parts")},
+                     if k not in ("t", "id", "ctx", "graph", "inputs", "constants", "nodes", "outputs", "parts", "release")},
         }
         text = json.dumps([partition, context_key, canon], sort_keys=True, separators=(",", ":"))
     except (TypeError, KeyError, AttributeError, ValueError, protocol.ProtocolError):

@@ -8,6 +8,7 @@ Nothing a page sends can raise out of ``receive``: bad input becomes an error re
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 import time
@@ -47,8 +48,10 @@ REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTen
 MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
 GENERIC_FAILURE = "The host could not complete the operation."
 # cheap whatever their arguments (see Session.prepare)
-QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "holdConstants"}
+QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "holdConstants",
+         "releaseConstants"}
 QUICK_READ_BYTES = 256 * 1024
+QUICK_UPLOAD_BYTES = 256 * 1024  # a putConstant hashes its bytes: small ones take well under 1 ms
 QUICK_DISPATCH_MS = 0.5
 QUICK_HEADER_CHARS = 16 * 1024
 
@@ -60,6 +63,18 @@ def _header_chars(frame) -> int:
     return int.from_bytes(bytes(frame[:4]), "little") if len(frame) >= 4 else 0
 MAX_GRAPH_NODES = 30000  # far above real models (thousands); bounds one build's host time
 CONTEXT_BYTES = 192 * 1024  # what a context costs the host (its limits and capabilities), charged to the page
+
+
+@dataclass
+class Upload:
+    """A constant's bytes a page uploaded as constant() copied them (putConstant), held for the
+    builders that use them: charged to the session's budget, or the error that refused them."""
+
+    context: MLContext
+    raw: memoryview | None
+    sha256: str | None
+    charged: int = 0
+    error: WebNNError | None = None
 
 
 @dataclass
@@ -96,6 +111,7 @@ class Session:
         self.closed = False
         self.observer = observer  # policy tracing hook: (event, facts)
         self.held: dict[str, memoryview] = {}  # constants held for the next build (on_holdConstants)
+        self.uploads: dict[int, Upload] = {}  # constants uploaded before their build (on_putConstant)
         self.sent_errors = 0
 
     # ------------------------------------------------------------------ entry point
@@ -188,13 +204,19 @@ class Session:
         self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx})
         # the shim runs the op rules itself (generated from ops/): it needs the capabilities the
         # builder enforces, i.e. the context's privacy-bucketed profile (data only)
-        return self._ok(h, accelerated=ctx.accelerated, limits=ctx.opSupportLimits(), rules=rules_wire(ctx))
+        # whether this origin's constants are held (a reload, a restarted host): then the page
+        # hashes its constants and uploads only what the host lacks, else it uploads them as it
+        # copies them, unhashed (this origin's own partition: nothing about other origins)
+        held = self.ml.constant_store.holds_any(self.origin or "")
+        return self._ok(h, accelerated=ctx.accelerated, limits=ctx.opSupportLimits(), rules=rules_wire(ctx),
+                        constantsHeld=held)
 
     def on_destroyContext(self, h, payload):  # noqa: N802
         ctx = self.contexts.pop(h.get("ctx"), None) if isinstance(h.get("ctx"), int) else None
         if ctx is not None:
             ctx.destroy()
             self._forget(ctx)
+            self._release([uid for uid, u in self.uploads.items() if u.context is ctx])
         return None
 
     def _forget(self, ctx: MLContext) -> None:
@@ -209,12 +231,67 @@ class Session:
             raise OperationError(f"This page holds {len(self.graphs)} graphs, the most one page may hold.")
         ctx.cache_partition = self.origin or ""
         try:
+            uploads = self._hold_uploads(ctx, h)
             graph = self._memoized_build(ctx, h, payload)
         finally:
             self.held = {}
+            self._release(h.get("release"))
         self.graphs[gid] = graph
         self._observe("build", {"graph": graph, "context": ctx})
-        return self._ok(h, **placement_report(graph))
+        return self._ok(h, uploads=uploads, **placement_report(graph))
+
+    def _hold_uploads(self, ctx: MLContext, h: dict) -> dict[str, str]:
+        """A build's constants that name an upload (on_putConstant) name its digest instead, with
+        its bytes held for this build (as on_holdConstants does); returns {upload id: digest}, by
+        which the page's later builds name them."""
+        digests = {}
+        for item in h.get("constants", []):
+            if "upload" not in item:
+                continue
+            if "part" in item or "sha256" in item:
+                raise WebNNTypeError("a constant is either uploaded before the build or named in it")
+            uid = item.pop("upload")
+            u = self.uploads.get(uid) if isinstance(uid, int) else None
+            if u is None or u.context is not ctx:
+                raise WebNNTypeError("a constant names an upload that this context does not hold")
+            if u.error is not None:
+                raise u.error
+            item["sha256"] = u.sha256
+            self.held[u.sha256] = u.raw
+            digests[str(uid)] = u.sha256
+        return digests
+
+    def on_putConstant(self, h, payload):  # noqa: N802
+        """A constant's bytes, sent as constant() copies them, before the build that uses them:
+        charged to the session's budget at once (a refusal is reported by that build), hashed and
+        kept for this origin's later builds, and held until a build message or releaseConstants
+        releases it or its context goes."""
+        ctx = self._context(h["ctx"])
+        uid = self._new_id(self.uploads, h["upload"])
+        if payload is None:
+            raise WebNNTypeError("putConstant needs data")
+        try:
+            charged = self.budget.charge(len(payload), "constant()", OperationError)
+        except WebNNError as e:
+            self.uploads[uid] = Upload(ctx, None, None, error=e)
+            return None
+        sha = hashlib.sha256(payload).hexdigest()
+        self.ml.constant_store.put(self.origin or "", sha, payload)
+        self.uploads[uid] = Upload(ctx, payload, sha, charged)
+        return None
+
+    def on_releaseConstants(self, h, payload):  # noqa: N802
+        self._release(h.get("uploads"))
+        return None
+
+    def _release(self, ids) -> None:
+        """Let go of these uploads (ids the page sent: anything malformed is ignored)."""
+        if not isinstance(ids, list):
+            return
+        for uid in ids:
+            u = self.uploads.pop(uid, None) if isinstance(uid, int) else None
+            if u is not None:
+                self.budget.release(u.charged)
 
     def _memoized_build(self, ctx: MLContext, h: dict, payload) -> MLGraph:
         """A message the host validated before (same graph, same kind of context, same origin)
@@ -368,15 +445,17 @@ class Session:
         except protocol.ProtocolError:
             return True, lambda: self.receive(frame)  # answered with an error at once
         try:
-            quick = self._quick(header)
+            quick = self._quick(header, payload)
         except Exception:  # malformed (unhashable ids, ...): the handler answers with an error
             quick = True
         return quick, lambda: self.handle(header, payload)
 
-    def _quick(self, header: dict) -> bool:
+    def _quick(self, header: dict, payload=None) -> bool:
         kind = header["t"]
         if kind in QUICK:
             return True
+        if kind == "putConstant":
+            return payload is None or len(payload) <= QUICK_UPLOAD_BYTES
         if kind == "readTensor":
             t = self.tensors.get(header.get("tensor"))
             return t is None or t.desc.byte_length <= QUICK_READ_BYTES
@@ -419,6 +498,7 @@ class Session:
         self.contexts.clear()
         self.graphs.clear()
         self.tensors.clear()
+        self._release(list(self.uploads))
 
     def _observe(self, event: str, facts: dict) -> None:
         if self.observer is not None:

@@ -266,3 +266,48 @@ def test_repeated_builder_calls_are_independent(page, host):
         """,
     )
     assert r == {"independent": True, "e1": "TypeError", "e2": "TypeError", "afterBuild": "InvalidStateError"}
+
+
+def test_constants_uploaded_as_copied_serve_every_builder_that_uses_them(page, app_dir, monkeypatch):
+    """A host that holds no constant of the page's origin yet: constant() uploads each new copy at
+    once (putConstant), builders that share a copy share its upload, and once built, an unchanged
+    buffer is named by the digest the host replied (not uploaded again)."""
+    from webnn_bridge.bridge.embed import start_host
+    from webnn_bridge.bridge.session import Session
+
+    seen = []
+    for kind in ("putConstant", "holdConstants"):
+        real = getattr(Session, f"on_{kind}")
+        monkeypatch.setattr(Session, f"on_{kind}", lambda s, h, p, real=real, kind=kind: seen.append(kind) or real(s, h, p))
+    fresh = start_host(app_dir=app_dir)
+    try:
+        page.goto(f"{fresh.url}/basic.html")
+        r = page.evaluate("""async () => {
+          const ctx = await navigator.ml.createContext();
+          const f32 = (shape) => ({dataType: 'float32', shape});
+          const run = async (g) => {
+            const tin = await ctx.createTensor({...f32([4]), writable: true});
+            const tout = await ctx.createTensor({...f32([4]), readable: true});
+            ctx.writeTensor(tin, new Float32Array([10, 20, 30, 40]));
+            ctx.dispatch(g, {x: tin}, {y: tout});
+            return Array.from(new Float32Array(await ctx.readTensor(tout)));
+          };
+          const w = new Float32Array([1, 2, 3, 4]);
+          const b1 = new MLGraphBuilder(ctx), b2 = new MLGraphBuilder(ctx), b3 = new MLGraphBuilder(ctx);
+          const x1 = b1.input('x', f32([4])), x2 = b2.input('x', f32([4])), x3 = b3.input('x', f32([4]));
+          const y1 = b1.add(b1.add(x1, b1.constant(f32([4]), w)), b1.constant(f32([4]), w));
+          const y2 = b2.mul(x2, b2.constant(f32([4]), w));  // before b1 builds: b1's upload
+          w[0] = 100;  // changed: a new copy, uploaded
+          const y3 = b3.sub(x3, b3.constant(f32([4]), w));
+          const g1 = await b1.build({y: y1});
+          const g2 = await b2.build({y: y2});
+          const g3 = await b3.build({y: y3});
+          const b4 = new MLGraphBuilder(ctx);
+          const x4 = b4.input('x', f32([4]));
+          const g4 = await b4.build({y: b4.add(x4, b4.constant(f32([4]), w))});
+          return [await run(g1), await run(g2), await run(g3), await run(g4)];
+        }""")
+    finally:
+        fresh.stop()
+    assert r == [[12, 24, 36, 48], [10, 40, 90, 160], [-90, 18, 27, 36], [110, 22, 33, 44]]
+    assert seen == ["putConstant", "putConstant", "holdConstants"]

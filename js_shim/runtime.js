@@ -381,7 +381,14 @@ class HostLink {
     if (!parts) return JSON.stringify(header);
     let total = 0;
     const offsets = parts.map((p) => { const o = [total, p.byteLength]; total += p.byteLength; return o; });
-    let json = JSON.stringify(Object.assign({}, header, { parts: offsets }));
+    const [buf, start] = this.blankFrame(Object.assign({}, header, { parts: offsets }), total);
+    let pos = start;
+    for (const p of parts) { buf.set(p, pos); pos += p.byteLength; }
+    return buf.buffer;
+  }
+  // A binary frame with room for `total` payload bytes, for the caller to fill: [frame, payload offset].
+  blankFrame(header, total) {
+    let json = JSON.stringify(header);
     // pad the header with JSON whitespace so that the payload starts 8-byte aligned: the host
     // then uses received tensor bytes in place
     json += ' '.repeat((8 - ((4 + textEncoder.encode(json).byteLength) % 8)) % 8);
@@ -389,9 +396,14 @@ class HostLink {
     const buf = new Uint8Array(4 + head.byteLength + total);
     new DataView(buf.buffer).setUint32(0, head.byteLength, true);
     buf.set(head, 4);
-    let pos = 4 + head.byteLength;
-    for (const p of parts) { buf.set(p, pos); pos += p.byteLength; }
-    return buf.buffer;
+    return [buf, 4 + head.byteLength];
+  }
+  // A big frame sent now, after what is queued (not at the next microtask): a constant's upload
+  // leaves while the page goes on with its builder calls.
+  sendNow(buffer) {
+    if (this.closed) return;
+    if (this.queue.length) this.flush();
+    this.ws.send(buffer);
   }
   send(header, parts) {
     if (this.closed) return;
@@ -432,22 +444,25 @@ class HostLink {
     }
     sendSmall();
   }
-  // Constants the host already holds for this origin are not uploaded again: the page names
-  // every constant by its SHA-256, the host answers which it holds (and keeps those for this
-  // build), and checks the digest of every part it does receive. Without crypto.subtle (an
-  // insecure context) every constant is uploaded.
-  // ``copies``: constant()'s records of the parts, with their digests (started by constant()).
+  // Constants the host already holds for this origin are not uploaded again: a build names the
+  // constants whose SHA-256 it knows (hashed by constant() or named by the host's replies, see
+  // constantCopy), the host answers which it holds (and keeps those for this build), and checks
+  // the digest of every part it does receive. ``copies``: constant()'s records of the parts.
+  // Returns the parts still to send.
   async skipHeldConstants(message, parts, copies) {
     if (parts.length === 0) return parts;
     const hashes = await Promise.all(copies.map((c) => c.sha256));
-    if (hashes.some((h) => !h)) return parts;
-    const { have } = await this.request({ t: 'holdConstants', hashes });
+    const asked = [];
+    hashes.forEach((h, i) => { if (h) asked.push(i); });
+    if (asked.length === 0) return parts;
+    const { have } = await this.request({ t: 'holdConstants', hashes: asked.map((i) => hashes[i]) });
+    const held = new Set(asked.filter((i, k) => have[k]));
     const sent = [];
     for (const item of message.constants) {
       if (item.part === undefined) continue;
       const i = item.part;
-      item.sha256 = hashes[i];
-      if (have[i]) delete item.part;
+      if (hashes[i]) item.sha256 = hashes[i];
+      if (held.has(i)) delete item.part;
       else { item.part = sent.length; sent.push(parts[i]); }
     }
     return sent;
@@ -462,21 +477,27 @@ function link() {
 
 // ---------------------------------------------------------------------------------- buffers
 // constant()'s copies, by source buffer and byte range: a page that passes the same, unchanged
-// bytes again (an identical rebuild) gets the earlier copy and its SHA-256 (a promise of its hex
-// digest, or null without crypto.subtle), with no new copy and no new hash. A copy lives as long
-// as its source buffer.
+// bytes again (an identical rebuild) gets the earlier copy, with no new copy. Where the host
+// holds no constant of this origin yet (its createContext reply says), a new copy is written
+// straight into the frame that uploads it at once (putConstant), while the page goes on with its
+// builder calls; the host hashes it, holds it for the builders that use it and names its SHA-256
+// in the build's reply. Else (a reload, a restarted host) constant() hashes its copy, and build()
+// uploads only what the host lacks. A copy lives as long as its source buffer.
 const CONSTANT_COPIES = new WeakMap();
-function constantCopy(data, desc) {
+function constantCopy(b, data, desc) {
   const view = viewOf(data, desc, 'constant()');
   const slot = `${view.byteOffset}:${view.byteLength}`;
   let copies = CONSTANT_COPIES.get(view.buffer);
   const known = copies && copies.get(slot);
   if (known && sameBytes(known.bytes, view)) return known;
-  const copy = { bytes: view.slice(), sha256: null };
-  copy.sha256 = digestOf(copy.bytes);  // once per copy (Chromium hashes on the calling thread)
+  const copy = b.context.constantsHeld ? hashedCopy(view) : uploadedCopy(b.context, view);
   if (!copies) CONSTANT_COPIES.set(view.buffer, copies = new Map());
   copies.set(slot, copy);
   return copy;
+}
+function hashedCopy(view) {
+  const bytes = view.slice();
+  return { bytes, sha256: digestOf(bytes), upload: null };  // Chromium hashes on the calling thread
 }
 function digestOf(bytes) {
   const subtle = globalThis.crypto && globalThis.crypto.subtle;
@@ -487,6 +508,39 @@ function digestOf(bytes) {
     return null;  // the page uploads the constant
   }
 }
+function hexOf(buffer) {
+  return Array.from(new Uint8Array(buffer), (x) => x.toString(16).padStart(2, '0')).join('');
+}
+function uploadedCopy(c, view) {
+  const upload = { id: nextObjectId++, link: c.link, context: c, users: 0, live: true };
+  const [frame, start] = c.link.blankFrame({ t: 'putConstant', ctx: c.id, upload: upload.id }, view.byteLength);
+  const bytes = frame.subarray(start);
+  bytes.set(view);
+  c.link.sendNow(frame.buffer);
+  return { bytes, sha256: null, upload };
+}
+// The upload a builder's constant names: the copy's, while the host holds it for this context
+// (each builder that uses it counts), else null (the build names the copy's digest or sends it).
+function useUpload(b, copy) {
+  const u = copy.upload;
+  if (!u || !u.live || u.link !== b.context.link || u.context !== b.context) return null;
+  const state = b.uploads;
+  if (!state.recs.has(u)) { state.recs.add(u); u.users++; }
+  if (!state.registered) { state.registered = true; DROPPED_BUILDERS.register(b.wrapper, state); }
+  return u;
+}
+// A builder that built its graph, or was dropped, no longer uses its uploads: the ids of those
+// no other builder uses, for the host to release.
+function releasedUploads(state) {
+  const ids = [];
+  for (const u of state.recs) if (--u.users === 0 && u.live) { u.live = false; ids.push(u.id); }
+  state.recs.clear();
+  return ids;
+}
+const DROPPED_BUILDERS = new FinalizationRegistry((state) => {
+  const ids = releasedUploads(state);
+  if (ids.length) state.link.send({ t: 'releaseConstants', uploads: ids });
+});
 function sameBytes(a, b) {
   if (a.byteLength !== b.byteLength) return false;
   let x = a; let y = b;
@@ -517,10 +571,6 @@ function viewOf(data, desc, what) {
     throw new TypeError(`${what}: byte length ${view.byteLength} does not match ${desc.dataType}[${desc.shape.join(',')}] (${size} bytes).`);
   }
   return view;
-}
-
-function hexOf(buffer) {
-  return Array.from(new Uint8Array(buffer), (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
 function sameDesc(a, b) {
@@ -644,14 +694,15 @@ function collectGraph(b, outputs) {
       tagValue(s.node.args, (x) => { stack.push(x); return null; });
     }
   }
-  const inputs = []; const constants = []; const parts = []; const copies = [];
+  const inputs = []; const constants = []; const parts = []; const copies = []; const uploaded = new Map();
   for (const s of Array.from(seen).sort((x, y) => x.id - y.id)) {
     if (s.kind === 'input') inputs.push({ operand: s.id, name: s.name, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) } });
     if (s.kind === 'constant') {
       if (s.bytes) {
-        constants.push({ operand: s.id, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) }, part: parts.length });
-        parts.push(s.bytes);
-        copies.push(s.copy);
+        const item = { operand: s.id, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) } };
+        if (s.upload) { item.upload = s.upload.id; uploaded.set(String(s.upload.id), s.copy); }
+        else { item.part = parts.length; parts.push(s.bytes); copies.push(s.copy); }
+        constants.push(item);
       }
       else if (s.scalar) constants.push({ operand: s.id, scalar: s.scalar });
       else {
@@ -674,7 +725,7 @@ function collectGraph(b, outputs) {
     const s = SLOTS.get(o);
     graphOutputs[name] = { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) };
   }
-  return { message: { inputs, constants, nodes: nodeList, outputs: outs }, parts, copies, graphInputs, graphOutputs };
+  return { message: { inputs, constants, nodes: nodeList, outputs: outs }, parts, copies, uploaded, graphInputs, graphOutputs };
 }
 
 function checkTensor(ctx, tensorObj, what) {
@@ -712,6 +763,7 @@ const IMPL = {
         const lost = new Promise((r) => { resolveLost = r; });
         const ctx = {
           id, link: hostLink, accelerated: reply.accelerated, limits: reply.limits, rules: contextRules(reply),
+          constantsHeld: reply.constantsHeld === true,
           lost, resolveLost, isLost: false, graphs: new Set(), tensors: new Set(),
         };
         hostLink.contexts.add(ctx);
@@ -847,7 +899,7 @@ const IMPL = {
     construct(conv) {
       const c = SLOTS.get(conv.context);
       if (c.isLost) throw makeError('InvalidStateError', 'The MLContext is lost.');
-      return { context: c, hasBuilt: false, inputNames: new Set(), nodes: [] };
+      return { context: c, hasBuilt: false, inputNames: new Set(), nodes: [], uploads: { recs: new Set(), registered: false, link: c.link } };
     },
     get: {},
     ops: {
@@ -873,8 +925,8 @@ const IMPL = {
           return newOperand(b, { dataType: conv.dataType, shape: [] }, 'constant', { scalar: { dataType: conv.dataType, value: tagValue(conv.value) } });
         }
         const desc = checkNewOperand(b.context, 'constant', conv.descriptor);
-        const copy = constantCopy(conv.buffer, desc);
-        return newOperand(b, desc, 'constant', { bytes: copy.bytes, copy });
+        const copy = constantCopy(b, conv.buffer, desc);
+        return newOperand(b, desc, 'constant', { bytes: copy.bytes, copy, upload: useUpload(b, copy) });
       },
       async build(b, conv) {
         canBuild(b);
@@ -892,8 +944,14 @@ const IMPL = {
         b.hasBuilt = true;
         const c = b.context;
         const id = nextObjectId++;
+        const release = releasedUploads(b.uploads);  // released by the host after this build
+        if (release.length) g.message.release = release;
         const parts = await c.link.skipHeldConstants(g.message, g.parts, g.copies);
         const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), parts.length ? parts : null);
+        for (const [uid, sha256] of Object.entries(reply.uploads || {})) {
+          const copy = g.uploaded.get(uid);
+          if (copy) copy.sha256 = sha256;
+        }
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost while building.');
         const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()) };
         c.graphs.add(graph);
