@@ -63,6 +63,7 @@ def _header_chars(frame) -> int:
     return int.from_bytes(bytes(frame[:4]), "little") if len(frame) >= 4 else 0
 MAX_GRAPH_NODES = 30000  # far above real models (thousands); bounds one build's host time
 CONTEXT_BYTES = 192 * 1024  # what a context costs the host (its limits and capabilities), charged to the page
+MAX_UPLOADS = 65536  # constants one page may hold uploaded before their builds (real models: hundreds)
 
 
 @dataclass
@@ -270,6 +271,8 @@ class Session:
         uid = self._new_id(self.uploads, h["upload"])
         if payload is None:
             raise WebNNTypeError("putConstant needs data")
+        if len(self.uploads) >= MAX_UPLOADS:  # bytes are budgeted; this bounds the count of tiny ones
+            raise OperationError(f"This page holds {len(self.uploads)} constants not yet built, the most one page may hold.")
         try:
             charged = self.budget.charge(len(payload), "constant()", OperationError)
         except WebNNError as e:

@@ -144,3 +144,21 @@ def test_a_rebuild_naming_the_uploads_digests_skips_the_replay(ml):
                        "outputs": {"y": 9}})
     assert "error" not in reply and replays == [1]
     np.testing.assert_array_equal(_run(s, 2, X), X + W)
+
+
+def test_the_count_of_held_uploads_is_bounded(ml, monkeypatch):
+    """Bytes are charged to the budget; the count bounds a flood of tiny uploads (each costs the
+    host an entry): the one over the limit is refused with a warning and a build naming it fails."""
+    from webnn_bridge.bridge import session as session_module
+
+    monkeypatch.setattr(session_module, "MAX_UPLOADS", 3)
+    s = _session(ml)
+    for uid in (1, 2, 3):
+        assert _put(s, uid, W.tobytes()) == []
+    (frame,) = _put(s, 4, W.tobytes())
+    warning = protocol.decode(frame)[0]
+    assert warning["t"] == "warning" and warning["error"]["name"] == "OperationError"
+    assert len(s.uploads) == 3
+    assert _build(s, 1, 4)["error"]["name"] == "TypeError"
+    assert "ok" in _build(s, 2, 1, release=[1, 2, 3])
+    assert _put(s, 5, W.tobytes()) == []  # released: room again
