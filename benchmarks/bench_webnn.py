@@ -510,7 +510,7 @@ def _console_lines(cmd: list[str], timeout_s: float = 600, on_line=None, env=Non
     try:
         for line in proc.stderr:
             if "BENCH error" in line:
-                raise RuntimeError("the page failed: " + line[line.index("BENCH error") + 12:].strip())
+                raise RuntimeError("the page failed: " + line[line.index("BENCH error") + 12:].split('", source:')[0])
             m = re.search(r"BENCH (\w+) ([-0-9.e,]+)", line)
             if m:
                 found[m[1]] = [float(v) for v in m[2].split(",")]
