@@ -5,7 +5,8 @@ Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios
     Runtime (same thread count as the host), ours (write + dispatch + read in Debian's Chromium
     through the shim, with no driver attached; again under Playwright, whose DevTools session
     reports every websocket frame and so slows ours, not native), native Chromium WebNN
-    (--native-chromium), onnxruntime-web through its WebNN EP on ours / on native, and onnxruntime-web wasm (--ort-web);
+    (--native-chromium), onnxruntime-web through its WebNN EP on ours / on native, and onnxruntime-web wasm
+    (--ort-web; each with no driver attached, and again under Playwright);
   - MobileNetV2 build() (no driver attached, and again under Playwright): first build, identical
     rebuild in the same page, after a page reload,
     after a host restart (on-disk compile cache); native Chromium's build;
@@ -437,6 +438,48 @@ def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
             "echo_tiny": median(lines["echo_tiny"]), "echo_transfer": 2 * 16 / (median(lines["echo_transfer"]) / 1000)}
 
 
+# ORT-web's rows with no driver attached: the page runs each execution provider on load and logs the
+# times (or the error) to the console
+ORT_PLAIN_HOOK = """<script>addEventListener('load', async () => {
+  const say = (key, values) => console.log(`BENCH ${key} ${values.join(',')}`);
+  try {
+    for (const ep of %(eps)s) {
+      const o = await (%(ort)s)([ep, %(iters)d]);
+      say(`ortweb_${ep}`, o.times);
+      say(`ortweb_${ep}_load`, [o.load]);
+      say(`ortweb_${ep}_top`, [o.top]);
+    }
+  } catch (e) {
+    console.log(`BENCH error ${e}`);
+  }
+  say('done', [0]);
+});</script>"""
+
+
+def ortweb_plain(cmd: list[str], base_url: str, app: Path, iters: int, eps: list[str], env=None) -> dict:
+    """onnxruntime-web's MobileNetV2 rows (one per execution provider) in a browser (``cmd``, to which
+    the page's URL is appended) that no driver is attached to."""
+    hook = ORT_PLAIN_HOOK % {"eps": json.dumps(eps), "ort": ORT_WEB_JS, "iters": iters}
+    (app / "ortweb_plain.html").write_text(ORT_WEB_PAGE + hook)
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        lines = _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
+                                f"{base_url}/ortweb_plain.html"], env=env)
+    r: dict = {}
+    for ep in eps:
+        r.update({f"ortweb_{ep}": median(lines[f"ortweb_{ep}"]), f"ortweb_{ep}_load": lines[f"ortweb_{ep}_load"][0],
+                  f"ortweb_{ep}_top": int(lines[f"ortweb_{ep}_top"][0])})
+    return r
+
+
+def ours_ortweb_plain(app: Path, iters: int) -> dict:
+    """ORT-web's WebNN EP (and its wasm, for scale) on ours, in a Chromium with no driver attached."""
+    host = start_host(app_dir=app)
+    try:
+        return ortweb_plain([CHROMIUM, *CHROMIUM_ARGS], host.url, app, iters, ["wasm", "webnn"])
+    finally:
+        host.stop()
+
+
 BUILD_KEYS = ("build", "rebuild", "reload", "restart")
 
 
@@ -457,15 +500,17 @@ def tiny_weights() -> tuple[list[float], list[float]]:
             rng.standard_normal((128, 10)).astype(np.float32).ravel().tolist())
 
 
-def _console_lines(cmd: list[str], timeout_s: float = 600, on_line=None) -> dict[str, list[float]]:
+def _console_lines(cmd: list[str], timeout_s: float = 600, on_line=None, env=None) -> dict[str, list[float]]:
     """Run a browser until its page logs "BENCH done"; each "BENCH key v1,v2,..." line as key: values
-    (``on_line(key)`` is called as each arrives)."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    (``on_line(key)`` is called as each arrives); a "BENCH error ..." line raises."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     watchdog = threading.Timer(timeout_s, proc.kill)
     watchdog.start()
     found: dict[str, list[float]] = {}
     try:
         for line in proc.stderr:
+            if "BENCH error" in line:
+                raise RuntimeError("the page failed: " + line[line.index("BENCH error") + 12:].split('", source:')[0])
             m = re.search(r"BENCH (\w+) ([-0-9.e,]+)", line)
             if m:
                 found[m[1]] = [float(v) for v in m[2].split(",")]
@@ -484,9 +529,24 @@ def _console_lines(cmd: list[str], timeout_s: float = 600, on_line=None) -> dict
             proc.wait()
 
 
+def native_env(exe: Path) -> dict:
+    return {**os.environ, "LD_LIBRARY_PATH": f"{exe.parent}:{exe.parent / 'lib'}"}
+
+
+def native_ortweb_plain(app: Path, args) -> dict:
+    """ORT-web's WebNN EP on native Chromium, with no driver attached."""
+    exe = Path(args.native_chromium)
+    server = StaticServer(app)
+    try:
+        return ortweb_plain([str(exe), *NATIVE_ARGS, "--headless"], server.url, app, args.iters, ["webnn"],
+                            env=native_env(exe))
+    finally:
+        server.stop()
+
+
 def native(pw, app: Path, args) -> dict:
     exe = Path(args.native_chromium)
-    env = {**os.environ, "LD_LIBRARY_PATH": f"{exe.parent}:{exe.parent / 'lib'}"}
+    env = native_env(exe)
     server = StaticServer(app)
     browser = pw.chromium.launch(executable_path=str(exe), args=NATIVE_ARGS, env=env)
     r: dict = {}
@@ -507,8 +567,9 @@ def native(pw, app: Path, args) -> dict:
 # --------------------------------------------------------------------------- report
 
 
-def report(p: dict, q: dict, o: dict, n: dict | None) -> None:
-    """p: in-process ORT, q: ours with no driver attached, o: ours under Playwright, n: native."""
+def report(p: dict, q: dict, o: dict, n: dict | None, nq: dict | None = None) -> None:
+    """p: in-process ORT, q: ours with no driver attached, o: ours under Playwright, n: native (under
+    Playwright), nq: native's ORT-web rows with no driver attached."""
     def ms(v):
         return "-" if v is None else f"{v:9.2f} ms"
 
@@ -526,12 +587,17 @@ def report(p: dict, q: dict, o: dict, n: dict | None) -> None:
     print(f"  ours under Playwright         {ms(o['infer'])}   (its DevTools session reports every websocket frame)")
     print(f"    of which host dispatch      {ms(o['host_dispatch'])}   vs in-process {ratio(o['host_dispatch'], p['infer'])}")
     print(f"  native Chromium WebNN         {ms(n.get('infer'))}")
-    print(f"  ORT-web WebNN EP on ours      {ms(o.get('ortweb_webnn'))}   vs in-process "
-          f"{ratio(o.get('ortweb_webnn'), p['infer'], '<= 1.3x')}   vs native EP "
-          f"{ratio(o.get('ortweb_webnn'), n.get('ortweb_webnn'), '<= 0.6x')}")
-    print(f"  ORT-web WebNN EP on native    {ms(n.get('ortweb_webnn'))}")
-    print(f"  ORT-web wasm (1 thread)       {ms(o.get('ortweb_wasm'))}")
-    print(f"  top-1 class: ours {q['top']} (under Playwright {o['top']}), native {n.get('top', '-')}")
+    nq = nq or {}
+    for title, ours_r, native_r in (("no driver", q, nq), ("under Playwright", o, n)):
+        print(f"  ORT-web ({title}):")
+        print(f"    WebNN EP on ours            {ms(ours_r.get('ortweb_webnn'))}   vs in-process "
+              f"{ratio(ours_r.get('ortweb_webnn'), p['infer'], '<= 1.3x')}   vs native EP "
+              f"{ratio(ours_r.get('ortweb_webnn'), native_r.get('ortweb_webnn'), '<= 0.6x')}")
+        print(f"    WebNN EP on native          {ms(native_r.get('ortweb_webnn'))}")
+        print(f"    wasm (1 thread)             {ms(ours_r.get('ortweb_wasm'))}")
+    print(f"  top-1 class: ours {q['top']} (under Playwright {o['top']}), native {n.get('top', '-')}"
+          f"; ORT-web WebNN EP with no driver: on ours {q.get('ortweb_webnn_top', '-')}, "
+          f"on native {nq.get('ortweb_webnn_top', '-')}")
     print("\nMobileNetV2 build()")
     print("  (page: builder calls + build(); host: the build message, of that)")
     for title, r in ((f"no driver (medians of {len(q['runs'])} runs)", q), ("under Playwright", o)):
@@ -576,9 +642,12 @@ def main() -> None:
             plain = medians([ours_plain(app, args.iters, echo) for _ in range(args.runs)])
         finally:
             echo.stop()
+        if args.ort_web:
+            plain.update(ours_ortweb_plain(app, args.iters))
         n = native(pw, app, args) if args.native_chromium else None
+        nq = native_ortweb_plain(app, args) if args.native_chromium and args.ort_web else None
         inproc = in_process_ort(app, x, args.iters)
-    report(inproc, plain, o, n)
+    report(inproc, plain, o, n, nq)
 
 
 if __name__ == "__main__":
