@@ -63,7 +63,15 @@ def _header_chars(frame) -> int:
     return int.from_bytes(bytes(frame[:4]), "little") if len(frame) >= 4 else 0
 MAX_GRAPH_NODES = 30000  # far above real models (thousands); bounds one build's host time
 CONTEXT_BYTES = 192 * 1024  # what a context costs the host (its limits and capabilities), charged to the page
+# bytes are budgeted; these bound the count of tiny objects (each costs the host an entry)
 MAX_UPLOADS = 65536  # constants one page may hold uploaded before their builds (real models: hundreds)
+MAX_TENSORS = 65536  # MLTensors one page may hold at once
+
+
+def _bound(table: dict, limit: int, what: str, error: type[WebNNError]) -> None:
+    """Refuse one more entry in a page's ``table`` once it holds ``limit``."""
+    if len(table) >= limit:
+        raise error(f"This page holds {len(table)} {what}, the most one page may hold.")
 
 
 @dataclass
@@ -271,8 +279,7 @@ class Session:
         uid = self._new_id(self.uploads, h["upload"])
         if payload is None:
             raise WebNNTypeError("putConstant needs data")
-        if len(self.uploads) >= MAX_UPLOADS:  # bytes are budgeted; this bounds the count of tiny ones
-            raise OperationError(f"This page holds {len(self.uploads)} constants not yet built, the most one page may hold.")
+        _bound(self.uploads, MAX_UPLOADS, "constants not yet built", OperationError)
         try:
             charged = self.budget.charge(len(payload), "constant()", OperationError)
         except WebNNError as e:
@@ -401,12 +408,14 @@ class Session:
     def on_createTensor(self, h, payload):  # noqa: N802
         ctx = self._context(h["ctx"])
         tid = self._new_id(self.tensors, h["tensor"])
+        _bound(self.tensors, MAX_TENSORS, "tensors", UnknownError)
         self.tensors[tid] = ctx.createTensor(h["desc"])
         return self._ok(h)
 
     def on_createConstantTensor(self, h, payload):  # noqa: N802
         ctx = self._context(h["ctx"])
         tid = self._new_id(self.tensors, h["tensor"])
+        _bound(self.tensors, MAX_TENSORS, "tensors", UnknownError)
         if payload is None:
             raise WebNNTypeError("createConstantTensor needs data")
         self.tensors[tid] = ctx.createConstantTensor(h["desc"], payload)

@@ -155,6 +155,25 @@ def test_graph_size_is_bounded(ml, monkeypatch):
 # ------------------------------------------------------------------ 5. budgets and copies
 
 
+def test_the_count_of_tiny_tensors_is_bounded(ml, monkeypatch):
+    """Bytes are budgeted; a flood of 1-byte tensors is bounded by count (each costs the host an
+    entry), and destroying one makes room again."""
+    from webnn_bridge.bridge import session as session_module
+
+    monkeypatch.setattr(session_module, "MAX_TENSORS", 3)
+    s = new_session(ml)
+    desc = {"dataType": "int8", "shape": [1]}
+    for tid in (5, 6, 7):
+        assert "error" not in call(s, {"t": "createTensor", "id": tid, "ctx": 1, "tensor": tid, "desc": desc})
+    h = call(s, {"t": "createTensor", "id": 8, "ctx": 1, "tensor": 8, "desc": desc})
+    assert h["error"]["name"] == "UnknownError" and "most one page may hold" in h["error"]["message"]
+    h = call(s, {"t": "createConstantTensor", "id": 9, "ctx": 1, "tensor": 9, "desc": desc}, b"\x01")
+    assert h["error"]["name"] == "UnknownError"
+    send(s, {"t": "destroyTensor", "tensor": 5})
+    assert "error" not in call(s, {"t": "createTensor", "id": 10, "ctx": 1, "tensor": 8, "desc": desc})
+    s.close()
+
+
 def test_session_budget_refuses_tensors_and_is_released(ml):
     host_before = ml.budget.used
     s = new_session(ml, budget=1 << 20)
