@@ -311,3 +311,36 @@ def test_constants_uploaded_as_copied_serve_every_builder_that_uses_them(page, a
         fresh.stop()
     assert r == [[12, 24, 36, 48], [10, 40, 90, 160], [-90, 18, 27, 36], [110, 22, 33, 44]]
     assert seen == ["putConstant", "putConstant", "holdConstants"]
+
+
+def test_a_dropped_builders_uploads_are_released(browser, app_dir):
+    """A builder that never builds is garbage: its uploads (constant() copies sent at once) are
+    released on the host through the shim's FinalizationRegistry (releaseConstants), so the page's
+    budget comes back. Needs a browser whose page can force a garbage collection."""
+    from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host
+    from webnn_bridge.bridge.session import CONTEXT_BYTES
+
+    fresh = start_host(app_dir=app_dir)  # holds no constants of the origin: constant() uploads at once
+    gc_browser = browser.browser_type.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--js-flags=--expose-gc"])
+    try:
+        page = gc_browser.new_page()
+        page.goto(f"{fresh.url}/basic.html")
+        page.evaluate("""async () => {
+          window.ctx = await navigator.ml.createContext();
+          (() => {
+            const b = new MLGraphBuilder(ctx);
+            for (let i = 0; i < 4; i++) b.constant({dataType: 'float32', shape: [256]}, new Float32Array(256).fill(i));
+          })();
+          await new Promise((r) => setTimeout(r, 200));
+        }""")
+        (session,) = [s for s in fresh.host.sessions.values() if s.contexts]
+        assert len(session.uploads) == 4 and session.budget.used == CONTEXT_BYTES + 4 * 1024
+        for _ in range(50):
+            page.evaluate("async () => { gc(); await new Promise((r) => setTimeout(r, 50)); }")
+            if not session.uploads:
+                break
+        assert session.uploads == {}
+        assert session.budget.used == CONTEXT_BYTES
+    finally:
+        gc_browser.close()
+        fresh.stop()
