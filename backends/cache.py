@@ -115,6 +115,25 @@ def _immutable(a: np.ndarray) -> bool:
     return base is None or isinstance(base, bytes)
 
 
+def trim_oldest(paths, max_bytes: int, unlink) -> int:
+    """Delete the least recently written of ``paths`` (with ``unlink``) until they hold at most
+    ``max_bytes``; returns the bytes left."""
+    entries = []
+    for p in paths:
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        entries.append((st.st_mtime, st.st_size, p))
+    total = sum(size for _, size, _ in entries)
+    for _, size, p in sorted(entries):
+        if total <= max_bytes:
+            break
+        unlink(p)
+        total -= size
+    return total
+
+
 def default_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "webnn-bridge"
@@ -289,19 +308,7 @@ class CompileCache:
         self._trim()
 
     def _trim(self) -> None:
-        entries = []
-        for p in self.directory.glob("*.wnc"):
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            entries.append((st.st_mtime, st.st_size, p))
-        total = sum(size for _, size, _ in entries)
-        for _, size, p in sorted(entries):
-            if total <= self.max_disk_bytes:
-                break
-            p.unlink(missing_ok=True)
-            total -= size
+        trim_oldest(self.directory.glob("*.wnc"), self.max_disk_bytes, lambda p: p.unlink(missing_ok=True))
 
 
 @functools.lru_cache(maxsize=1)

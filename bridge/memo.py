@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from webnn_bridge.backends.cache import trim_oldest
 from webnn_bridge.ops.graph import GraphIR
 
 log = logging.getLogger("webnn_bridge.memo")
@@ -213,20 +214,7 @@ class ConstantStore:
             self._unlink(path)
 
     def _trim(self) -> None:
-        entries = []
-        for p in self.directory.glob("*/*"):
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            entries.append((st.st_mtime, st.st_size, p))
-        total = sum(size for _, size, _ in entries)
-        for _, size, p in sorted(entries):
-            if total <= self.max_disk_bytes:
-                break
-            self._unlink(p)
-            total -= size
-        self._disk_bytes = total
+        self._disk_bytes = trim_oldest(self.directory.glob("*/*"), self.max_disk_bytes, self._unlink)
 
     def flush(self) -> None:
         """Wait until every constant put so far is on disk (tests, shutdown)."""
