@@ -231,15 +231,14 @@ def array_from_bytes(raw: bytes | memoryview, desc: OperandDesc) -> np.ndarray:
 
 
 def constant_array(raw: memoryview, desc: OperandDesc) -> np.ndarray:
-    """A constant's read-only array: immutable bytes (a received frame) are used in place when
-    aligned for the data type, anything else is copied (the caller may change it later)."""
+    """A constant's array: immutable bytes (a received frame) are used in place when aligned for
+    the data type, anything else is copied (the caller may change it later); the caller marks it
+    read-only."""
     if isinstance(raw.obj, bytes) and not DATA_TYPES[desc.data_type].is_packed:
         a = np.frombuffer(raw, dtype=desc.numpy_dtype).reshape(desc.shape)
         if a.flags.aligned:
             return a
-    a = array_from_bytes(raw, desc)
-    a.flags.writeable = False
-    return a
+    return array_from_bytes(raw, desc)
 
 
 class MemoryBudget:

@@ -236,8 +236,8 @@ class Session:
     def on_build(self, h, payload):
         ctx = self._context(h["ctx"])
         gid = self._new_id(self.graphs, h["graph"])
-        if self.max_graphs is not None and len(self.graphs) >= self.max_graphs:
-            raise OperationError(f"This page holds {len(self.graphs)} graphs, the most one page may hold.")
+        if self.max_graphs is not None:
+            _bound(self.graphs, self.max_graphs, "graphs", OperationError)
         ctx.cache_partition = self.origin or ""
         try:
             uploads = self._hold_uploads(ctx, h)
