@@ -5,6 +5,10 @@ A message is one websocket frame:
 - binary frame: ``u32 little-endian header length | header JSON (UTF-8) | payload bytes``.
   ``header["parts"]`` lists ``[offset, length]`` slices of the payload when a message carries
   several buffers (a graph's constants).
+- a raw payload: a message whose header has ``"raw": n`` carries no payload of its own; the next
+  message is its payload, a binary frame of exactly ``n`` bytes with no header. Big tensor writes
+  and reads travel so: neither side copies the tensor into a combined frame (the page's
+  WebSocket.send copies it once, the page gets a read's frame as its ArrayBuffer).
 
 JSON cannot carry every MLNumber, so values are tagged: ``{"$bigint": "123"}``,
 ``{"$number": "NaN" | "Infinity" | "-Infinity"}``; operands are ``{"$operand": id}`` inside a
@@ -23,6 +27,7 @@ Buffer = bytes | bytearray | memoryview  # or anything else with the buffer prot
 
 PROTOCOL_VERSION = 1
 MAX_HEADER = 16 * 1024 * 1024  # JSON part of any frame (tensor bytes travel as payload)
+RAW_MIN_BYTES = 64 * 1024  # a payload this big travels as a raw frame (smaller ones ride in their message's)
 MAX_DEPTH = 32  # nesting of JSON arrays/objects; the deepest real message is far below
 
 
@@ -42,6 +47,41 @@ def encode(header: dict, payload: Buffer | None = None) -> str | bytes:
     frame[4 : 4 + len(head)] = head
     memoryview(frame)[4 + len(head) :] = body  # (bytearray slice assignment would copy twice)
     return frame
+
+
+class Raw:
+    """A raw payload to send as its own binary frame, right after the message that announces it."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: Buffer):
+        self.data = data
+
+
+def encode_raw(header: dict, payload: Buffer) -> list:
+    """A message and its payload as two frames (the payload not copied here)."""
+    body = memoryview(payload).cast("B")
+    return [encode({**header, "raw": len(body)}), Raw(body)]
+
+
+def raw_length(header: dict) -> int | None:
+    """The byte length of the raw payload a message announces, None if it announces none."""
+    n = header.get("raw")
+    if n is None:
+        return None
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise ProtocolError("'raw' must be a byte length")
+    return n
+
+
+def raw_payload(frame: str | bytes | bytearray | memoryview, n: int) -> memoryview:
+    """The announced raw payload: a binary frame of exactly ``n`` bytes."""
+    if isinstance(frame, str):
+        raise ProtocolError("the announced raw payload is a text frame")
+    mv = memoryview(frame).cast("B")
+    if len(mv) != n:
+        raise ProtocolError(f"the announced raw payload has {len(mv)} bytes, not {n}")
+    return mv
 
 
 def encode_parts(header: dict, parts: list[bytes]) -> bytes:

@@ -102,12 +102,21 @@ def _response(status: int, body: bytes, content_type: str, extra: dict | None = 
     headers = Headers()
     headers["Content-Type"] = content_type
     headers["Content-Length"] = str(len(body))
-    headers["Cache-Control"] = "no-store"
+    extra = dict(extra or {})
+    headers["Cache-Control"] = extra.pop("Cache-Control", "no-store")
     headers["X-Content-Type-Options"] = "nosniff"
     headers["Connection"] = "close"  # the websockets HTTP hook closes after each response
-    for k, v in (extra or {}).items():
+    for k, v in extra.items():
         headers[k] = v
     return Response(status, http.HTTPStatus(status).phrase, headers, body)
+
+
+def _not_modified(extra: dict) -> Response:
+    """304: the validators and caching headers a 200 would carry, no body and no length."""
+    headers = Headers()
+    for k, v in {**extra, "X-Content-Type-Options": "nosniff", "Connection": "close"}.items():
+        headers[k] = v
+    return Response(304, "Not Modified", headers, b"")
 
 
 def _head(request: Request, response: Response) -> Response:
@@ -217,11 +226,15 @@ class Host:
             return None  # go on with the websocket handshake
         if path == SHIM_PATH:
             host = request.headers.get("Host") or f"{self.config.host}:{self.port}"
-            body = shim.shim_source(f"http://{host}").encode()
+            body, etag = shim.shim_body(f"http://{host}")
             # CORP: pages that are cross-origin isolated (COEP require-corp, for SharedArrayBuffer)
-            # may load the shim from the host's origin too
-            return _head(request, _response(200, body, "text/javascript; charset=utf-8",
-                         {"Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin"}))
+            # may load the shim from the host's origin too. Revalidated, never stale: a reload
+            # gets "304 Not Modified" and the browser reuses its copy and its compiled code.
+            extra = {"Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin",
+                     "ETag": etag, "Cache-Control": "no-cache"}
+            if static.etag_matches(request.headers.get("If-None-Match"), etag):
+                return _not_modified(extra)
+            return _head(request, _response(200, body, "text/javascript; charset=utf-8", extra))
         if path == ORIGIN_PATH:
             return self.origin_probe(request)
         return self.static(request, url)
@@ -273,16 +286,16 @@ class Host:
         self.sessions[session.token] = session
         log.info("session %s opened from %s", session.token[:6], origin)
         loop = asyncio.get_running_loop()
-        beat = asyncio.create_task(self.heartbeat(connection))
+        sending = asyncio.Lock()  # a reply and the raw payload it announces leave with nothing between
+        beat = asyncio.create_task(self.heartbeat(connection, sending))
         try:
             async for frame in connection:
-                for message in protocol.unbatch(frame):  # the shim batches small messages
+                for message in session.messages(frame):  # the shim batches small messages
                     quick, job = session.prepare(message)
                     replies = job() if quick else await loop.run_in_executor(self.pool, job)
-                    for r in replies:
-                        if self.config.frame_tap is not None:
-                            self.config.frame_tap(r)
-                        await connection.send(r)
+                    if replies:
+                        async with sending:
+                            await self._send(connection, replies)
         except Exception as e:  # a broken connection ends only its own session
             log.info("session %s ended: %s", session.token[:6], e)
         finally:
@@ -291,13 +304,23 @@ class Host:
             await loop.run_in_executor(self.pool, session.close)
             log.info("session %s closed", session.token[:6])
 
-    async def heartbeat(self, connection: ServerConnection) -> None:
+    async def _send(self, connection: ServerConnection, replies: list) -> None:
+        for r in replies:
+            if isinstance(r, protocol.Raw):  # a tensor's bytes, right after the reply announcing them
+                await connection.send(r.data)
+                continue
+            if self.config.frame_tap is not None:
+                self.config.frame_tap(r)
+            await connection.send(r)
+
+    async def heartbeat(self, connection: ServerConnection, sending: asyncio.Lock) -> None:
         """Tell the page the host is alive, from the event loop, however busy its session is."""
         interval = keepalive_interval(self.config.keepalive_timeout_s)
         try:
             while True:
                 await asyncio.sleep(interval)
-                await connection.send(ALIVE)
+                async with sending:
+                    await connection.send(ALIVE)
         except websockets.ConnectionClosed:
             pass
 

@@ -122,17 +122,51 @@ class Session:
         self.held: dict[str, memoryview] = {}  # constants held for the next build (on_holdConstants)
         self.uploads: dict[int, Upload] = {}  # constants uploaded before their build (on_putConstant)
         self.sent_errors = 0
+        self._raw_for: dict | None = None  # a message waiting for its raw payload (the next message)
 
     # ------------------------------------------------------------------ entry point
-    def receive(self, frame: Frame) -> list[Frame]:
+    def messages(self, frame: Frame) -> list:
+        """The messages of one websocket frame, in order: a batch's (protocol.unbatch), or the
+        frame whole when it is the raw payload the previous message announced."""
+        return [frame] if self._raw_for is not None else protocol.unbatch(frame)
+
+    def receive(self, frame: Frame) -> list:
+        """One message's frame in, the frames to send back out (a protocol.Raw is sent as its own
+        binary frame)."""
+        return self.prepare(frame)[1]()
+
+    def _receive(self, frame: Frame) -> list:
         try:
             header, payload = protocol.decode(frame)
         except protocol.ProtocolError as e:
             return [protocol.encode({"t": "error", "error": wire(DataError(str(e)))})]
         return self.handle(header, payload)
 
-    def handle(self, header: dict, payload) -> list[Frame]:
-        """One decoded message (``receive`` without the parsing)."""
+    def handle(self, header: dict, payload) -> list:
+        """One decoded message (``receive`` without the parsing). A message announcing a raw
+        payload waits for it: the next message is that payload."""
+        if "raw" in header:
+            try:
+                if protocol.raw_length(header) is None or payload is not None:
+                    raise protocol.ProtocolError("a message announcing a raw payload carries none of its own")
+            except protocol.ProtocolError as e:
+                return self._failed(header["t"][:64], header, WebNNTypeError(f"malformed '{header['t'][:64]}' message: {e}"))
+            self._raw_for = header
+            return []
+        return self._handle(header, payload)
+
+    def _paired(self, frame: Frame) -> tuple[bool, Callable[[], list]]:
+        """(quick, job) for the raw payload the previous message announced."""
+        header, self._raw_for = self._raw_for, None
+        kind = header["t"][:64]
+        try:
+            payload = protocol.raw_payload(frame, header["raw"])
+        except protocol.ProtocolError as e:
+            error = WebNNTypeError(f"malformed '{kind}' message: {e}")
+            return True, lambda: self._failed(kind, header, error)
+        return self._quick_or_not(header, payload), lambda: self._handle(header, payload)
+
+    def _handle(self, header: dict, payload) -> list:
         kind = header["t"][:64]
         handler = getattr(self, f"on_{kind}", None)
         if handler is None:
@@ -435,7 +469,10 @@ class Session:
             body = pack(data, t.desc.data_type)
         else:
             body = np.ascontiguousarray(data).reshape(-1).view(np.uint8)  # no copy before the frame
-        return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": {}}, body)
+        reply = {"t": "reply", "re": protocol.request_id(h), "ok": {}}
+        if memoryview(body).nbytes >= protocol.RAW_MIN_BYTES and h.get("rawReply") is True:  # the tensor's bytes, not copied
+            return protocol.encode_raw(reply, body)
+        return protocol.encode(reply, body)
 
     def on_destroyTensor(self, h, payload):  # noqa: N802
         t = self.tensors.pop(h.get("tensor"), None)
@@ -450,17 +487,21 @@ class Session:
         event loop instead of a worker thread: control messages, zero-copy tensor writes, small
         reads and dispatches of graphs whose previous run was quick. A wrong guess only costs
         latency; it never changes what a message does."""
+        if self._raw_for is not None:
+            return self._paired(frame)
         if _header_chars(frame) > QUICK_HEADER_CHARS:
-            return False, lambda: self.receive(frame)  # a big message is parsed on a worker thread
+            return False, lambda: self._receive(frame)  # a big message is parsed on a worker thread
         try:
             header, payload = protocol.decode(frame)
         except protocol.ProtocolError:
-            return True, lambda: self.receive(frame)  # answered with an error at once
+            return True, lambda: self._receive(frame)  # answered with an error at once
+        return self._quick_or_not(header, payload), lambda: self.handle(header, payload)
+
+    def _quick_or_not(self, header: dict, payload) -> bool:
         try:
-            quick = self._quick(header, payload)
+            return self._quick(header, payload)
         except Exception:  # malformed (unhashable ids, ...): the handler answers with an error
-            quick = True
-        return quick, lambda: self.handle(header, payload)
+            return True
 
     def _quick(self, header: dict, payload=None) -> bool:
         kind = header["t"]

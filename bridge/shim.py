@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
 
@@ -24,6 +25,13 @@ def shim_source(host_origin: str) -> str:
         + "\n"
         "})();\n"
     )
+
+
+@functools.lru_cache(maxsize=8)
+def shim_body(host_origin: str) -> tuple[bytes, str]:
+    """The served script's bytes and their ETag (a digest of them)."""
+    body = shim_source(host_origin).encode()
+    return body, '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
 
 
 _HEAD = re.compile(r"<head(\s[^>]*)?>", re.IGNORECASE)

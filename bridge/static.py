@@ -78,7 +78,7 @@ def _etag(target: Path, html: bool) -> tuple[str, float]:
     return f'"{st.st_mtime_ns:x}-{st.st_size:x}{"-s" if html else ""}"', st.st_mtime
 
 
-def _matches(header: str | None, etag: str) -> bool:
+def etag_matches(header: str | None, etag: str) -> bool:
     if not header:
         return False
     tags = [t.strip().removeprefix("W/") for t in header.split(",")]
@@ -111,7 +111,7 @@ def serve_file(root: Path, method: str, path: str, query: str, headers: Mapping[
     etag, mtime = _etag(target, html)
     base = {"ETag": etag, "Last-Modified": email.utils.formatdate(mtime, usegmt=True), "Accept-Ranges": "bytes",
             "Cache-Control": "no-cache"}
-    if _matches(headers.get("If-None-Match"), etag):
+    if etag_matches(headers.get("If-None-Match"), etag):
         return Reply(304, base)
     base["Content-Type"] = ctype
     # HTML is small and transformed whole; other files are read only as far as a range asks

@@ -344,3 +344,55 @@ def test_a_dropped_builders_uploads_are_released(browser, app_dir):
     finally:
         gc_browser.close()
         fresh.stop()
+
+
+def test_big_tensors_travel_as_raw_frames(page, app_dir, monkeypatch):
+    """Writes and reads of 64 KiB and more send the tensor's bytes as a raw frame after their
+    message (no combined frame): a write still takes the bytes as they were at the call, from the
+    view's own range, and both kinds of read get them back."""
+    from webnn_bridge.bridge import protocol
+    from webnn_bridge.bridge.embed import start_host
+    from webnn_bridge.bridge.session import Session
+
+    raw_in, raw_out = [], []
+    real_paired, real_read = Session._paired, Session.on_readTensor
+    monkeypatch.setattr(Session, "_paired", lambda s, f: raw_in.append(len(f)) or real_paired(s, f))
+    monkeypatch.setattr(Session, "on_readTensor", lambda s, h, p: (
+        lambda r: raw_out.append(isinstance(r, list)) or r)(real_read(s, h, p)))
+    fresh = start_host(app_dir=app_dir)
+    try:
+        page.goto(f"{fresh.url}/basic.html")
+        r = page.evaluate("""async () => {
+          const n = 100000;
+          const ctx = await navigator.ml.createContext();
+          const b = new MLGraphBuilder(ctx);
+          const g = await b.build({y: b.relu(b.input('x', {dataType: 'float32', shape: [n]}))});
+          const tin = await ctx.createTensor({dataType: 'float32', shape: [n], writable: true});
+          const tout = await ctx.createTensor({dataType: 'float32', shape: [n], readable: true});
+          const want = (src) => Array.from(src, (v) => Math.max(v, 0));
+          const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+          const results = [];
+          const sources = [
+            new Float32Array(n).map((_, i) => Math.sin(i)),                       // a whole buffer
+            new Float32Array(n + 8).map((_, i) => i - 50000).subarray(5, n + 5),  // a view's range
+            new Float32Array(new ArrayBuffer(4 * n, {maxByteLength: 8 * n})),  // resizable
+          ];
+          sources[2].forEach((_, i) => { sources[2][i] = 1 - i; });
+          for (const src of sources) {
+            const before = Array.from(src);
+            ctx.writeTensor(tin, src);
+            src.fill(123);  // after the call: not what was written
+            ctx.dispatch(g, {x: tin}, {y: tout});
+            const fresh = new Float32Array(await ctx.readTensor(tout));
+            const into = new Float32Array(n);
+            await ctx.readTensor(tout, into);
+            results.push(same(fresh, want(before)) && same(into, want(before)));
+          }
+          return results;
+        }""")
+    finally:
+        fresh.stop()
+    assert r == [True, True, True]
+    assert raw_in == [400000, 400000], "the two plain buffers are sent raw; a resizable one is copied into a frame"
+    assert raw_out == [True, True] * 3, "both kinds of read take their bytes as a raw frame"
+    assert protocol.RAW_MIN_BYTES <= 400000

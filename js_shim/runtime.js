@@ -57,6 +57,9 @@ function isBuffer(v) {
     ArrayBuffer.isView(v);
 }
 
+// An ArrayBuffer WebSocket.send() takes as it is: not shared, not resizable.
+function plainBuffer(b) { return b instanceof ArrayBuffer && !b.resizable; }
+
 function isPlatformObject(v) { return v !== null && typeof v === 'object' && SLOTS.has(v); }
 
 function dictionaryMembers(name) {
@@ -262,6 +265,7 @@ const $b = {
 // ---------------------------------------------------------------------------------- host link
 const WS_URL = HOST_ORIGIN.replace(/^http/, 'ws') + '/webnn';
 const textEncoder = new TextEncoder();
+const RAW_MIN_BYTES = 64 * 1024;  // protocol.RAW_MIN_BYTES: bigger tensors travel as raw frames
 const BATCH_MAX_BYTES = 64 * 1024;  // bigger frames are sent alone (batching would copy them again)
 const textDecoder = new TextDecoder();
 
@@ -292,6 +296,7 @@ class HostLink {
     this.contexts = new Set();
     this.queue = [];  // frames waiting for the next flush(), in order
     this.flushing = false;
+    this.rawFor = null;  // a reply whose raw payload is the next binary frame (protocol.py)
     this.ready = this.open();
   }
   open() {
@@ -357,13 +362,20 @@ class HostLink {
   onMessage(data) {
     this.heard = Date.now();
     let header; let payload = null;
-    if (typeof data === 'string') {
+    if (this.rawFor) {  // the announced payload, whole: the page may keep this ArrayBuffer
+      if (typeof data === 'string') return;  // a keepalive sent between the reply and its payload
+      header = this.rawFor;
+      this.rawFor = null;
+      payload = new Uint8Array(data);
+      payload.own = true;
+    } else if (typeof data === 'string') {
       header = JSON.parse(data);
     } else {
       const n = new DataView(data).getUint32(0, true);
       header = JSON.parse(textDecoder.decode(new Uint8Array(data, 4, n)));
       payload = new Uint8Array(data, 4 + n);  // a view: readTensor copies it once, where it goes
     }
+    if (header.raw !== undefined && payload === null) { this.rawFor = header; return; }
     if (header.t === 'reply') {
       const p = this.pending.get(header.re);
       if (!p) return;
@@ -404,6 +416,16 @@ class HostLink {
     if (this.closed) return;
     if (this.queue.length) this.flush();
     this.ws.send(buffer);
+  }
+  // A big tensor's bytes as a raw frame after its message (protocol.py): WebSocket.send copies
+  // them before returning, so no copy of ours (a shared or resizable buffer, which send() refuses,
+  // goes the usual way).
+  sendRaw(header, bytes) {
+    if (bytes.byteLength < RAW_MIN_BYTES || !plainBuffer(bytes.buffer)) { this.send(header, [bytes]); return; }
+    if (this.closed) return;
+    if (this.queue.length) this.flush();
+    this.ws.send(JSON.stringify(Object.assign({}, header, { raw: bytes.byteLength })));
+    this.ws.send(bytes);
   }
   send(header, parts) {
     if (this.closed) return;
@@ -817,7 +839,7 @@ const IMPL = {
         const t = checkTensor(c, conv.tensor, 'writeTensor');
         if (!t.writable) throw new TypeError('writeTensor: the MLTensor is not writable.');
         const bytes = viewOf(conv.inputData, t.desc, 'writeTensor');
-        c.link.send({ t: 'writeTensor', tensor: t.id }, [bytes]);
+        c.link.sendRaw({ t: 'writeTensor', tensor: t.id }, bytes);
       },
       readTensor(c, conv) {
         const t = checkTensor(c, conv.tensor, 'readTensor');
@@ -826,10 +848,10 @@ const IMPL = {
         if (out !== undefined) viewOf(out, t.desc, 'readTensor'); // type and length check only
         return new Promise((resolve, reject) => {
           t.pendingReads.add(reject);
-          c.link.request({ t: 'readTensor', tensor: t.id }).then((r) => {
+          c.link.request({ t: 'readTensor', tensor: t.id, rawReply: true }).then((r) => {
             if (!t.pendingReads.has(reject)) return;
             t.pendingReads.delete(reject);
-            if (out === undefined) { resolve(r.$payload.slice().buffer); return; }
+            if (out === undefined) { resolve(r.$payload.own ? r.$payload.buffer : r.$payload.slice().buffer); return; }
             const target = ArrayBuffer.isView(out) ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength) : new Uint8Array(out);
             if (target.byteLength !== r.$payload.byteLength) { reject(new TypeError('readTensor: the output buffer was detached.')); return; }
             target.set(r.$payload);

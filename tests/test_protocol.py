@@ -249,3 +249,66 @@ def test_frames_are_json_or_binary_never_base64(ml):
     n = struct.unpack_from("<I", frames[0])[0]
     header = json.loads(frames[0][4 : 4 + n])
     assert header == {"t": "reply", "re": c.n, "ok": {}} and len(frames[0]) == 4 + n + 16
+
+
+def _big_tensors(c: Client, n: int) -> None:
+    """Tensor 20 (writable) and 21 (readable) of n float32s, and an identity-like graph 30 between them."""
+    c.ok({"t": "createContext", "ctx": 1})
+    for tid, flag in ((20, "writable"), (21, "readable")):
+        c.ok({"t": "createTensor", "ctx": 1, "tensor": tid, "desc": {"dataType": "float32", "shape": [n], flag: True}})
+    c.ok({"t": "build", "ctx": 1, "graph": 30, "inputs": [{"name": "x", "operand": 1, "desc": {"dataType": "float32", "shape": [n]}}],
+          "constants": [], "nodes": [{"op": "relu", "args": [{"$operand": 1}, {}], "outputs": [2]}], "outputs": {"y": 2}})
+
+
+def test_raw_payloads_travel_as_their_own_frames(ml):
+    """A big write's bytes follow its message as a raw frame; a read asking for it gets the
+    tensor's bytes as a protocol.Raw after the reply (no combined frame on either side)."""
+    n = protocol.RAW_MIN_BYTES // 4 * 3
+    c = Client(Session(ml))
+    _big_tensors(c, n)
+    x = np.linspace(-1, 1, n, dtype=np.float32)
+    assert c.s.receive(protocol.encode({"t": "writeTensor", "tensor": 20, "raw": x.nbytes})) == []
+    assert c.s._raw_for is not None and c.s.messages(x.tobytes()) == [x.tobytes()]  # taken whole, not unbatched
+    assert c.s.receive(x.tobytes()) == []
+    assert c.call({"t": "dispatch", "ctx": 1, "graph": 30, "inputs": {"x": 20}, "outputs": {"y": 21}}) == []
+    text, raw = c.call({"t": "readTensor", "tensor": 21, "rawReply": True})
+    assert protocol.decode(text) == ({"t": "reply", "re": c.n, "ok": {}, "raw": x.nbytes}, None)
+    assert isinstance(raw, protocol.Raw) and len(raw.data) == x.nbytes
+    np.testing.assert_array_equal(np.frombuffer(raw.data, np.float32), np.maximum(x, 0))
+    h, payload = reply(c.call({"t": "readTensor", "tensor": 21}))  # not asked for: one combined frame
+    assert "raw" not in h and bytes(payload) == bytes(raw.data)
+
+
+@pytest.mark.parametrize("follow", ["text", "short", "long"])
+def test_a_wrong_raw_payload_is_refused_and_the_session_goes_on(ml, follow):
+    n = protocol.RAW_MIN_BYTES // 4
+    c = Client(Session(ml))
+    _big_tensors(c, n)
+    x = np.ones(n, np.float32)
+    c.s.receive(protocol.encode({"t": "writeTensor", "tensor": 20, "raw": x.nbytes}))
+    bad = {"text": '{"t": "hello", "id": 99}', "short": x.tobytes()[:-4], "long": x.tobytes() + b"\0"}[follow]
+    (warning,) = c.s.receive(bad)
+    h, _ = protocol.decode(warning)
+    assert h["t"] == "warning" and h["op"] == "writeTensor" and h["error"]["name"] == "TypeError"
+    assert "raw payload" in h["error"]["message"]
+    ok, _ = c.ok({"t": "hello"})  # the next message is a message again
+    assert ok["session"] == c.s.token
+
+
+@pytest.mark.parametrize("raw", [-1, "8", True, 1.5])
+def test_a_malformed_raw_announcement_is_refused(ml, raw):
+    c = Client(Session(ml))
+    _big_tensors(c, 2)
+    h, _ = reply(c.call({"t": "readTensor", "tensor": 21, "raw": raw}))
+    assert h["error"]["name"] == "TypeError" and c.s._raw_for is None
+    h, _ = reply(c.call({"t": "readTensor", "tensor": 21, "raw": 4}, payload=b"abcd"))  # and a payload of its own
+    assert h["error"]["name"] == "TypeError" and c.s._raw_for is None
+
+
+def test_a_packed_tensor_read_travels_raw_too(ml):
+    c = Client(Session(ml))
+    c.ok({"t": "createContext", "ctx": 1})
+    n = 2 * protocol.RAW_MIN_BYTES  # uint4: two per byte
+    c.ok({"t": "createTensor", "ctx": 1, "tensor": 5, "desc": {"dataType": "uint4", "shape": [n], "readable": True}})
+    text, raw = c.call({"t": "readTensor", "tensor": 5, "rawReply": True})
+    assert protocol.decode(text)[0]["raw"] == n // 2 and bytes(raw.data) == bytes(n // 2)

@@ -64,6 +64,20 @@ def test_etag_revalidation_and_head(host):
     assert status == 200 and body == b"" and int(hh["content-length"]) > 1000
 
 
+def test_the_shim_is_revalidated_not_refetched(host):
+    """A reload revalidates the shim (304, no body): the browser keeps its copy and its compiled
+    code; the ETag names the bytes served for this Host (the script embeds the host's origin)."""
+    status, headers, body = get(host, "/webnn-shim.js")
+    assert status == 200 and headers["cache-control"] == "no-cache" and body.count(b"HOST_ORIGIN") >= 1
+    etag = headers["etag"]
+    status, h304, again = get(host, "/webnn-shim.js", {"If-None-Match": etag})
+    assert status == 304 and again == b"" and h304["etag"] == etag and "content-length" not in h304
+    assert h304["access-control-allow-origin"] == "*" and h304["cache-control"] == "no-cache"
+    status, other, body2 = get(host, "/webnn-shim.js", {"Host": f"localhost:{host.host.port}", "If-None-Match": etag})
+    assert status == 200 and other["etag"] != etag and body2 != body
+    assert b"http://localhost:" in body2
+
+
 def test_ranges(host):
     status, headers, body = get(host, "/blob.bin", {"Range": "bytes=10-19"})
     assert status == 206 and body == BLOB[10:20] and headers["content-range"] == f"bytes 10-19/{len(BLOB)}"
