@@ -191,6 +191,7 @@ class ConstantStore:
         self._queue.put((path, data))
 
     def _write_queued(self) -> None:
+        background_priority()  # copying megabytes to disk yields the CPU to uploads, builds and runs
         while True:
             path, data = self._queue.get()
             try:
@@ -219,6 +220,15 @@ class ConstantStore:
     def flush(self) -> None:
         """Wait until every constant put so far is on disk (tests, shutdown)."""
         self._queue.join()
+
+
+def background_priority() -> None:
+    """Lower the calling thread's CPU priority to the least (Linux schedules threads by their own
+    nice value; elsewhere this does nothing)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    except (AttributeError, OSError):
+        pass
 
 
 def verified_part(header: dict, payload, item: dict) -> memoryview:

@@ -263,3 +263,20 @@ def test_uploaded_constants_are_used_in_place_unless_the_message_is_mostly_other
     s.receive(mutable)
     (const,) = s.graphs[3].ir.constants.values()
     assert not np.shares_memory(const, np.frombuffer(mutable, np.uint8))
+
+
+def test_the_constant_writer_runs_at_the_lowest_priority(tmp_path):
+    """Writing constants to disk must not compete with the uploads and builds it follows."""
+    import hashlib
+    import os
+    import threading
+
+    from webnn_bridge.bridge.memo import ConstantStore
+
+    store = ConstantStore(directory=tmp_path)
+    data = memoryview(b"x" * 64)
+    store.put("o", hashlib.sha256(data).hexdigest(), data)
+    store.flush()
+    writer = next(t for t in threading.enumerate() if t.name == "webnn-constants")
+    assert os.getpriority(os.PRIO_PROCESS, writer.native_id) == 19
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) < 19  # only that thread
