@@ -386,8 +386,8 @@ class MLContext:
         if placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device):
             return cache.compile(self.backend, ir, self.exec_device, part, digest)
         devices = {d.id: d for d in self.ml.inventory}
-        compiled = compile_partitioned(ir, placement.assignment, devices,
-                                       lambda g, d: cache.compile(backend_for(d), g, d, part))
+        compiled = compile_partitioned(ir, placement.assignment, devices,  # the whole graph keeps its digest
+                                       lambda g, d: cache.compile(backend_for(d), g, d, part, digest if g is ir else None))
         fallback = fallback_after_compile(compiled, devices, placement.fallback)
         if fallback != placement.fallback:
             placement.fallback = fallback

@@ -32,6 +32,9 @@ class GraphIR:
     constants: dict[int, np.ndarray] = field(default_factory=dict)
     nodes: list[Node] = field(default_factory=list)
     outputs: dict[str, int] = field(default_factory=dict)
+    # facts other layers derive from a finished graph (policy's summary), computed once: a graph
+    # is not changed after build() validated it (the build memo shares it between builds)
+    derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     def input_descs(self) -> dict[str, OperandDesc]:
         return {name: self.operands[i] for name, i in self.inputs.items()}

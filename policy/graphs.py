@@ -238,7 +238,12 @@ def summarize(graph) -> GraphSummary:
     if isinstance(graph, Mapping):
         return _from_mapping(graph)
     if hasattr(graph, "nodes") and hasattr(graph, "operands"):
-        return _from_ir(graph)
+        derived = getattr(graph, "derived", None)
+        if derived is None:
+            return _from_ir(graph)
+        if "summary" not in derived:
+            derived["summary"] = _from_ir(graph)
+        return derived["summary"]
     raise TypeError(f"cannot summarize a graph of type {type(graph).__name__}")
 
 
