@@ -107,7 +107,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as d:
         Path(d, "index.html").write_text(PAGE)
-        host = start_host(app_dir=Path(d))
+        host = start_host(own_process=True, app_dir=Path(d))
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -125,7 +125,7 @@ def main() -> None:
         x = make_app(app, None)
         page_html = (app / "mobilenet.html").read_text().replace("</body>", HOOK % {"iters": args.iters} + "</body>")
         (app / "split.html").write_text(page_html)
-        host = start_host(app_dir=app)
+        host = start_host(own_process=True, app_dir=app)
         stamps = HostStamps()
         try:
             with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:

@@ -14,6 +14,9 @@ Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios
     tiny message from the same page;
   - transfer: 16 MiB written and read back through the shim vs echoed by a bare websocket.
 
+Hosts run in this process with the served host's process settings (own_process: its garbage
+collector tuning, bridge/server.py tune_gc).
+
 Run (from the repository root):
   PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py [--iters 30] [--runs 3] \
       [--native-chromium /path/to/chromium] [--ort-web /path/to/onnxruntime-web/dist]
@@ -315,7 +318,7 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
         from webnn_bridge.backends.cache import CompileCache
         from webnn_bridge.bridge.api import ML
 
-        host = start_host(app_dir=app, ml_factory=lambda: ML(compile_cache=CompileCache(cache_dir)))
+        host = start_host(own_process=True, app_dir=app, ml_factory=lambda: ML(compile_cache=CompileCache(cache_dir)))
         port = host.host.port
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         spans = HostTimes()
@@ -345,7 +348,7 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
             page.close()
             host.stop()
             # a restarted host (same port, so the same page origin): the disk cache serves the build
-            host = start_host(app_dir=app, port=port, ml_factory=lambda: ML(compile_cache=CompileCache(cache_dir)))
+            host = start_host(own_process=True, app_dir=app, port=port, ml_factory=lambda: ML(compile_cache=CompileCache(cache_dir)))
             page = page_of(browser, f"{host.url}/mobilenet.html")
             spans.take("build")
             r["restart"] = page.evaluate(MOBILENET_JS, [0, 0])["builds"][0]
@@ -410,13 +413,13 @@ def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
         def ml():
             return ML(compile_cache=CompileCache(cache_dir))
 
-        hosts = [start_host(app_dir=app, ml_factory=ml)]
+        hosts = [start_host(own_process=True, app_dir=app, ml_factory=ml)]
 
         def restart(key: str) -> None:
             if key == "restart_host":  # the same port, so the same page origin: the disk caches serve it
                 port = hosts[-1].host.port
                 hosts[-1].stop()
-                hosts.append(start_host(app_dir=app, port=port, ml_factory=ml))
+                hosts.append(start_host(own_process=True, app_dir=app, port=port, ml_factory=ml))
                 (app / "restarted.txt").write_text("restarted")
 
         try:
@@ -473,7 +476,7 @@ def ortweb_plain(cmd: list[str], base_url: str, app: Path, iters: int, eps: list
 
 def ours_ortweb_plain(app: Path, iters: int) -> dict:
     """ORT-web's WebNN EP (and its wasm, for scale) on ours, in a Chromium with no driver attached."""
-    host = start_host(app_dir=app)
+    host = start_host(own_process=True, app_dir=app)
     try:
         return ortweb_plain([CHROMIUM, *CHROMIUM_ARGS], host.url, app, iters, ["wasm", "webnn"])
     finally:

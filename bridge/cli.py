@@ -58,6 +58,7 @@ def _serve(args) -> int:
         allow_hosts=list(args.allow_host),
         max_graphs_per_session=args.max_graphs or None,
         keepalive_timeout_s=args.keepalive_timeout,
+        own_process=True,
     )
     if args.session_budget is not None:
         config.session_budget_bytes = args.session_budget << 20 or None
