@@ -44,12 +44,11 @@ log = logging.getLogger("webnn_bridge.session")
 Frame = str | bytes
 
 # messages answered with a reply; the others are fire-and-forget (spec: no completion signal)
-REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency", "holdConstants"}
+REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
 MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
 GENERIC_FAILURE = "The host could not complete the operation."
 # cheap whatever their arguments (see Session.prepare)
-QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "holdConstants",
-         "releaseConstants"}
+QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "releaseConstants"}
 QUICK_READ_BYTES = 256 * 1024
 QUICK_UPLOAD_BYTES = 256 * 1024  # a putConstant hashes its bytes: small ones take well under 1 ms
 QUICK_DISPATCH_MS = 0.5
@@ -119,7 +118,7 @@ class Session:
         self.tensors: dict[int, MLTensor] = {}
         self.closed = False
         self.observer = observer  # policy tracing hook: (event, facts)
-        self.held: dict[str, memoryview] = {}  # constants held for the next build (on_holdConstants)
+        self.held: dict[str, memoryview] = {}  # constants held for the build being handled
         self.uploads: dict[int, Upload] = {}  # constants uploaded before their build (on_putConstant)
         self.sent_errors = 0
         self._raw_for: dict | None = None  # a message waiting for its raw payload (the next message)
@@ -273,6 +272,10 @@ class Session:
         if self.max_graphs is not None:
             _bound(self.graphs, self.max_graphs, "graphs", OperationError)
         ctx.cache_partition = self.origin or ""
+        missing = self._hold_named(h)
+        if missing:  # the page sends the build again with these constants' bytes
+            self.held = {}
+            return self._ok(h, missing=missing)
         try:
             uploads = self._hold_uploads(ctx, h)
             graph = self._memoized_build(ctx, h, payload)
@@ -283,9 +286,29 @@ class Session:
         self._observe("build", {"graph": graph, "context": ctx})
         return self._ok(h, uploads=uploads, **placement_report(graph))
 
+    def _hold_named(self, h: dict) -> list[str]:
+        """A build's constants named by their SHA-256 alone: those this origin's store holds are
+        held for the build; returns the digests it lacks."""
+        missing = []
+        constants = h.get("constants", [])
+        if not isinstance(constants, list):
+            raise WebNNTypeError("constants must be a list")
+        for item in constants:
+            if not isinstance(item, dict) or "part" in item or "sha256" not in item:
+                continue
+            sha = item["sha256"]
+            if not isinstance(sha, str) or not memo.SHA256_HEX.fullmatch(sha):
+                raise WebNNTypeError("a constant's digest must be a SHA-256 in hex")
+            raw = self.ml.constant_store.get(self.origin or "", sha)
+            if raw is None:
+                missing.append(sha)
+            else:
+                self.held[sha] = raw
+        return sorted(set(missing))
+
     def _hold_uploads(self, ctx: MLContext, h: dict) -> dict[str, str]:
         """A build's constants that name an upload (on_putConstant) name its digest instead, with
-        its bytes held for this build (as on_holdConstants does); returns {upload id: digest}, by
+        its bytes held for this build (as _hold_named does); returns {upload id: digest}, by
         which the page's later builds name them."""
         digests = {}
         for item in h.get("constants", []):
@@ -403,7 +426,7 @@ class Session:
 
     def _constant_bytes(self, h: dict, payload, item: dict, in_place: bool) -> memoryview:
         """A build's constant: uploaded in the message (kept by digest for later builds of this
-        origin), or named by a digest the host said it holds (on_holdConstants). ``in_place``:
+        origin), or named by a digest (held by _hold_named or _hold_uploads). ``in_place``:
         the constants may keep the received message alive (it is mostly theirs), else copied."""
         if "part" in item:
             raw = memo.verified_part(h, payload, item)
@@ -416,22 +439,6 @@ class Session:
         if raw is None:
             raise WebNNTypeError("a constant named by its digest was not held for this build")
         return raw
-
-    def on_holdConstants(self, h, payload):  # noqa: N802
-        """Which of these constant digests the host holds for this origin; those are kept for the
-        session's next build, which then names them instead of uploading them again."""
-        hashes = h["hashes"]
-        if not isinstance(hashes, list) or len(hashes) > 1_000_000:
-            raise WebNNTypeError("hashes must be a list of SHA-256 digests")
-        have = []
-        for sha in hashes:
-            if not isinstance(sha, str) or len(sha) != 64:
-                raise WebNNTypeError("hashes must be a list of SHA-256 digests")
-            raw = self.ml.constant_store.get(self.origin or "", sha)
-            if raw is not None:
-                self.held[sha] = raw
-            have.append(raw is not None)
-        return self._ok(h, have=have)
 
     def on_destroyGraph(self, h, payload):  # noqa: N802
         g = self.graphs.pop(h.get("graph"), None)

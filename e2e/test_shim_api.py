@@ -276,9 +276,14 @@ def test_constants_uploaded_as_copied_serve_every_builder_that_uses_them(page, a
     from webnn_bridge.bridge.session import Session
 
     seen = []
-    for kind in ("putConstant", "holdConstants"):
+
+    def constants(h, p):  # how each build names its constants, before the host handles them
+        return [("upload" if "upload" in c else "bytes" if "part" in c else "digest") for c in h["constants"]]
+
+    for kind in ("putConstant", "build"):
         real = getattr(Session, f"on_{kind}")
-        monkeypatch.setattr(Session, f"on_{kind}", lambda s, h, p, real=real, kind=kind: seen.append(kind) or real(s, h, p))
+        monkeypatch.setattr(Session, f"on_{kind}", lambda s, h, p, real=real, kind=kind: seen.append(
+            kind if kind == "putConstant" else constants(h, p)) or real(s, h, p))
     fresh = start_host(app_dir=app_dir)
     try:
         page.goto(f"{fresh.url}/basic.html")
@@ -310,7 +315,8 @@ def test_constants_uploaded_as_copied_serve_every_builder_that_uses_them(page, a
     finally:
         fresh.stop()
     assert r == [[12, 24, 36, 48], [10, 40, 90, 160], [-90, 18, 27, 36], [110, 22, 33, 44]]
-    assert seen == ["putConstant", "putConstant", "holdConstants"]
+    # two uploads; b1 and b2 share the first, b3 has the second; b4 names it by digest alone
+    assert seen == ["putConstant", "putConstant", ["upload", "upload"], ["upload"], ["upload"], ["digest"]]
 
 
 def test_a_dropped_builders_uploads_are_released(browser, app_dir):
@@ -396,3 +402,41 @@ def test_big_tensors_travel_as_raw_frames(page, app_dir, monkeypatch):
     assert raw_in == [400000, 400000], "the two plain buffers are sent raw; a resizable one is copied into a frame"
     assert raw_out == [True, True] * 3, "both kinds of read take their bytes as a raw frame"
     assert protocol.RAW_MIN_BYTES <= 400000
+
+
+def test_a_build_naming_constants_the_host_no_longer_holds_sends_their_bytes(page, app_dir, monkeypatch):
+    """A page names the constants it knows the digest of, in one round trip; a host that has let
+    them go (its store is bounded) answers which it lacks, and the page sends the build again with
+    those bytes."""
+    from webnn_bridge.bridge.api import ML
+    from webnn_bridge.bridge.embed import start_host
+    from webnn_bridge.bridge.memo import ConstantStore
+    from webnn_bridge.bridge.session import Session
+
+    ml = ML()
+    attempts = []
+    real = Session.on_build
+    monkeypatch.setattr(Session, "on_build", lambda s, h, p: attempts.append(sorted(
+        "bytes" if "part" in c else "digest" if "sha256" in c else "upload" for c in h["constants"])) or real(s, h, p))
+    fresh = start_host(app_dir=app_dir, ml_factory=lambda: ml)
+    try:
+        page.goto(f"{fresh.url}/basic.html")
+        build = """async (op) => {
+          window.ctx = window.ctx || await navigator.ml.createContext();
+          window.w = window.w || new Float32Array([1, 2, 3, 4]);
+          const f32 = {dataType: 'float32', shape: [4]};
+          const b = new MLGraphBuilder(ctx);
+          const g = await b.build({y: b[op](b.input('x', f32), b.constant(f32, w))});
+          const tin = await ctx.createTensor({...f32, writable: true});
+          const tout = await ctx.createTensor({...f32, readable: true});
+          ctx.writeTensor(tin, new Float32Array([10, 20, 30, 40]));
+          ctx.dispatch(g, {x: tin}, {y: tout});
+          return Array.from(new Float32Array(await ctx.readTensor(tout)));
+        }"""
+        assert page.evaluate(build, "add") == [11, 22, 33, 44]
+        ml.constant_store = ConstantStore()  # the host let every constant go
+        assert page.evaluate(build, "mul") == [10, 40, 90, 160]
+        assert page.evaluate(build, "sub") == [9, 18, 27, 36]
+    finally:
+        fresh.stop()
+    assert attempts == [["upload"], ["digest"], ["bytes"], ["digest"]]

@@ -466,28 +466,31 @@ class HostLink {
     }
     sendSmall();
   }
-  // Constants the host already holds for this origin are not uploaded again: a build names the
-  // constants whose SHA-256 it knows (hashed by constant() or named by the host's replies, see
-  // constantCopy), the host answers which it holds (and keeps those for this build), and checks
-  // the digest of every part it does receive. ``copies``: constant()'s records of the parts.
-  // Returns the parts still to send.
-  async skipHeldConstants(message, parts, copies) {
-    if (parts.length === 0) return parts;
-    const hashes = await Promise.all(copies.map((c) => c.sha256));
-    const asked = [];
-    hashes.forEach((h, i) => { if (h) asked.push(i); });
-    if (asked.length === 0) return parts;
-    const { have } = await this.request({ t: 'holdConstants', hashes: asked.map((i) => hashes[i]) });
-    const held = new Set(asked.filter((i, k) => have[k]));
-    const sent = [];
-    for (const item of message.constants) {
-      if (item.part === undefined) continue;
-      const i = item.part;
-      if (hashes[i]) item.sha256 = hashes[i];
-      if (held.has(i)) delete item.part;
-      else { item.part = sent.length; sent.push(parts[i]); }
-    }
-    return sent;
+  // A build in one round trip where it can be: constants the host may already hold for this
+  // origin are named by their SHA-256 alone (hashed by constant() or named by the host's replies,
+  // see constantCopy). A host that lacks some answers which (`missing`, no graph made) and the
+  // build goes again with those constants' bytes, which the host checks against their digests.
+  // ``copies``: constant()'s records of the parts.
+  async buildRequest(header, message, parts, copies) {
+    const hashes = parts.length ? await Promise.all(copies.map((c) => c.sha256)) : [];
+    const items = message.constants.filter((item) => item.part !== undefined);
+    const copyOf = items.map((item) => item.part);
+    items.forEach((item, k) => { if (hashes[copyOf[k]]) item.sha256 = hashes[copyOf[k]]; });
+    const attempt = (withBytes) => {
+      const sent = [];
+      items.forEach((item, k) => {
+        if (item.sha256 && !withBytes(item.sha256)) { delete item.part; return; }
+        item.part = sent.length;
+        sent.push(parts[copyOf[k]]);
+      });
+      return this.request(Object.assign({}, header, message), sent.length ? sent : null);
+    };
+    const first = await attempt(() => false);
+    if (!first.missing) return first;
+    const missing = new Set(first.missing);
+    const second = await attempt((sha) => missing.has(sha));
+    // evicted in between (the host's store is bounded): the bytes of every constant, which cannot miss
+    return second.missing ? attempt(() => true) : second;
   }
 }
 let LINK = null;
@@ -968,8 +971,7 @@ const IMPL = {
         const id = nextObjectId++;
         const release = releasedUploads(b.uploads);  // released by the host after this build
         if (release.length) g.message.release = release;
-        const parts = await c.link.skipHeldConstants(g.message, g.parts, g.copies);
-        const reply = await c.link.request(Object.assign({ t: 'build', ctx: c.id, graph: id }, g.message), parts.length ? parts : null);
+        const reply = await c.link.buildRequest({ t: 'build', ctx: c.id, graph: id }, g.message, g.parts, g.copies);
         for (const [uid, sha256] of Object.entries(reply.uploads || {})) {
           const copy = g.uploaded.get(uid);
           if (copy) copy.sha256 = sha256;

@@ -131,28 +131,33 @@ def _error(s: Session, frame) -> dict | None:
     return protocol.decode(reply)[0].get("error")
 
 
+def _missing(s: Session, frame) -> list[str] | None:
+    """The digests a build named without bytes that the host lacks (no graph made), else None."""
+    (reply,) = s.receive(frame)
+    h = protocol.decode(reply)[0]
+    assert "error" not in h, h
+    return h["ok"].get("missing")
+
+
 def test_constants_are_uploaded_once_per_origin_and_checked_against_their_digest(ml):
     import hashlib
 
     sha = hashlib.sha256(W.tobytes()).hexdigest()
     s = _session(ml)
     assert _error(s, _named_build(1, W + 1, sha))["name"] == "TypeError"  # bytes that do not match
-    _ok(s, {"t": "holdConstants", "id": 5, "hashes": [sha]})
-    assert _error(s, _named_build(2, None, sha))["name"] == "TypeError"  # never uploaded: not held
-    assert _error(s, _named_build(3, W, sha)) is None  # uploaded and verified
+    assert _missing(s, _named_build(2, None, sha)) == [sha]  # never uploaded: the page must send it
+    assert 2 not in s.graphs and not s.held
+    assert _error(s, _named_build(2, W, sha)) is None  # sent again with the bytes, verified
     reload = _session(ml)  # the same origin, another session: the host holds it
-    reply, _ = _ok(reload, {"t": "holdConstants", "id": 5, "hashes": [sha, "0" * 64]})
-    assert reply["ok"]["have"] == [True, False]
-    assert _error(reload, _named_build(1, None, sha)) is None
+    assert _missing(reload, _named_build(1, None, sha)) is None  # built in one round trip
     np.testing.assert_array_equal(_run(reload, 1, X), X + W)
-    # held for one build only (another graph; the same one would be a memo hit, no bytes needed)
-    assert _error(reload, _named_build(2, None, sha, op="mul"))["name"] == "TypeError"
+    assert _missing(reload, _named_build(2, None, sha, op="mul")) is None  # another graph, the same constant
+    assert not reload.held  # held for the build being handled only
     other = _session(ml, "http://b.test")  # never told what another origin uploaded
-    reply, _ = _ok(other, {"t": "holdConstants", "id": 5, "hashes": [sha]})
-    assert reply["ok"]["have"] == [False]
-    assert _error(other, _named_build(1, None, sha))["name"] == "TypeError"
+    assert _missing(other, _named_build(1, None, sha)) == [sha]
     assert _error(other, _named_build(2, W, sha)) is None
     np.testing.assert_array_equal(_run(other, 2, X), X + W)
+    assert _error(other, _named_build(3, None, "not a digest"))["name"] == "TypeError"
 
 
 # ---------------------------------------------------------------- constants on disk (a restarted host)
@@ -166,8 +171,7 @@ def _upload(ml: ML, origin: str = "http://a.test") -> None:
 
 
 def _holds(ml: ML, origin: str = "http://a.test") -> bool:
-    reply, _ = _ok(_session(ml, origin), {"t": "holdConstants", "id": 5, "hashes": [SHA_W]})
-    return reply["ok"]["have"][0]
+    return _missing(_session(ml, origin), _named_build(1, None, SHA_W)) is None
 
 
 def _stored(tmp_path) -> list:
@@ -180,9 +184,7 @@ def test_a_restarted_host_holds_the_constants_pages_uploaded(tmp_path):
     assert path.read_bytes() == W.tobytes() and "a.test" not in str(path)  # no page text in paths
     restarted = ML(compile_cache=CompileCache(tmp_path))
     s = _session(restarted)
-    reply, _ = _ok(s, {"t": "holdConstants", "id": 5, "hashes": [SHA_W]})
-    assert reply["ok"]["have"] == [True]
-    assert _error(s, _named_build(1, None, SHA_W)) is None  # built without uploading the bytes
+    assert _missing(s, _named_build(1, None, SHA_W)) is None  # built without uploading the bytes
     np.testing.assert_array_equal(_run(s, 1, X), X + W)
 
 
@@ -202,8 +204,6 @@ def test_stored_constants_are_partitioned_by_origin(tmp_path):
     _upload(ML(compile_cache=CompileCache(tmp_path)), "http://a.test")
     restarted = ML(compile_cache=CompileCache(tmp_path))
     assert not _holds(restarted, "http://b.test")
-    s = _session(restarted, "http://b.test")
-    assert _error(s, _named_build(1, None, SHA_W))["name"] == "TypeError"
     assert _holds(restarted, "http://a.test")
 
 
