@@ -103,6 +103,8 @@ class PartitionedCompiled(Compiled):
 def compile_partitioned(graph: GraphIR, assignment: Sequence[str], devices: Mapping[str, Device],
                         compile_on: Callable[[GraphIR, Device], Compiled]) -> Compiled:
     """Compile ``graph`` split by ``assignment``; one segment compiles directly (no hand-offs)."""
+    if len(set(assignment)) == 1 and len(assignment) == len(graph.nodes):  # one device: nothing to split
+        return compile_on(graph, devices[assignment[0]])
     segments = split_graph(graph, assignment)
     if len(segments) == 1:
         return compile_on(graph, devices[segments[0].device_id])
