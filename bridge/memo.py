@@ -245,23 +245,11 @@ def verified_part(header: dict, payload, item: dict) -> memoryview:
 
 
 def build_key(partition: str, context_key: str, header: dict, payload) -> str | None:
-    """The memo key of a build message, or None when it must not be memoized."""
-    ids: dict[Any, int] = {}
-
-    def op(i) -> int:
-        if not isinstance(i, int) or isinstance(i, bool):
-            raise TypeError("operand ids are integers")
-        return ids.setdefault(i, len(ids))
-
-    def args(v):
-        if isinstance(v, list):
-            return [args(x) for x in v]
-        if isinstance(v, dict):
-            if set(v) == {"$operand"}:
-                return {"$operand": op(v["$operand"])}
-            return {k: args(x) for k, x in v.items()}
-        return v
-
+    """The memo key of a build message, or None when it must not be memoized. The message is
+    taken as it is (the shim numbers a graph's operands from 0, in creation order, so identical
+    graphs send identical messages whatever their builders' object ids): a key matches only a
+    message that would replay to the same graph. A constant named by its digest and the same
+    constant sent with that digest are one."""
     from . import protocol
 
     h = hashlib.blake2b(digest_size=32)
@@ -274,17 +262,9 @@ def build_key(partition: str, context_key: str, header: dict, payload) -> str | 
                 c = {k: v for k, v in c.items() if k != "part"}
             elif "part" in c:
                 h.update(protocol.part(header, payload, c["part"]))
-            constants.append({**c, "operand": op(c["operand"])})
-        canon = {
-            "inputs": [{**i, "operand": op(i["operand"])} for i in header.get("inputs", [])],
-            "constants": constants,
-            "nodes": [{**n, "args": args(n["args"]), "outputs": [op(o) for o in n["outputs"]]}
-                      for n in header.get("nodes", [])],
-            "outputs": {k: op(v) for k, v in header["outputs"].items()},
-            "rest": {k: v for k, v in header.items()
-                     if k not in ("t", "id", "ctx", "graph", "inputs", "constants", "nodes", "outputs", "parts", "release")},
-        }
-        text = json.dumps([partition, context_key, canon], sort_keys=True, separators=(",", ":"))
+            constants.append(c)
+        rest = {k: v for k, v in header.items() if k not in ("t", "id", "ctx", "graph", "constants", "parts", "release")}
+        text = json.dumps([partition, context_key, constants, rest], separators=(",", ":"), allow_nan=False)
     except (TypeError, KeyError, AttributeError, ValueError, protocol.ProtocolError):
         return None  # malformed: the replay reports it
     h.update(text.encode())

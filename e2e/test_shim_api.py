@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 SETUP = """
@@ -440,3 +442,47 @@ def test_a_build_naming_constants_the_host_no_longer_holds_sends_their_bytes(pag
     finally:
         fresh.stop()
     assert attempts == [["upload"], ["digest"], ["bytes"], ["digest"]]
+
+
+def test_identical_graphs_from_different_builders_send_identical_messages(page, app_dir, monkeypatch):
+    """The shim numbers a graph's operands from 0: two builders of one graph (each with its own
+    object ids, one with an unused output of split and a scalar constant) send the same message, and
+    the host's build memo skips the second replay; another graph replays."""
+    from webnn_bridge.bridge.embed import start_host
+    from webnn_bridge.bridge.session import Session
+
+    messages, replays = [], []
+    real_build, real_replay = Session.on_build, Session.replay
+    monkeypatch.setattr(Session, "on_build", lambda s, h, p: messages.append(
+        json.loads(json.dumps({k: v for k, v in h.items() if k not in ("id", "graph", "release")}))) or real_build(s, h, p))
+    monkeypatch.setattr(Session, "replay", lambda s, *a: replays.append(1) or real_replay(s, *a))
+    fresh = start_host(app_dir=app_dir)
+    try:
+        page.goto(f"{fresh.url}/basic.html")
+        r = page.evaluate("""async () => {
+          const ctx = await navigator.ml.createContext();
+          const w = new Float32Array([1, 2, 3, 4]);
+          const run = async (op) => {
+            const b = new MLGraphBuilder(ctx);
+            b.input('unused', {dataType: 'float32', shape: [1]});  // ids the graph does not use
+            const x = b.input('x', {dataType: 'float32', shape: [4]});
+            const [lo] = b.split(b[op](x, b.constant({dataType: 'float32', shape: [4]}, w)), 2);
+            const g = await b.build({y: b.mul(lo, b.constant('float32', 2))});
+            const tin = await ctx.createTensor({dataType: 'float32', shape: [4], writable: true});
+            const tout = await ctx.createTensor({dataType: 'float32', shape: [2], readable: true});
+            ctx.writeTensor(tin, new Float32Array([10, 20, 30, 40]));
+            ctx.dispatch(g, {x: tin}, {y: tout});
+            return Array.from(new Float32Array(await ctx.readTensor(tout)));
+          };
+          return [await run('add'), await run('add'), await run('sub')];
+        }""")
+    finally:
+        fresh.stop()
+    assert r == [[22, 44], [22, 44], [18, 36]]
+    assert len(messages) == 3 and replays == [1, 1]
+    assert [c.get("upload") is not None for c in messages[0]["constants"]] == [True, False]  # uploaded; scalar
+    assert [c.get("sha256") is not None for c in messages[1]["constants"]] == [True, False]  # named by digest
+    first, second = ({**m, "constants": [{k: v for k, v in c.items() if k not in ("upload", "sha256")}
+                                         for c in m["constants"]]} for m in messages[:2])
+    assert first == second  # the same numbering
+    assert first["outputs"] == {"y": max(o for n in first["nodes"] for o in n["outputs"])}

@@ -719,30 +719,35 @@ function collectGraph(b, outputs) {
       tagValue(s.node.args, (x) => { stack.push(x); return null; });
     }
   }
+  // the message numbers the graph's operands from 0 in creation order: identical graphs send
+  // identical messages (the host's build memo takes a message as it is)
+  for (const node of nodes) for (const o of node.outputs) seen.add(o);  // outputs no one reads too
+  const number = new Map();
+  Array.from(seen).sort((x, y) => x.id - y.id).forEach((s, i) => number.set(s, i));
   const inputs = []; const constants = []; const parts = []; const copies = []; const uploaded = new Map();
-  for (const s of Array.from(seen).sort((x, y) => x.id - y.id)) {
-    if (s.kind === 'input') inputs.push({ operand: s.id, name: s.name, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) } });
+  for (const [s, n] of number) {
+    if (s.kind === 'input') inputs.push({ operand: n, name: s.name, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) } });
     if (s.kind === 'constant') {
       if (s.bytes) {
-        const item = { operand: s.id, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) } };
+        const item = { operand: n, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) } };
         if (s.upload) { item.upload = s.upload.id; uploaded.set(String(s.upload.id), s.copy); }
         else { item.part = parts.length; parts.push(s.bytes); copies.push(s.copy); }
         constants.push(item);
       }
-      else if (s.scalar) constants.push({ operand: s.id, scalar: s.scalar });
+      else if (s.scalar) constants.push({ operand: n, scalar: s.scalar });
       else {
         if (s.tensor.destroyed) throw new TypeError('build(): a constant MLTensor has been destroyed.');
-        constants.push({ operand: s.id, tensor: s.tensor.id });
+        constants.push({ operand: n, tensor: s.tensor.id });
       }
     }
   }
   const nodeList = b.nodes.filter((n) => nodes.has(n)).map((n) => ({
     op: n.op,
-    args: tagValue(n.args, (s) => ({ $operand: s.id })),
-    outputs: n.outputs.map((s) => s.id),
+    args: tagValue(n.args, (s) => ({ $operand: number.get(s) })),
+    outputs: n.outputs.map((s) => number.get(s)),
   }));
   const outs = {};
-  for (const [name, o] of Object.entries(outputs)) outs[name] = SLOTS.get(o).id;
+  for (const [name, o] of Object.entries(outputs)) outs[name] = number.get(SLOTS.get(o));
   const graphInputs = {};
   for (const i of inputs) graphInputs[i.name] = i.desc;
   const graphOutputs = {};

@@ -137,10 +137,10 @@ def test_a_rebuild_naming_the_uploads_digests_skips_the_replay(ml):
     _put(s, 40, W.tobytes())
     sha = _build(s, 1, 40, release=[40])["ok"]["uploads"]["40"]
     reply = _reply(s, {"t": "build", "id": 6, "ctx": 1, "graph": 2,
-                       "inputs": [{"operand": 7, "name": "x", "desc": F32}],
-                       "constants": [{"operand": 8, "desc": F32, "sha256": sha}],
-                       "nodes": [{"op": "add", "args": [{"$operand": 7}, {"$operand": 8}], "outputs": [9]}],
-                       "outputs": {"y": 9}})
+                       "inputs": [{"operand": 1, "name": "x", "desc": F32}],
+                       "constants": [{"operand": 2, "desc": F32, "sha256": sha}],
+                       "nodes": [{"op": "add", "args": [{"$operand": 1}, {"$operand": 2}], "outputs": [3]}],
+                       "outputs": {"y": 3}})
     assert "error" not in reply and replays == [1]
     np.testing.assert_array_equal(_run(s, 2, X), X + W)
 
