@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from webnn_bridge.backends.cache import CompileCache, graph_digest
+from webnn_bridge.backends.onnxruntime import OnnxRuntimeBackend
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
 
@@ -82,7 +83,9 @@ def test_digest_ignores_operand_ids_but_not_content(ort_devices):
     assert graph_digest(_build(ctx, W).ir) != graph_digest(_build(ctx, W.T.copy()).ir)
 
 
-def test_disk_cache_survives_a_restart_and_rebuilds_corrupt_entries(ort_devices, tmp_path):
+def test_disk_cache_survives_a_restart_and_rebuilds_corrupt_entries(ort_devices, tmp_path, monkeypatch):
+    # the artifact's path alone (ONNX Runtime's optimized model, kept beside it, is tested in test_ort_optimized.py)
+    monkeypatch.setattr(OnnxRuntimeBackend, "optimized_token", lambda self, device: None)
     g = _build(_ctx(ort_devices, CompileCache(tmp_path)), W)
     assert g.compiled.source == "compiled"
     files = list(tmp_path.glob("*.wnc"))
