@@ -21,6 +21,7 @@ tell one origin what another origin built.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import itertools
@@ -386,7 +387,10 @@ class CompileCache:
 
     def _unlink_optimized(self, okey: str) -> None:
         for p in self._optimized_paths(okey):
-            p.unlink(missing_ok=True)
+            try:
+                p.unlink(missing_ok=True)
+            except OSError as e:  # in use (Windows) or a read-only disk: the check catches it again
+                log.debug("cannot delete %s: %s", p.name, e)
 
     def _optimize_later(self, okey: str, job: tuple) -> None:
         """Queues the writing of an optimized model (one thread, one model at a time, low priority)."""
@@ -398,13 +402,17 @@ class CompileCache:
             self._optimizing[okey] = job
             if self._optimizer is None:
                 self._optimizer = threading.Thread(target=self._optimize_queued, name="webnn-optimize", daemon=True)
+                _optimizers.add(self._optimizer)
                 self._optimizer.start()
 
     def _optimize_queued(self) -> None:
         _lower_thread_priority()
         while True:
             with self._lock:
+                if _exiting.is_set():
+                    self._optimizing.clear()
                 if not self._optimizing:
+                    _optimizers.discard(self._optimizer)
                     self._optimizer = None
                     self._optimized_idle.notify_all()
                     return
@@ -464,6 +472,19 @@ def _touch(path: Path) -> None:
         os.utime(path)
     except OSError:
         pass
+
+
+_optimizers: set[threading.Thread] = set()  # the writers of optimized models now running
+_exiting = threading.Event()
+
+
+@atexit.register
+def _stop_optimizers() -> None:
+    """At exit the writers stop after the model in hand (a thread still inside the runtime while
+    the interpreter ends could crash it)."""
+    _exiting.set()
+    for t in list(_optimizers):
+        t.join(timeout=10)
 
 
 def _lower_thread_priority() -> None:
