@@ -27,9 +27,11 @@ import hashlib
 import itertools
 import logging
 import os
+import queue
 import struct
 import sys
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -47,7 +49,8 @@ MAGIC = b"webnn-bridge compile cache 1\n"
 OPTIMIZED_MAGIC = b"webnn-bridge optimized model 1\n"
 DIGEST_BYTES = 32
 ENTRY_SUFFIXES = (".wnc", ".ortm", ".ortd")  # artifact; optimized model, its data
-OPTIMIZE_PENDING = 8  # at most this many optimized models waiting to be written
+OPTIMIZE_PENDING = 8  # at most this many optimized models waiting to be written, per cache
+OPTIMIZE_AFTER_S = 0.1  # an optimized model is written no sooner after its build
 
 
 def _hasher():
@@ -202,9 +205,10 @@ class CompileCache:
         self.stats = {"compiled": 0, "memory": 0, "disk": 0}
         # optimized models: written, loaded (a subset of "disk" above), rejected (deleted)
         self.optimized_stats = {"written": 0, "loaded": 0, "rejected": 0}
-        self._optimizing: OrderedDict[str, tuple] = OrderedDict()  # key -> job, written in order
-        self._optimizer: threading.Thread | None = None
+        self._optimizing: dict[str, tuple] = {}  # optimized models to write: key -> job
         self._optimized_idle = threading.Condition(self._lock)
+        if self.directory is not None:
+            OPTIMIZER.start()  # now, not on a build's path
 
     # ------------------------------------------------------------------ the one entry point
     def compile(self, backend: Backend, ir: GraphIR, device: Device, partition: str = "",
@@ -393,35 +397,26 @@ class CompileCache:
                 log.debug("cannot delete %s: %s", p.name, e)
 
     def _optimize_later(self, okey: str, job: tuple) -> None:
-        """Queues the writing of an optimized model (one thread, one model at a time, low priority)."""
+        """Queues the writing of an optimized model (OPTIMIZER: one thread, one model at a time)."""
         if self._optimized_paths(okey)[0].is_file():
             return
         with self._lock:
             if okey in self._optimizing or len(self._optimizing) >= OPTIMIZE_PENDING:
                 return
             self._optimizing[okey] = job
-            if self._optimizer is None:
-                self._optimizer = threading.Thread(target=self._optimize_queued, name="webnn-optimize", daemon=True)
-                _optimizers.add(self._optimizer)
-                self._optimizer.start()
+        OPTIMIZER.submit(self, okey)
 
-    def _optimize_queued(self) -> None:
-        _lower_thread_priority()
-        while True:
-            with self._lock:
-                if _exiting.is_set():
-                    self._optimizing.clear()
-                if not self._optimizing:
-                    _optimizers.discard(self._optimizer)
-                    self._optimizer = None
-                    self._optimized_idle.notify_all()
-                    return
-                okey, job = next(iter(self._optimizing.items()))
-            try:
+    def _write_queued(self, okey: str, write: bool) -> None:
+        """The optimizer's turn for a queued model (``write``: False at exit: dropped)."""
+        with self._lock:
+            job = self._optimizing[okey]
+        try:
+            if write:
                 self._write_optimized(okey, *job)
-            finally:
-                with self._lock:
-                    del self._optimizing[okey]
+        finally:
+            with self._lock:
+                del self._optimizing[okey]
+                self._optimized_idle.notify_all()
 
     def _write_optimized(self, okey: str, backend: Backend, ir: GraphIR, device: Device, artifact: bytes) -> None:
         model_path, data_path = self._optimized_paths(okey)
@@ -445,7 +440,7 @@ class CompileCache:
     def flush(self) -> None:
         """Wait until the optimized models queued so far are written (tests, shutdown)."""
         with self._optimized_idle:
-            self._optimized_idle.wait_for(lambda: self._optimizer is None)
+            self._optimized_idle.wait_for(lambda: not self._optimizing)
 
 
 def data_check(path: Path) -> tuple[int, int]:
@@ -474,17 +469,45 @@ def _touch(path: Path) -> None:
         pass
 
 
-_optimizers: set[threading.Thread] = set()  # the writers of optimized models now running
-_exiting = threading.Event()
+class _Optimizer:
+    """The one thread that writes optimized models, for every cache: at the lowest priority, one
+    model at a time, each at least OPTIMIZE_AFTER_S after its build (whose reply goes first)."""
+
+    def __init__(self):
+        self._jobs: queue.Queue = queue.Queue()  # (due time, cache, key)
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._writing = threading.Lock()  # held while a model is written
+        self._exiting = False
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="webnn-optimize", daemon=True)
+                self._thread.start()
+
+    def submit(self, cache: CompileCache, key: str) -> None:
+        self.start()
+        self._jobs.put((time.monotonic() + OPTIMIZE_AFTER_S, cache, key))
+
+    def _run(self) -> None:
+        _lower_thread_priority()
+        while True:
+            due, cache, key = self._jobs.get()
+            time.sleep(max(0.0, due - time.monotonic()))
+            with self._writing:
+                cache._write_queued(key, not self._exiting)
+
+    def stop(self) -> None:
+        """At exit: the model in hand is finished (a thread still inside the runtime while the
+        interpreter ends could crash it), the others dropped."""
+        self._exiting = True
+        if self._writing.acquire(timeout=10):
+            self._writing.release()
 
 
-@atexit.register
-def _stop_optimizers() -> None:
-    """At exit the writers stop after the model in hand (a thread still inside the runtime while
-    the interpreter ends could crash it)."""
-    _exiting.set()
-    for t in list(_optimizers):
-        t.join(timeout=10)
+OPTIMIZER = _Optimizer()
+atexit.register(OPTIMIZER.stop)
 
 
 def _lower_thread_priority() -> None:
