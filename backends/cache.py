@@ -419,6 +419,8 @@ class CompileCache:
                 self._optimized_idle.notify_all()
 
     def _write_optimized(self, okey: str, backend: Backend, ir: GraphIR, device: Device, artifact: bytes) -> None:
+        # the runtime maps the data file into the sessions that load it: files are only ever
+        # replaced (a temporary name, renamed), never rewritten in place
         model_path, data_path = self._optimized_paths(okey)
         data_tmp = _tmp_name(data_path)
         try:
@@ -496,7 +498,10 @@ class _Optimizer:
             due, cache, key = self._jobs.get()
             time.sleep(max(0.0, due - time.monotonic()))
             with self._writing:
-                cache._write_queued(key, not self._exiting)
+                try:
+                    cache._write_queued(key, not self._exiting)
+                except Exception as e:  # never ends the thread
+                    log.debug("optimized model not written: %s", e)
 
     def stop(self) -> None:
         """At exit: the model in hand is finished (a thread still inside the runtime while the
