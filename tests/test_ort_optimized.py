@@ -5,13 +5,15 @@ never in the way: anything wrong with it falls back to the lowered model."""
 from __future__ import annotations
 
 import os
+import sys
+import threading
 
 import numpy as np
 import pytest
 
 from webnn_bridge.backends import onnxruntime as ortb
 from webnn_bridge.backends.base import Device
-from webnn_bridge.backends.cache import OPTIMIZED_MAGIC, CompileCache
+from webnn_bridge.backends.cache import OPTIMIZED_MAGIC, OPTIMIZER, CompileCache
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
 RNG = np.random.default_rng(8)
@@ -205,3 +207,12 @@ def test_no_disk_cache_writes_nothing(cpu_ep, tmp_path, monkeypatch):
     cache.flush()
     assert not cache._optimizing and cache.optimized_stats["written"] == 0
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread priorities are set on Linux only")
+def test_the_writer_is_one_thread_at_the_lowest_priority(cpu_ep, tmp_path):
+    _first_build(cpu_ep, tmp_path / "a")
+    _first_build(cpu_ep, tmp_path / "b")  # another cache: the same thread
+    writers = [t for t in threading.enumerate() if t.name == "webnn-optimize"]
+    assert writers == [OPTIMIZER._thread]
+    assert os.getpriority(os.PRIO_PROCESS, writers[0].native_id) == 19
