@@ -87,7 +87,9 @@ def graph_digest(ir: GraphIR) -> str:
 # a graph built again from the same validated constants (a memo hit, a partition's segments) is
 # not hashed again; a page's upload, verified against its SHA-256, seeds it (remember_digest).
 _digests: dict[int, tuple[weakref.ref, bytes]] = {}
-_digests_lock = threading.Lock()
+# reentrant: a garbage collection can run inside it (any allocation may start one) and free an
+# array whose weakref callback (forget) takes it again on the same thread
+_digests_lock = threading.RLock()
 
 
 def constant_digest(a: np.ndarray) -> bytes:

@@ -132,3 +132,28 @@ def test_the_reference_backend_is_not_cached():
     g = _build(ctx, W)
     np.testing.assert_allclose(_run(ctx, g, X), WANT)
     assert cache.stats == {"compiled": 0, "memory": 0, "disk": 0}
+
+
+def test_a_garbage_collection_inside_the_digest_lock_does_not_deadlock():
+    """A collection can start at any allocation, also while the digests' lock is held, and free an
+    array whose digest is remembered: its weakref callback takes the lock again (same thread)."""
+    import gc
+    import threading
+
+    from webnn_bridge.backends import cache
+
+    a = np.arange(16, dtype=np.float32)
+    a.flags.writeable = False
+    cache.remember_digest(a, bytes(32))
+    cycle = [a]
+    cycle.append(cycle)  # the array is only freed by a collection
+    del a, cycle
+
+    def collect_holding_the_lock():
+        with cache._digests_lock:
+            gc.collect()
+
+    t = threading.Thread(target=collect_holding_the_lock, daemon=True)
+    t.start()
+    t.join(timeout=10)
+    assert not t.is_alive(), "deadlocked"
