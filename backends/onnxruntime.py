@@ -440,6 +440,7 @@ class OnnxRuntimeBackend(Backend):
     def warm_up(self) -> None:
         supported_ir_version()  # ORT's environment and thread pools, onnx's helpers
         lowering_fingerprint()
+        cpu_fingerprint()
 
     @staticmethod
     def _providers(device: Device) -> tuple[str, ...]:
