@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -93,6 +94,22 @@ class Backend:
         raise NotImplementedError
 
     def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
+        raise NotImplementedError
+
+    # -- the runtime's own optimized model, kept beside the artifact (ONNX Runtime's CPU EP)
+    def optimized_token(self, graph: GraphIR, device: Device) -> str | None:
+        """What besides the cache key decides the runtime's optimized model (its build, the CPU);
+        None: this backend keeps none for this graph on this device."""
+        return None
+
+    def save_optimized(self, artifact: bytes, graph: GraphIR, device: Device, folder: Path, data_tmp: str,
+                       data_name: str) -> bytes:
+        """Writes the optimized model's data to ``folder / data_tmp``; returns the model, which
+        reads it from ``data_name`` in the same folder."""
+        raise NotImplementedError
+
+    def load_optimized(self, model: bytes, folder: Path, graph: GraphIR, device: Device) -> Compiled:
+        """Raises when the runtime refuses the model (the cache then loads the artifact)."""
         raise NotImplementedError
 
 

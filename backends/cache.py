@@ -6,6 +6,12 @@
 - On disk (optional): the backend's compile artifact (for ONNX Runtime the lowered model), so
   that a restarted host skips lowering. Entries carry a digest; a corrupt or unreadable entry
   is ignored, deleted and rebuilt. The directory is bounded: the least recently used entries go.
+- Beside it, the runtime's optimized model where the backend keeps one (ONNX Runtime's CPU EP, graphs over 1 MiB:
+  the model after its graph optimizations and layout transforms, with their initializers in a
+  data file), produced by a low-priority thread after the build, off its critical path: a
+  restarted host loads it with no optimization to do. It depends on the runtime's build and the
+  CPU too (the backend's optimized_token). Its model file carries a digest, the size and a
+  checksum of its data file; anything that does not match is deleted and the artifact used.
 
 The key is a canonical digest of the graph (structure, descriptors, constant bytes; operand ids
 renumbered) plus the backend's cache token (runtime version, device, providers, this code's
@@ -15,11 +21,17 @@ tell one origin what another origin built.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
+import itertools
 import logging
 import os
+import queue
+import struct
+import sys
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -34,7 +46,11 @@ from .base import Backend, Compiled, Device
 log = logging.getLogger("webnn_bridge.cache")
 
 MAGIC = b"webnn-bridge compile cache 1\n"
+OPTIMIZED_MAGIC = b"webnn-bridge optimized model 1\n"
 DIGEST_BYTES = 32
+ENTRY_SUFFIXES = (".wnc", ".ortm", ".ortd")  # artifact; optimized model, its data
+OPTIMIZE_PENDING = 8  # at most this many optimized models waiting to be written, per cache
+OPTIMIZE_AFTER_S = 0.1  # an optimized model is written no sooner after its build
 
 
 def _hasher():
@@ -71,7 +87,9 @@ def graph_digest(ir: GraphIR) -> str:
 # a graph built again from the same validated constants (a memo hit, a partition's segments) is
 # not hashed again; a page's upload, verified against its SHA-256, seeds it (remember_digest).
 _digests: dict[int, tuple[weakref.ref, bytes]] = {}
-_digests_lock = threading.Lock()
+# reentrant: a garbage collection can run inside it (any allocation may start one) and free an
+# array whose weakref callback (forget) takes it again on the same thread
+_digests_lock = threading.RLock()
 
 
 def constant_digest(a: np.ndarray) -> bytes:
@@ -187,6 +205,12 @@ class CompileCache:
         self._lock = threading.Lock()
         self._building: dict[str, threading.Lock] = {}
         self.stats = {"compiled": 0, "memory": 0, "disk": 0}
+        # optimized models: written, loaded (a subset of "disk" above), rejected (deleted)
+        self.optimized_stats = {"written": 0, "loaded": 0, "rejected": 0}
+        self._optimizing: dict[str, tuple] = {}  # optimized models to write: key -> job
+        self._optimized_idle = threading.Condition(self._lock)
+        if self.directory is not None:
+            OPTIMIZER.start()  # now, not on a build's path
 
     # ------------------------------------------------------------------ the one entry point
     def compile(self, backend: Backend, ir: GraphIR, device: Device, partition: str = "",
@@ -204,20 +228,32 @@ class CompileCache:
             entry = self._take(key)
             if entry is not None:
                 return SharedCompiled(self, entry, "memory", digest)
-            compiled, source = self._load(backend, ir, device, key), "disk"
-            if compiled is None:
-                try:
-                    compiled, source = self._build(backend, ir, device, key), "compiled"
-                except BaseException:
-                    with self._lock:
-                        self._building.pop(key, None)
-                    raise
+            try:
+                compiled, source = self._compile(backend, ir, device, key)
+            except BaseException:
+                with self._lock:
+                    self._building.pop(key, None)
+                raise
             entry = _Entry(key, compiled, int(sum(np.asarray(a).nbytes for a in ir.constants.values())))
             with self._lock:
                 entry.refs = 1
                 self._live[key] = entry
                 self.stats[source] += 1
             return SharedCompiled(self, entry, source, digest)
+
+    def _compile(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> tuple[Compiled, str]:
+        """Compiled from disk (the optimized model, else the artifact) or anew: (compiled, source)."""
+        okey = self._optimized_key(backend, ir, device, key)
+        compiled = self._load_optimized(backend, ir, device, okey)
+        if compiled is not None:
+            return compiled, "disk"
+        loaded, source = self._load(backend, ir, device, key), "disk"
+        if loaded is None:
+            loaded, source = self._build(backend, ir, device, key), "compiled"
+        compiled, artifact = loaded
+        if okey is not None and artifact is not None:
+            self._optimize_later(okey, (backend, ir, device, artifact))
+        return compiled, source
 
     def _key_lock(self, key: str) -> threading.Lock:
         with self._lock:
@@ -258,57 +294,237 @@ class CompileCache:
             e.compiled.close()
 
     # ------------------------------------------------------------------ disk
-    def _path(self, key: str) -> Path | None:
-        return None if self.directory is None else self.directory / f"{key}.wnc"
+    def _path(self, key: str, suffix: str = ".wnc") -> Path | None:
+        return None if self.directory is None else self.directory / f"{key}{suffix}"
 
-    def _load(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> Compiled | None:
+    def _load(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> tuple[Compiled, bytes] | None:
+        """(compiled, artifact) from the disk entry, None without one."""
         path = self._path(key)
         if path is None or not path.is_file():
             return None
         try:
-            raw = path.read_bytes()
-            body = memoryview(raw)[len(MAGIC) + DIGEST_BYTES:]
-            h = _hasher()
-            h.update(body)
-            if not raw.startswith(MAGIC) or raw[len(MAGIC):len(MAGIC) + DIGEST_BYTES] != h.digest():
-                raise ValueError("digest mismatch")
-            compiled = backend.load_artifact(bytes(body), ir, device)
+            artifact = self._read(path, MAGIC)
+            compiled = backend.load_artifact(artifact, ir, device)
         except Exception as e:  # a corrupt entry is rebuilt, never fatal
             log.warning("ignoring unreadable compile cache entry %s: %s", path.name, e)
             path.unlink(missing_ok=True)
             return None
-        try:
-            os.utime(path)  # recently used: evicted last
-        except OSError:
-            pass
-        return compiled
+        _touch(path)  # recently used: evicted last
+        return compiled, artifact
 
-    def _build(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> Compiled:
+    def _build(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> tuple[Compiled, bytes | None]:
         path = self._path(key)
         if path is None:
-            return backend.compile(ir, device)
+            return backend.compile(ir, device), None
         artifact = backend.artifact(ir, device)
         compiled = backend.load_artifact(artifact, ir, device)
         try:
             self._store(path, artifact)
         except OSError as e:  # a full or read-only disk only costs the next build
             log.warning("cannot write the compile cache: %s", e)
-        return compiled
+        return compiled, artifact
 
-    def _store(self, path: Path, artifact: bytes) -> None:
+    @staticmethod
+    def _read(path: Path, magic: bytes) -> bytes:
+        """An entry's body, checked against its digest (ValueError when it does not match)."""
+        raw = path.read_bytes()
+        body = memoryview(raw)[len(magic) + DIGEST_BYTES:]
+        h = _hasher()
+        h.update(body)
+        if not raw.startswith(magic) or raw[len(magic):len(magic) + DIGEST_BYTES] != h.digest():
+            raise ValueError("digest mismatch")
+        return bytes(body)
+
+    def _store(self, path: Path, artifact: bytes, magic: bytes = MAGIC) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         h = _hasher()
         h.update(artifact)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        with open(tmp, "wb") as f:
-            f.write(MAGIC)
-            f.write(h.digest())
-            f.write(artifact)
-        os.replace(tmp, path)
+        tmp = _tmp_name(path)
+        try:
+            with open(tmp, "wb") as f:
+                f.write(magic)
+                f.write(h.digest())
+                f.write(artifact)
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
         self._trim()
 
     def _trim(self) -> None:
-        trim_oldest(self.directory.glob("*.wnc"), self.max_disk_bytes, lambda p: p.unlink(missing_ok=True))
+        entries = itertools.chain.from_iterable(self.directory.glob(f"*{s}") for s in ENTRY_SUFFIXES)
+        trim_oldest(entries, self.max_disk_bytes, lambda p: p.unlink(missing_ok=True))
+
+    # ------------------------------------------------------------------ the runtime's optimized model
+    def _optimized_key(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> str | None:
+        if self.directory is None:
+            return None
+        token = backend.optimized_token(ir, device)
+        if token is None:
+            return None
+        h = _hasher()
+        h.update(repr((key, token)).encode())
+        return h.hexdigest()
+
+    def _optimized_paths(self, okey: str) -> tuple[Path, Path]:
+        return self._path(okey, ".ortm"), self._path(okey, ".ortd")
+
+    def _load_optimized(self, backend: Backend, ir: GraphIR, device: Device, okey: str | None) -> Compiled | None:
+        if okey is None:
+            return None
+        model_path, data_path = self._optimized_paths(okey)
+        if not model_path.is_file():
+            return None
+        try:
+            body = self._read(model_path, OPTIMIZED_MAGIC)
+            if struct.unpack_from("<QQ", body) != data_check(data_path):
+                raise ValueError("its data file does not match")
+            compiled = backend.load_optimized(body[16:], self.directory, ir, device)
+        except Exception as e:  # an optimization only: the artifact's path serves the build
+            log.debug("ignoring optimized model %s: %s", model_path.name, e)
+            self._unlink_optimized(okey)
+            with self._lock:
+                self.optimized_stats["rejected"] += 1
+            return None
+        _touch(model_path)
+        _touch(data_path)
+        with self._lock:
+            self.optimized_stats["loaded"] += 1
+        return compiled
+
+    def _unlink_optimized(self, okey: str) -> None:
+        for p in self._optimized_paths(okey):
+            try:
+                p.unlink(missing_ok=True)
+            except OSError as e:  # in use (Windows) or a read-only disk: the check catches it again
+                log.debug("cannot delete %s: %s", p.name, e)
+
+    def _optimize_later(self, okey: str, job: tuple) -> None:
+        """Queues the writing of an optimized model (OPTIMIZER: one thread, one model at a time)."""
+        if self._optimized_paths(okey)[0].is_file():
+            return
+        with self._lock:
+            if okey in self._optimizing or len(self._optimizing) >= OPTIMIZE_PENDING:
+                return
+            self._optimizing[okey] = job
+        OPTIMIZER.submit(self, okey)
+
+    def _write_queued(self, okey: str, write: bool) -> None:
+        """The optimizer's turn for a queued model (``write``: False at exit: dropped)."""
+        with self._lock:
+            job = self._optimizing[okey]
+        try:
+            if write:
+                self._write_optimized(okey, *job)
+        finally:
+            with self._lock:
+                del self._optimizing[okey]
+                self._optimized_idle.notify_all()
+
+    def _write_optimized(self, okey: str, backend: Backend, ir: GraphIR, device: Device, artifact: bytes) -> None:
+        # the runtime maps the data file into the sessions that load it: files are only ever
+        # replaced (a temporary name, renamed), never rewritten in place
+        model_path, data_path = self._optimized_paths(okey)
+        data_tmp = _tmp_name(data_path)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            model = backend.save_optimized(artifact, ir, device, self.directory, data_tmp.name, data_path.name)
+            if not data_tmp.exists():  # nothing big enough for a data file
+                data_tmp.write_bytes(b"")
+            check = struct.pack("<QQ", *data_check(data_tmp))
+            os.replace(data_tmp, data_path)
+            self._store(model_path, check + model, OPTIMIZED_MAGIC)
+        except Exception as e:  # an optimization only: never fails a build
+            log.debug("cannot write an optimized model: %s", e)
+            data_tmp.unlink(missing_ok=True)
+            self._unlink_optimized(okey)
+            return
+        with self._lock:
+            self.optimized_stats["written"] += 1
+
+    def flush(self) -> None:
+        """Wait until the optimized models queued so far are written (tests, shutdown)."""
+        with self._optimized_idle:
+            self._optimized_idle.wait_for(lambda: not self._optimizing)
+
+
+def data_check(path: Path) -> tuple[int, int]:
+    """(size, checksum) of a file: the sum of its little-endian 64-bit words, modulo 2**64 (a
+    cheap check, about 2 ms for 14 MB: any change of up to 8 aligned bytes shows)."""
+    size = path.stat().st_size
+    if size == 0:
+        return 0, 0
+    data = np.memmap(path, np.uint8, mode="r")
+    whole = size // 8 * 8
+    tail = np.zeros(8, np.uint8)
+    tail[:size - whole] = data[whole:]
+    total = int(data[:whole].view("<u8").sum(dtype=np.uint64)) + int(tail.view("<u8")[0])
+    del data
+    return size, total % (1 << 64)
+
+
+def _tmp_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+class _Optimizer:
+    """The one thread that writes optimized models, for every cache: at the lowest priority, one
+    model at a time, each at least OPTIMIZE_AFTER_S after its build (whose reply goes first)."""
+
+    def __init__(self):
+        self._jobs: queue.Queue = queue.Queue()  # (due time, cache, key)
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._writing = threading.Lock()  # held while a model is written
+        self._exiting = False
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="webnn-optimize", daemon=True)
+                self._thread.start()
+
+    def submit(self, cache: CompileCache, key: str) -> None:
+        self.start()
+        self._jobs.put((time.monotonic() + OPTIMIZE_AFTER_S, cache, key))
+
+    def _run(self) -> None:
+        background_priority()
+        while True:
+            due, cache, key = self._jobs.get()
+            time.sleep(max(0.0, due - time.monotonic()))
+            with self._writing:
+                try:
+                    cache._write_queued(key, not self._exiting)
+                except Exception as e:  # never ends the thread
+                    log.debug("optimized model not written: %s", e)
+
+    def stop(self) -> None:
+        """At exit: the model in hand is finished (a thread still inside the runtime while the
+        interpreter ends could crash it), the others dropped."""
+        self._exiting = True
+        if self._writing.acquire(timeout=10):
+            self._writing.release()
+
+
+OPTIMIZER = _Optimizer()
+atexit.register(OPTIMIZER.stop)
+
+
+def background_priority() -> None:
+    """The calling thread yields the CPU to everything else (Linux: nice is per thread; elsewhere
+    nothing changes). For the host's disk writers: uploads, builds and runs come first."""
+    if sys.platform.startswith("linux"):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        except OSError:
+            pass
 
 
 @functools.lru_cache(maxsize=1)

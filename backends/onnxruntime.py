@@ -10,6 +10,7 @@ import os
 import re
 import threading
 from collections.abc import Mapping
+from pathlib import Path
 
 import numpy as np
 
@@ -332,24 +333,35 @@ def external_constants(graph: GraphIR) -> tuple[list[str], list]:
 
 class OrtCompiled(Compiled):
     def __init__(self, graph: GraphIR, providers: tuple[str, ...], model: bytes | None = None,
-                 ep_options: Mapping[str, str] | None = None):
+                 ep_options: Mapping[str, str] | None = None, optimized_folder: str | None = None):
         """``model``: the graph already lowered and serialized with external constants (a compile
         cache artifact; its constants come from ``graph``);
-        ``ep_options``: the first provider's options."""
+        ``ep_options``: the first provider's options;
+        ``optimized_folder``: ``model`` is ONNX Runtime's optimized model of the graph (see
+        save_optimized), its external data in this folder: loaded with no optimization, and a
+        failure raises ORT's error (the caller falls back to the lowered model)."""
         ort = _ort()
         self.in_map, self.out_map = io_names(graph)
         if model is None:
             model = serialize_graph(graph, external=True)
+        self.optimized = optimized_folder is not None
         self.pooled = graph_work_bytes(graph) >= POOL_MIN_BYTES and POOL_SLOTS.take()
         opts = session_options(self.pooled)
-        names, self._external = external_constants(graph)  # the session reads these arrays: keep them
-        if names:
-            opts.add_external_initializers(names, self._external)
+        self._external = []
+        if self.optimized:  # its constants, optimized, are in its data file
+            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+            opts.add_session_config_entry("session.model_external_initializers_file_folder_path", optimized_folder)
+        else:
+            names, self._external = external_constants(graph)  # the session reads these arrays: keep them
+            if names:
+                opts.add_external_initializers(names, self._external)
         options = [dict(ep_options or {}) if i == 0 else {} for i in range(len(providers))]
         try:
             self.session = ort.InferenceSession(model, opts, providers=list(providers), provider_options=options)
         except Exception as e:  # ORT rejects the model: a compile failure per spec (details stay in the log)
             self.close()
+            if self.optimized:
+                raise
             log.warning("compile failed: %s", e)
             raise OperationError("The graph could not be compiled.") from None
         # ORT drops an EP that fails to initialize and runs on the next one: say so
@@ -428,6 +440,7 @@ class OnnxRuntimeBackend(Backend):
     def warm_up(self) -> None:
         supported_ir_version()  # ORT's environment and thread pools, onnx's helpers
         lowering_fingerprint()
+        cpu_fingerprint()
 
     @staticmethod
     def _providers(device: Device) -> tuple[str, ...]:
@@ -443,13 +456,80 @@ class OnnxRuntimeBackend(Backend):
     def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
         return OrtCompiled(graph, self._providers(device), artifact, device.options)
 
+    def optimized_token(self, graph: GraphIR, device: Device) -> str | None:
+        # only ORT's own CPU EP: other EPs compile in their own way (and keep their own caches);
+        # only graphs big enough for their session's optimizations to take time worth saving
+        if self._providers(device) != ("CPUExecutionProvider",) or graph_work_bytes(graph) < POOL_MIN_BYTES:
+            return None
+        return repr(("ort-optimized", 1, _ort().get_build_info(), OPTIMIZED_DATA_MIN_BYTES, cpu_fingerprint()))
+
+    def save_optimized(self, artifact: bytes, graph: GraphIR, device: Device, folder: Path, data_tmp: str,
+                       data_name: str) -> bytes:
+        """Compiles the lowered model again, having ONNX Runtime save its optimized model: its big
+        initializers go to ``folder / data_tmp``; returns the model, naming ``data_name`` (the
+        caller renames the file) as its data file."""
+        ort = _ort()
+        opts = session_options()
+        names, values = external_constants(graph)
+        if names:
+            opts.add_external_initializers(names, values)
+        model_tmp = folder / f"{data_tmp}.onnx"
+        opts.optimized_model_filepath = str(model_tmp)
+        opts.add_session_config_entry("session.optimized_model_external_initializers_file_name", data_tmp)
+        opts.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes",
+                                      str(OPTIMIZED_DATA_MIN_BYTES))
+        try:
+            ort.InferenceSession(artifact, opts, providers=list(self._providers(device)))
+            return relocated(model_tmp.read_bytes(), data_tmp, data_name)
+        finally:
+            model_tmp.unlink(missing_ok=True)
+
+    def load_optimized(self, model: bytes, folder: Path, graph: GraphIR, device: Device) -> Compiled:
+        return OrtCompiled(graph, self._providers(device), model, device.options, optimized_folder=str(folder))
+
+
+# ONNX Runtime's optimized model keeps initializers of at least this size in its data file
+OPTIMIZED_DATA_MIN_BYTES = 1024
+
+
+def relocated(model: bytes, old: str, new: str) -> bytes:
+    """A serialized ONNX model whose external data in file ``old`` is read from file ``new``."""
+    import onnx
+
+    m = onnx.ModelProto()
+    m.ParseFromString(model)
+    graphs = [m.graph]
+    while graphs:
+        g = graphs.pop()
+        for t in g.initializer:
+            for entry in t.external_data:
+                if entry.key == "location" and entry.value == old:
+                    entry.value = new
+        graphs.extend(a.g for n in g.node for a in n.attribute if a.HasField("g"))
+        graphs.extend(sub for n in g.node for a in n.attribute for sub in a.graphs)
+    return m.SerializeToString()
+
+
+@functools.lru_cache(maxsize=1)
+def cpu_fingerprint() -> str:
+    """What ONNX Runtime's CPU kernels and layout choices depend on: the machine and its
+    instruction set extensions (the ``flags`` of /proc/cpuinfo where there is one)."""
+    import hashlib
+    import platform
+
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            flags = sorted({line.strip() for line in f if line.startswith(("flags", "Features"))})
+    except OSError:
+        flags = [platform.processor()]
+    return hashlib.blake2b(repr((platform.machine(), flags)).encode(), digest_size=16).hexdigest()
+
 
 @functools.lru_cache(maxsize=1)
 def lowering_fingerprint() -> str:
     """A digest of the code that lowers graphs (the op registry and this module): an on-disk
     compiled model is reused only by the code that produced it."""
     import hashlib
-    from pathlib import Path
 
     from webnn_bridge import ops
 

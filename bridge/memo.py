@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from webnn_bridge.backends.cache import trim_oldest
+from webnn_bridge.backends.cache import background_priority, trim_oldest
 from webnn_bridge.ops.graph import GraphIR
 
 log = logging.getLogger("webnn_bridge.memo")
@@ -220,15 +220,6 @@ class ConstantStore:
     def flush(self) -> None:
         """Wait until every constant put so far is on disk (tests, shutdown)."""
         self._queue.join()
-
-
-def background_priority() -> None:
-    """Lower the calling thread's CPU priority to the least (Linux schedules threads by their own
-    nice value; elsewhere this does nothing)."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-    except (AttributeError, OSError):
-        pass
 
 
 def verified_part(header: dict, payload, item: dict) -> memoryview:

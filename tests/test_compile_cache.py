@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from webnn_bridge.backends.cache import CompileCache, graph_digest
+from webnn_bridge.backends.onnxruntime import OnnxRuntimeBackend
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
 
@@ -82,7 +83,9 @@ def test_digest_ignores_operand_ids_but_not_content(ort_devices):
     assert graph_digest(_build(ctx, W).ir) != graph_digest(_build(ctx, W.T.copy()).ir)
 
 
-def test_disk_cache_survives_a_restart_and_rebuilds_corrupt_entries(ort_devices, tmp_path):
+def test_disk_cache_survives_a_restart_and_rebuilds_corrupt_entries(ort_devices, tmp_path, monkeypatch):
+    # the artifact's path alone (ONNX Runtime's optimized model, kept beside it, is tested in test_ort_optimized.py)
+    monkeypatch.setattr(OnnxRuntimeBackend, "optimized_token", lambda self, graph, device: None)
     g = _build(_ctx(ort_devices, CompileCache(tmp_path)), W)
     assert g.compiled.source == "compiled"
     files = list(tmp_path.glob("*.wnc"))
@@ -129,3 +132,28 @@ def test_the_reference_backend_is_not_cached():
     g = _build(ctx, W)
     np.testing.assert_allclose(_run(ctx, g, X), WANT)
     assert cache.stats == {"compiled": 0, "memory": 0, "disk": 0}
+
+
+def test_a_garbage_collection_inside_the_digest_lock_does_not_deadlock():
+    """A collection can start at any allocation, also while the digests' lock is held, and free an
+    array whose digest is remembered: its weakref callback takes the lock again (same thread)."""
+    import gc
+    import threading
+
+    from webnn_bridge.backends import cache
+
+    a = np.arange(16, dtype=np.float32)
+    a.flags.writeable = False
+    cache.remember_digest(a, bytes(32))
+    cycle = [a]
+    cycle.append(cycle)  # the array is only freed by a collection
+    del a, cycle
+
+    def collect_holding_the_lock():
+        with cache._digests_lock:
+            gc.collect()
+
+    t = threading.Thread(target=collect_holding_the_lock, daemon=True)
+    t.start()
+    t.join(timeout=10)
+    assert not t.is_alive(), "deadlocked"
