@@ -118,17 +118,24 @@ def _check_depth(value: Any) -> None:
         level = children
 
 
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
+
+
 def parse_json(text: str | bytes, what: str = "message") -> Any:
-    """Strict, bounded JSON: finite numbers only, at most MAX_HEADER bytes and MAX_DEPTH levels."""
+    """Strict, bounded JSON (UTF-8): finite numbers only, at most MAX_HEADER bytes and MAX_DEPTH
+    levels."""
     if len(text) > MAX_HEADER:
         raise ProtocolError(f"{what} is longer than {MAX_HEADER} bytes")
     try:
-        value = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+        value = _DECODER.decode(text if isinstance(text, str) else text.decode("utf-8"))
     except RecursionError:
         raise ProtocolError(f"{what} nests too deeply") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise ProtocolError(f"{what} is not JSON: {e}") from None
-    _check_depth(value)
+    # nesting deeper than MAX_DEPTH needs more opening brackets than that (a cheap bound first)
+    opening = text.count("[") + text.count("{") if isinstance(text, str) else text.count(b"[") + text.count(b"{")
+    if opening > MAX_DEPTH:
+        _check_depth(value)
     return value
 
 

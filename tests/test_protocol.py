@@ -312,3 +312,19 @@ def test_a_packed_tensor_read_travels_raw_too(ml):
     c.ok({"t": "createTensor", "ctx": 1, "tensor": 5, "desc": {"dataType": "uint4", "shape": [n], "readable": True}})
     text, raw = c.call({"t": "readTensor", "tensor": 5, "rawReply": True})
     assert protocol.decode(text)[0]["raw"] == n // 2 and bytes(raw.data) == bytes(n // 2)
+
+
+def test_nesting_is_bounded_at_max_depth():
+    def nested(depth: int) -> str:  # the message object counts as one level
+        inner = "1"
+        for i in range(depth - 1):
+            inner = f"[{inner}]" if i % 2 else f'{{"k":{inner}}}'
+        return f'{{"t":"x","v":{inner}}}'
+
+    assert protocol.decode(nested(protocol.MAX_DEPTH))[0]["t"] == "x"
+    with pytest.raises(protocol.ProtocolError, match="deeper"):
+        protocol.decode(nested(protocol.MAX_DEPTH + 1))
+    with pytest.raises(protocol.ProtocolError, match="deeper"):
+        protocol.decode(struct.pack("<I", len(nested(40))) + nested(40).encode())
+    flat = '{"t":"x","s":"' + "[{" * 100 + '"}'  # brackets in a string nest nothing
+    assert protocol.decode(flat)[0]["s"] == "[{" * 100
