@@ -311,6 +311,7 @@ class Host:
         beat = asyncio.create_task(self.heartbeat(connection, sending))
         try:
             async for frame in connection:
+                session.alone = len(self.sessions) == 1
                 for message in session.messages(frame):  # the shim batches small messages
                     quick, job = session.prepare(message)
                     replies = job() if quick else await loop.run_in_executor(self.pool, job)

@@ -52,6 +52,7 @@ QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph"
 QUICK_READ_BYTES = 256 * 1024
 QUICK_UPLOAD_BYTES = 256 * 1024  # a putConstant hashes its bytes: small ones take well under 1 ms
 QUICK_DISPATCH_MS = 0.5
+ALONE_DISPATCH_MS = 50.0  # the same for the only page connected: no one waits behind it
 QUICK_HEADER_CHARS = 16 * 1024
 
 
@@ -122,6 +123,9 @@ class Session:
         self.uploads: dict[int, Upload] = {}  # constants uploaded before their build (on_putConstant)
         self.sent_errors = 0
         self._raw_for: dict | None = None  # a message waiting for its raw payload (the next message)
+        # the only page connected to the host (the server says): its dispatches of graphs that
+        # ran in under ALONE_DISPATCH_MS count as quick (no thread hop there and back)
+        self.alone = False
 
     # ------------------------------------------------------------------ entry point
     def messages(self, frame: Frame) -> list:
@@ -492,8 +496,9 @@ class Session:
         """(quick, job): ``job()`` handles the frame as ``receive`` does, parsing it at most once;
         ``quick`` says whether that is cheap enough (well under a millisecond) to run on the host's
         event loop instead of a worker thread: control messages, zero-copy tensor writes, small
-        reads and dispatches of graphs whose previous run was quick. A wrong guess only costs
-        latency; it never changes what a message does."""
+        reads and dispatches of graphs whose previous run was quick (for the only page connected,
+        ``alone``, under ALONE_DISPATCH_MS: nobody else's message waits behind it). A wrong guess
+        only costs latency; it never changes what a message does."""
         if self._raw_for is not None:
             return self._paired(frame)
         if _header_chars(frame) > QUICK_HEADER_CHARS:
@@ -521,7 +526,8 @@ class Session:
             return t is None or t.desc.byte_length <= QUICK_READ_BYTES
         if kind == "dispatch":
             g = self.graphs.get(header.get("graph"))
-            return g is None or getattr(g, "fastest_ms", QUICK_DISPATCH_MS) < QUICK_DISPATCH_MS
+            bound = ALONE_DISPATCH_MS if self.alone else QUICK_DISPATCH_MS
+            return g is None or getattr(g, "fastest_ms", bound) < bound
         return False
 
     def on_dispatch(self, h, payload):

@@ -328,3 +328,18 @@ def test_nesting_is_bounded_at_max_depth():
         protocol.decode(struct.pack("<I", len(nested(40))) + nested(40).encode())
     flat = '{"t":"x","s":"' + "[{" * 100 + '"}'  # brackets in a string nest nothing
     assert protocol.decode(flat)[0]["s"] == "[{" * 100
+
+
+def test_the_only_page_runs_short_dispatches_on_the_event_loop(ml):
+    """A dispatch of a graph that ran in a few ms is handled on the event loop for the only page
+    connected (no thread hop); with other pages connected it goes to a worker."""
+    c = Client(Session(ml))
+    _big_tensors(c, 4)
+    dispatch = protocol.encode({"t": "dispatch", "ctx": 1, "graph": 30, "inputs": {"x": 20}, "outputs": {"y": 21}})
+    c.s.graphs[30].fastest_ms = 7.0  # a MobileNet-sized run
+    for alone, quick in ((True, True), (False, False)):
+        c.s.alone = alone
+        assert c.s.prepare(dispatch)[0] is quick
+    c.s.alone = True
+    c.s.graphs[30].fastest_ms = 400.0  # a long run still leaves the loop free
+    assert c.s.prepare(dispatch)[0] is False

@@ -231,3 +231,27 @@ def test_unbatch_splits_only_well_formed_batches():
     assert protocol.unbatch(text) == [text] and protocol.unbatch(binary) == [binary]
     bad_utf8 = protocol.encode_parts({"t": "batch", "text": [1]}, [b"\xff"])
     assert protocol.unbatch(bad_utf8) == [bad_utf8]
+
+
+def test_a_page_is_alone_only_while_no_other_page_is_connected():
+    """Short dispatches run on the event loop only for the only page connected (Session.alone)."""
+    h = start_host()
+    try:
+        async def run():
+            a = await Client.open(h)
+            (sa,) = h.host.sessions.values()
+            assert sa.alone
+            b = await Client.open(h)
+            await a.request({"t": "hello"})
+            sb = next(s for s in h.host.sessions.values() if s is not sa)
+            assert not sa.alone and not sb.alone
+            await b.ws.close()
+            while len(h.host.sessions) > 1:
+                await asyncio.sleep(0.01)
+            await a.request({"t": "hello"})
+            assert sa.alone
+            await a.ws.close()
+
+        asyncio.run(run())
+    finally:
+        h.stop()
