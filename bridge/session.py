@@ -276,16 +276,17 @@ class Session:
         if self.max_graphs is not None:
             _bound(self.graphs, self.max_graphs, "graphs", OperationError)
         ctx.cache_partition = self.origin or ""
-        missing = self._hold_named(h)
-        if missing:  # the page sends the build again with these constants' bytes
-            self.held = {}
-            return self._ok(h, missing=missing)
+        missing = None
         try:
+            missing = self._hold_named(h)
+            if missing:  # no graph: the page sends the build again with these constants' bytes
+                return self._ok(h, missing=missing)
             uploads = self._hold_uploads(ctx, h)
             graph = self._memoized_build(ctx, h, payload)
         finally:
             self.held = {}
-            self._release(h.get("release"))
+            if not missing:  # built or failed: the builder's uploads are done with
+                self._release(h.get("release"))
         self.graphs[gid] = graph
         self._observe("build", {"graph": graph, "context": ctx})
         return self._ok(h, uploads=uploads, **placement_report(graph))

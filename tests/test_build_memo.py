@@ -280,3 +280,13 @@ def test_the_constant_writer_runs_at_the_lowest_priority(tmp_path):
     writer = next(t for t in threading.enumerate() if t.name == "webnn-constants")
     assert os.getpriority(os.PRIO_PROCESS, writer.native_id) == 19
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) < 19  # only that thread
+
+
+def test_a_malformed_digest_fails_the_build_and_holds_nothing(ml):
+    s = _session(ml)
+    _upload(ml)  # the store holds W for this origin
+    header = {"t": "build", "id": 7, "ctx": 1, "graph": 9, "inputs": [{"operand": 1, "name": "x", "desc": F32}],
+              "constants": [{"operand": 2, "desc": F32, "sha256": SHA_W}, {"operand": 3, "desc": F32, "sha256": "zz"}],
+              "nodes": [{"op": "add", "args": [{"$operand": 1}, {"$operand": 2}], "outputs": [4]}], "outputs": {"y": 4}}
+    assert _error(s, protocol.encode(header))["name"] == "TypeError"
+    assert not s.held and 9 not in s.graphs
