@@ -6,6 +6,7 @@ Python object model uses it for its own callers, so both see the same TypeErrors
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -100,6 +101,8 @@ def convert(t: dict, v: Any, what: str) -> Any:
 
 def _convert_int(t: dict, v: Any, what: str) -> int:
     lo, hi = INT_RANGES[t["t"]]
+    if v.__class__ is int and lo <= v <= hi:  # the common case: every rule below keeps it as it is
+        return v
     if isinstance(v, bool):
         v = int(v)
     if not _is_number(v):
@@ -139,10 +142,11 @@ def _convert_union(t: dict, v: Any, what: str) -> Any:
     raise WebNNTypeError(f"{what} does not match any of the union's types.")
 
 
-def dictionary_members(name: str) -> list[dict]:
+@functools.cache
+def dictionary_members(name: str) -> tuple[dict, ...]:
     d = IDL["dictionaries"][name]
-    inherited = dictionary_members(d["inherits"]) if d["inherits"] else []
-    return inherited + d["members"]
+    inherited = dictionary_members(d["inherits"]) if d["inherits"] else ()
+    return inherited + tuple(d["members"])
 
 
 def convert_dictionary(name: str, v: Any, what: str) -> dict:
