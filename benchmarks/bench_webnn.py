@@ -18,8 +18,10 @@ Hosts run in this process with the served host's process settings (own_process: 
 collector tuning, bridge/server.py tune_gc).
 
 Run (from the repository root):
-  PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py [--iters 30] [--runs 3] \
+  PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py [--iters 30] [--runs 3] [--rounds 3] \
       [--native-chromium /path/to/chromium] [--ort-web /path/to/onnxruntime-web/dist]
+(--rounds N: the no-driver rows of ours and every peer N times, interleaved; each target's ratio
+per round and the median of those, for a noisy machine.)
 
 Peers (never needed by the tests; see README "Performance"): native Chromium with WebNN from npm
 `@sparticuz/chromium` (unpack its brotli archives; the swiftshader libraries sit beside the
@@ -633,6 +635,9 @@ def main() -> None:
     p.add_argument("--native-chromium", metavar="PATH", help="a Chromium with WebNN (libraries beside it)")
     p.add_argument("--ort-web", metavar="DIR", type=Path, help="onnxruntime-web's dist/ directory")
     p.add_argument("--runs", type=int, default=1, help="no-driver runs (fresh browser and host each); medians")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="repeat the no-driver rows of ours and of every peer this many times, interleaved, and "
+                        "print each target's ratio per round and their median (the table is the first round's)")
     args = p.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -640,17 +645,46 @@ def main() -> None:
         app = Path(d)
         x = make_app(app, args.ort_web)
         echo = EchoServer()
+        rounds = []
         try:
             o = ours(pw, app, args, echo)
-            plain = medians([ours_plain(app, args.iters, echo) for _ in range(args.runs)])
+            for _ in range(args.rounds):
+                plain = medians([ours_plain(app, args.iters, echo) for _ in range(args.runs)])
+                if args.ort_web:
+                    plain.update(ours_ortweb_plain(app, args.iters))
+                n = native(pw, app, args) if args.native_chromium else None
+                nq = native_ortweb_plain(app, args) if args.native_chromium and args.ort_web else None
+                rounds.append((in_process_ort(app, x, args.iters), plain, n, nq))
         finally:
             echo.stop()
-        if args.ort_web:
-            plain.update(ours_ortweb_plain(app, args.iters))
-        n = native(pw, app, args) if args.native_chromium else None
-        nq = native_ortweb_plain(app, args) if args.native_chromium and args.ort_web else None
-        inproc = in_process_ort(app, x, args.iters)
+    inproc, plain, n, nq = rounds[0]
     report(inproc, plain, o, n, nq)
+    if len(rounds) > 1:
+        report_rounds(rounds)
+
+
+# each target's ratio in one round: (label, a, b) with a / b the ratio; None where a peer is missing
+ROUND_RATIOS = (
+    ("inference, ours / in-process ORT (<= 1.3x)", lambda p, q, n, nq: (q["infer"], p["infer"])),
+    ("inference, ours / native (<= 0.6x)", lambda p, q, n, nq: (q["infer"], n and n["infer"])),
+    ("ORT-web WebNN EP, ours / native (<= 0.6x)",
+     lambda p, q, n, nq: (q.get("ortweb_webnn"), nq and nq.get("ortweb_webnn"))),
+    ("first build, ours / native (<= 1x)", lambda p, q, n, nq: (q["build"], n and n["build"])),
+    ("identical rebuild / first (<= 0.1x)", lambda p, q, n, nq: (q["rebuild"], q["build"])),
+    ("after a page reload / first (<= 0.1x)", lambda p, q, n, nq: (q["reload"], q["build"])),
+    ("after a host restart / first (<= 0.1x)", lambda p, q, n, nq: (q["restart"], q["build"])),
+    ("tiny round trip / bare echo", lambda p, q, n, nq: (q["tiny"], q["echo_tiny"])),
+    ("transfer, ours / bare echo (>= 0.5x)", lambda p, q, n, nq: (q["transfer"], q["echo_transfer"])),
+)
+
+
+def report_rounds(rounds: list[tuple]) -> None:
+    print(f"\nEach target's ratio in each of {len(rounds)} rounds (no driver), and their median")
+    for label, pick in ROUND_RATIOS:
+        pairs = [pick(*r) for r in rounds]
+        ratios = [a / b for a, b in pairs if a is not None and b]
+        if ratios:
+            print(f"  {label:44} {median(ratios):6.2f}x   ({', '.join(f'{v:.2f}' for v in ratios)})")
 
 
 if __name__ == "__main__":
