@@ -679,12 +679,14 @@ ROUND_RATIOS = (
 
 
 def report_rounds(rounds: list[tuple]) -> None:
-    print(f"\nEach target's ratio in each of {len(rounds)} rounds (no driver), and their median")
+    print(f"\nEach target's ratio in each of {len(rounds)} rounds (no driver), their median, and the medians"
+          " of its two sides (ms; MiB/s for transfer)")
     for label, pick in ROUND_RATIOS:
-        pairs = [pick(*r) for r in rounds]
-        ratios = [a / b for a, b in pairs if a is not None and b]
-        if ratios:
-            print(f"  {label:44} {median(ratios):6.2f}x   ({', '.join(f'{v:.2f}' for v in ratios)})")
+        pairs = [(a, b) for a, b in (pick(*r) for r in rounds) if a is not None and b]
+        if pairs:
+            ratios = ", ".join(f"{a / b:.2f}" for a, b in pairs)
+            print(f"  {label:44} {median([a / b for a, b in pairs]):6.2f}x   ({ratios}; medians "
+                  f"{median([a for a, _ in pairs]):.1f} vs {median([b for _, b in pairs]):.1f})")
 
 
 if __name__ == "__main__":
