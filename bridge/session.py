@@ -238,7 +238,8 @@ class Session:
     # ------------------------------------------------------------------ handlers
     def on_hello(self, h, payload):
         ms = int(self.keepalive_timeout_s * 1000)
-        return self._ok(h, session=self.token, protocol=protocol.PROTOCOL_VERSION, keepalive=ms)
+        return self._ok(h, session=self.token, protocol=protocol.PROTOCOL_VERSION, keepalive=ms,
+                        rawMinBytes=protocol.RAW_MIN_BYTES)
 
     def on_createContext(self, h, payload):  # noqa: N802
         cid = self._new_id(self.contexts, h["ctx"])

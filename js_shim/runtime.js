@@ -265,7 +265,6 @@ const $b = {
 // ---------------------------------------------------------------------------------- host link
 const WS_URL = HOST_ORIGIN.replace(/^http/, 'ws') + '/webnn';
 const textEncoder = new TextEncoder();
-const RAW_MIN_BYTES = 64 * 1024;  // protocol.RAW_MIN_BYTES: bigger tensors travel as raw frames
 const BATCH_MAX_BYTES = 64 * 1024;  // bigger frames are sent alone (batching would copy them again)
 const textDecoder = new TextDecoder();
 
@@ -306,7 +305,12 @@ class HostLink {
       ws.binaryType = 'arraybuffer';
       this.ws = ws;
       ws.onopen = () => {
-        this.request({ t: 'hello' }).then((r) => { this.token = r.session; this.keepalive(r.keepalive); resolve(this); }, reject);
+        this.request({ t: 'hello' }).then((r) => {
+          this.token = r.session;
+          this.rawMinBytes = r.rawMinBytes;  // bigger tensors travel as raw frames (protocol.py)
+          this.keepalive(r.keepalive);
+          resolve(this);
+        }, reject);
       };
       ws.onerror = () => { HostLink.whyRefused().then((m) => reject(makeError('NotSupportedError', m))); };
       ws.onclose = () => this.onClose();
@@ -421,7 +425,7 @@ class HostLink {
   // them before returning, so no copy of ours (a shared or resizable buffer, which send() refuses,
   // goes the usual way).
   sendRaw(header, bytes) {
-    if (bytes.byteLength < RAW_MIN_BYTES || !plainBuffer(bytes.buffer)) { this.send(header, [bytes]); return; }
+    if (!(bytes.byteLength >= this.rawMinBytes) || !plainBuffer(bytes.buffer)) { this.send(header, [bytes]); return; }
     if (this.closed) return;
     if (this.queue.length) this.flush();
     this.ws.send(JSON.stringify(Object.assign({}, header, { raw: bytes.byteLength })));

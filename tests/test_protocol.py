@@ -115,6 +115,7 @@ def test_full_session_flow(ml):
     c = Client(s)
     ok, _ = c.ok({"t": "hello"})
     assert ok["session"] == s.token and ok["protocol"] == protocol.PROTOCOL_VERSION
+    assert ok["rawMinBytes"] == protocol.RAW_MIN_BYTES  # the page's threshold for raw writes
     ok, _ = c.ok({"t": "createContext", "ctx": 1, "options": {"deviceType": "cpu"}})
     assert ok["accelerated"] is True and ok["limits"]["add"]["a"]["dataTypes"]
     h, _ = reply(build_relu_add(c))
