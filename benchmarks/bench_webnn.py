@@ -9,7 +9,9 @@ Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios
     (--ort-web; each with no driver attached, and again under Playwright);
   - MobileNetV2 build() (no driver attached, and again under Playwright): first build, identical
     rebuild in the same page, after a page reload,
-    after a host restart (on-disk compile cache); native Chromium's build;
+    after a host restart (on-disk compile cache); native Chromium's build; and the floor a first
+    build has over a websocket: MobileNetV2's 106 constants (13.3 MiB) sent from the page to a bare
+    server that only counts bytes;
   - tiny graph (1x64 MLP) write + dispatch + read round trip, and a bare websocket echo of a
     tiny message from the same page;
   - transfer: 16 MiB written and read back through the shim vs echoed by a bare websocket.
@@ -127,7 +129,7 @@ TRANSFER_JS = """async ([n, reps]) => {
 }"""
 
 # a bare websocket echo from the same page: the floor for any websocket design
-ECHO_JS = """async ([url, iters, n, reps]) => {
+ECHO_JS = """async ([url, iters, n, reps, uploads]) => {
   const ws = new WebSocket(url);
   ws.binaryType = 'arraybuffer';
   await new Promise((ok, fail) => { ws.onopen = ok; ws.onerror = fail; });
@@ -147,8 +149,19 @@ ECHO_JS = """async ([url, iters, n, reps]) => {
     transfer.push(performance.now() - t0);
     if (back[n - 1] !== 1.5) throw new Error('bad echo');
   }
+  // the first build's floor: a fresh copy of each of MobileNetV2's constants sent (as constant()
+  // uploads them), until the server says it has every byte
+  const upload = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    ws.send('sink');
+    for (const size of uploads) ws.send(new Uint8Array(size));
+    const got = await roundTrip('count');
+    upload.push(performance.now() - t0);
+    if (+got !== uploads.reduce((a, b) => a + b, 0)) throw new Error('bad upload');
+  }
   ws.close();
-  return {tiny, transfer};
+  return {tiny, transfer, upload};
 }"""
 
 ORT_WEB_PAGE = """<!doctype html><meta charset=utf-8><title>ort-web</title>
@@ -234,8 +247,17 @@ class EchoServer:
         ready = threading.Event()
 
         async def echo(ws):
+            sink = None  # after "sink": bytes received, until "count" asks for them
             async for m in ws:
-                await ws.send(m)
+                if m == "sink":
+                    sink = 0
+                elif m == "count":
+                    await ws.send(str(sink))
+                    sink = None
+                elif sink is not None:
+                    sink += len(m)
+                else:
+                    await ws.send(m)
 
         async def main():
             self.server = await serve(echo, "127.0.0.1", 0, compression=None, max_size=None, ping_interval=None)
@@ -338,9 +360,10 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
             r["tiny"] = median(page.evaluate(TINY_JS, [args.iters * 20, w1, w2]))
             n = 4 * 1024 * 1024
             r["transfer"] = 2 * 16 / (median(page.evaluate(TRANSFER_JS, [n, 5])) / 1000)
-            e = page.evaluate(ECHO_JS, [echo.url, args.iters * 20, n, 5])
+            e = page.evaluate(ECHO_JS, [echo.url, args.iters * 20, n, 5, upload_sizes()])
             r["echo_tiny"] = median(e["tiny"])
             r["echo_transfer"] = 2 * 16 / (median(e["transfer"]) / 1000)
+            r["echo_upload"] = median(e["upload"])
             if args.ort_web:
                 page.goto(f"{host.url}/ortweb.html")
                 o = page.evaluate(ORT_WEB_JS, ["wasm", args.iters])
@@ -388,6 +411,7 @@ PLAIN_HOOK = """<script>addEventListener('load', async () => {
   const e = await (%(echo)s)(%(echo_args)s);
   say('echo_tiny', e.tiny);
   say('echo_transfer', e.transfer);
+  say('echo_upload', e.upload);
   sessionStorage.setItem('bench-phase', 'reload');
   location.reload();
 });</script>"""
@@ -404,7 +428,7 @@ def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
     n = 4 * 1024 * 1024
     hook = PLAIN_HOOK % {"mobilenet": MOBILENET_JS, "iters": iters, "tiny": TINY_JS,
                          "tiny_args": json.dumps([iters * 20, w1, w2]), "transfer": TRANSFER_JS, "n": n,
-                         "echo": ECHO_JS, "echo_args": json.dumps([echo.url, iters * 20, n, 5])}
+                         "echo": ECHO_JS, "echo_args": json.dumps([echo.url, iters * 20, n, 5, upload_sizes()])}
     (app / "mobilenet_plain.html").write_text((app / "mobilenet.html").read_text().replace("</body>", hook + "</body>"))
     (app / "restarted.txt").unlink(missing_ok=True)
     spans = HostTimes()
@@ -440,7 +464,8 @@ def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
             "reload": lines["reload"][0], "host_reload": builds[-2],
             "restart": lines["restart"][0], "host_restart": builds[-1],
             "tiny": median(lines["tiny"]), "transfer": 2 * 16 / (median(lines["transfer"]) / 1000),
-            "echo_tiny": median(lines["echo_tiny"]), "echo_transfer": 2 * 16 / (median(lines["echo_transfer"]) / 1000)}
+            "echo_tiny": median(lines["echo_tiny"]), "echo_transfer": 2 * 16 / (median(lines["echo_transfer"]) / 1000),
+            "echo_upload": median(lines["echo_upload"])}
 
 
 # ORT-web's rows with no driver attached: the page runs each execution provider on load and logs the
@@ -497,6 +522,11 @@ def medians(runs: list[dict]) -> dict:
         out["ratio_" + k] = median([r[k] / r["build"] for r in runs])
     out["runs"] = [{k: r[k] for k in BUILD_KEYS} for r in runs]
     return out
+
+
+def upload_sizes() -> list[int]:
+    """The byte sizes of MobileNetV2's constants (106 arrays, 13.3 MiB), in the page's order."""
+    return [a.nbytes for a in mobilenet_data.load_weights().values()]
 
 
 def tiny_weights() -> tuple[list[float], list[float]]:
@@ -617,6 +647,8 @@ def report(p: dict, q: dict, o: dict, n: dict | None, nq: dict | None = None) ->
     if len(q["runs"]) > 1:
         print("  no driver, each run: " + "; ".join(
             " / ".join(f"{r[k]:.0f}" for k in BUILD_KEYS) for r in q["runs"]) + " ms (first / rebuild / reload / restart)")
+    print(f"  bare websocket upload of the constants {ms(q.get('echo_upload'))}   (a fresh copy of each of the"
+          f" {len(upload_sizes())} arrays sent as one message, to a server that counts them: the first build's floor)")
     print(f"  native, first build           {ms(n.get('build'))}")
     print(f"  native, identical rebuild     {ms(n.get('rebuild'))}")
     print(f"  in-process ORT session load   {ms(p['load'])}")
@@ -670,6 +702,8 @@ ROUND_RATIOS = (
     ("ORT-web WebNN EP, ours / native (<= 0.6x)",
      lambda p, q, n, nq: (q.get("ortweb_webnn"), nq and nq.get("ortweb_webnn"))),
     ("first build, ours / native (<= 1x)", lambda p, q, n, nq: (q["build"], n and n["build"])),
+    ("first build / bare upload of its constants", lambda p, q, n, nq: (q["build"], q.get("echo_upload"))),
+    ("native first build / our bare upload floor", lambda p, q, n, nq: (n and n["build"], q.get("echo_upload"))),
     ("identical rebuild / first (<= 0.1x)", lambda p, q, n, nq: (q["rebuild"], q["build"])),
     ("after a page reload / first (<= 0.1x)", lambda p, q, n, nq: (q["reload"], q["build"])),
     ("after a host restart / first (<= 0.1x)", lambda p, q, n, nq: (q["restart"], q["build"])),
