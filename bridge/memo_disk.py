@@ -97,8 +97,7 @@ class LazyConstants(Mapping):
         before the one the entry was read with. Raises ConstantUnavailable."""
         with self._lock:
             if self._arrays is None:
-                first = resolve or (lambda sha: None)
-                raws = {oid: spec[2] if spec[1] is None else (first(spec[1]) or self._resolve(spec[1]))
+                raws = {oid: spec[2] if spec[1] is None else _fetch(spec[1], resolve, self._resolve)
                         for oid, spec in self._specs.items()}
                 missing = [self._specs[oid][1] for oid, raw in raws.items() if raw is None]
                 if missing:
@@ -117,6 +116,14 @@ class LazyConstants(Mapping):
 
     def __len__(self) -> int:
         return len(self._specs)
+
+
+def _fetch(sha: str, *sources: Callable[[str], Any] | None):
+    for source in sources:
+        raw = source(sha) if source is not None else None
+        if raw is not None:
+            return raw
+    return None
 
 
 def _constant(spec: tuple, raw) -> np.ndarray:

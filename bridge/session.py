@@ -416,7 +416,7 @@ class Session:
             return None
         try:
             return memo_disk.decode(body, self.ml.inventory, functools.partial(self.ml.constant_store.get, self.origin or ""))
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as e:
             log.warning("ignoring a build memo entry this host cannot read: %r", e)
             self.ml.build_memo.forget(key)
             return None

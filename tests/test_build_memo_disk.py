@@ -330,3 +330,17 @@ def test_a_graph_with_an_unnamed_constant_is_kept_in_memory_only():
     g = b.build({"y": b.add(x, b.constant({"dataType": "float32", "shape": [64, 4]}, np.ones((64, 4), np.float32)))})
     with pytest.raises(ValueError):  # 1 KiB with no digest: not written
         memo_disk.encode(Validated(g.ir, g.placement, None, g.ir.constant_bytes()))
+
+
+def test_the_memo_on_disk_is_bounded_least_recently_used_first_out(tmp_path):
+    from webnn_bridge.bridge.memo import BuildMemo
+
+    memo = BuildMemo(directory=tmp_path, fingerprint=lambda: "f", max_disk_bytes=700)
+    v = Validated(None, None, None, 0)
+    for key in ("k1", "k2", "k3"):  # about 300 bytes each on disk: two fit
+        memo.put(key, v, lambda key=key: key.encode() * 100)
+        memo.flush()
+    assert len(list(tmp_path.iterdir())) == 2
+    fresh = BuildMemo(directory=tmp_path, fingerprint=lambda: "f")
+    assert [fresh.recall(k) for k in ("k1", "k2", "k3")] == [None, b"k2" * 100, b"k3" * 100]
+    assert BuildMemo(directory=tmp_path, fingerprint=lambda: "g").recall("k3") is None  # another host's
