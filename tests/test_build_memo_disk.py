@@ -344,3 +344,19 @@ def test_the_memo_on_disk_is_bounded_least_recently_used_first_out(tmp_path):
     fresh = BuildMemo(directory=tmp_path, fingerprint=lambda: "f")
     assert [fresh.recall(k) for k in ("k1", "k2", "k3")] == [None, b"k2" * 100, b"k3" * 100]
     assert BuildMemo(directory=tmp_path, fingerprint=lambda: "g").recall("k3") is None  # another host's
+
+
+def test_the_host_fingerprint_covers_the_devices_capabilities_and_the_rules():
+    from webnn_bridge.policy.capabilities import capabilities_from_spec
+    from webnn_bridge.policy.engine import default_rules
+    from webnn_bridge.policy.inventory import DeclaredDevice
+
+    def device(spec=None):
+        return DeclaredDevice(id="sim:gpu", kind="gpu", backend="simulated",
+                              capabilities=capabilities_from_spec(spec) if spec else None)
+
+    base = memo_disk.host_fingerprint([device()], None, True)
+    assert base == memo_disk.host_fingerprint([device()], None, True)  # stable
+    assert base != memo_disk.host_fingerprint([device({"maxRank": 4})], None, True)  # same id, other capabilities
+    assert base != memo_disk.host_fingerprint([device()], None, False)
+    assert base != memo_disk.host_fingerprint([device()], {**default_rules(), "x": 1}, True)
