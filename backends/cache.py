@@ -249,6 +249,7 @@ class CompileCache:
         """``digest``: graph_digest(ir) when the caller already knows it."""
         token = backend.cache_token(device)
         if token is None:
+            ir.load_constants()  # a failure to get them is not the backend's to report
             return backend.compile(ir, device)
         digest = digest or graph_digest(ir)
         key = _hasher()

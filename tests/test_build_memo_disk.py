@@ -360,3 +360,21 @@ def test_the_host_fingerprint_covers_the_devices_capabilities_and_the_rules():
     assert base != memo_disk.host_fingerprint([device({"maxRank": 4})], None, True)  # same id, other capabilities
     assert base != memo_disk.host_fingerprint([device()], None, False)
     assert base != memo_disk.host_fingerprint([device()], {**default_rules(), "x": 1}, True)
+
+
+def test_a_restarted_host_on_another_backend_reads_the_constants_it_needs(tmp_path):
+    from webnn_bridge.policy.inventory import REFERENCE_CPU
+
+    first = _host(tmp_path, inventory=[REFERENCE_CPU])  # the numpy reference: no compile cache token
+    assert _error(_session(first), _named_build(1, W, SHA_W)) is None
+    _flush(first)
+    s = _session(_host(tmp_path, inventory=[REFERENCE_CPU]))
+    assert _builds(s) and s.replays == []
+    np.testing.assert_array_equal(_run(s, 1, X), X + W)
+    (const,) = (tmp_path / "constants").rglob(SHA_W)
+    const.write_bytes(b"damaged")  # listed, damaged since: asked for again, never a build error
+    s2 = _session(_host(tmp_path, inventory=[REFERENCE_CPU]))
+    assert _missing(s2, _named_build(1, None, SHA_W)) == [SHA_W]
+    assert s2.replays == [] and not const.exists()
+    assert _error(s2, _named_build(1, W, SHA_W)) is None
+    np.testing.assert_array_equal(_run(s2, 1, X), X + W)
