@@ -88,10 +88,6 @@ class LazyConstants(Mapping):
         self._lock = threading.Lock()
         self.nbytes = sum(spec[3] for spec in specs.values())
 
-    @property
-    def loaded(self) -> bool:
-        return self._arrays is not None
-
     def load(self, resolve: Callable[[str], Any] | None = None) -> dict[int, np.ndarray]:
         """The arrays; ``resolve``: where this build finds the bytes first (a page's upload),
         before the one the entry was read with. Raises ConstantUnavailable."""
