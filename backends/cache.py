@@ -152,6 +152,37 @@ def trim_oldest(paths, max_bytes: int, unlink) -> int:
     return total
 
 
+def read_checked(path: Path, magic: bytes) -> bytes:
+    """A file's body written as ``checked(magic, body)``, checked against its digest (ValueError when the
+    file is not one, or is damaged or truncated)."""
+    raw = path.read_bytes()
+    body = memoryview(raw)[len(magic) + DIGEST_BYTES:]
+    h = _hasher()
+    h.update(body)
+    if not raw.startswith(magic) or raw[len(magic):len(magic) + DIGEST_BYTES] != h.digest():
+        raise ValueError("digest mismatch")
+    return bytes(body)
+
+
+def checked(magic: bytes, body: bytes) -> bytes:
+    """What read_checked reads back: ``magic``, the digest of ``body``, then ``body``."""
+    h = _hasher()
+    h.update(body)
+    return b"".join((magic, h.digest(), body))
+
+
+def write_atomic(path: Path, data) -> None:
+    """``data`` to ``path`` under a temporary name, then renamed: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _tmp_name(path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def default_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "webnn-bridge"
@@ -218,6 +249,7 @@ class CompileCache:
         """``digest``: graph_digest(ir) when the caller already knows it."""
         token = backend.cache_token(device)
         if token is None:
+            ir.load_constants()  # a failure to get them is not the backend's to report
             return backend.compile(ir, device)
         digest = digest or graph_digest(ir)
         key = _hasher()
@@ -234,7 +266,7 @@ class CompileCache:
                 with self._lock:
                     self._building.pop(key, None)
                 raise
-            entry = _Entry(key, compiled, int(sum(np.asarray(a).nbytes for a in ir.constants.values())))
+            entry = _Entry(key, compiled, ir.constant_bytes())
             with self._lock:
                 entry.refs = 1
                 self._live[key] = entry
@@ -247,6 +279,7 @@ class CompileCache:
         compiled = self._load_optimized(backend, ir, device, okey)
         if compiled is not None:
             return compiled, "disk"
+        ir.load_constants()  # from here on the constants' bytes are needed
         loaded, source = self._load(backend, ir, device, key), "disk"
         if loaded is None:
             loaded, source = self._build(backend, ir, device, key), "compiled"
@@ -303,7 +336,7 @@ class CompileCache:
         if path is None or not path.is_file():
             return None
         try:
-            artifact = self._read(path, MAGIC)
+            artifact = read_checked(path, MAGIC)
             compiled = backend.load_artifact(artifact, ir, device)
         except Exception as e:  # a corrupt entry is rebuilt, never fatal
             log.warning("ignoring unreadable compile cache entry %s: %s", path.name, e)
@@ -324,30 +357,8 @@ class CompileCache:
             log.warning("cannot write the compile cache: %s", e)
         return compiled, artifact
 
-    @staticmethod
-    def _read(path: Path, magic: bytes) -> bytes:
-        """An entry's body, checked against its digest (ValueError when it does not match)."""
-        raw = path.read_bytes()
-        body = memoryview(raw)[len(magic) + DIGEST_BYTES:]
-        h = _hasher()
-        h.update(body)
-        if not raw.startswith(magic) or raw[len(magic):len(magic) + DIGEST_BYTES] != h.digest():
-            raise ValueError("digest mismatch")
-        return bytes(body)
-
     def _store(self, path: Path, artifact: bytes, magic: bytes = MAGIC) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        h = _hasher()
-        h.update(artifact)
-        tmp = _tmp_name(path)
-        try:
-            with open(tmp, "wb") as f:
-                f.write(magic)
-                f.write(h.digest())
-                f.write(artifact)
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        write_atomic(path, checked(magic, artifact))
         self._trim()
 
     def _trim(self) -> None:
@@ -375,7 +386,7 @@ class CompileCache:
         if not model_path.is_file():
             return None
         try:
-            body = self._read(model_path, OPTIMIZED_MAGIC)
+            body = read_checked(model_path, OPTIMIZED_MAGIC)
             if struct.unpack_from("<QQ", body) != data_check(data_path):
                 raise ValueError("its data file does not match")
             compiled = backend.load_optimized(body[16:], self.directory, ir, device)

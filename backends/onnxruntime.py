@@ -129,7 +129,7 @@ POOL_SLOTS = PoolSlots(POOLED_SESSIONS)
 def graph_work_bytes(graph: GraphIR) -> int:
     """A cheap size of a graph's work: the bytes of its constants and of every value it computes."""
     values = sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
-    return values + int(sum(a.nbytes for a in graph.constants.values()))
+    return values + graph.constant_bytes()
 
 
 def session_options(pooled: bool = False):

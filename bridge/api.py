@@ -278,7 +278,7 @@ def graph_bytes(ir: GraphIR) -> int:
     bound: the runtime reuses buffers, but constant folding may materialise any of them)."""
     produced = {oid for n in ir.nodes for oid in n.outputs}
     values = sum(ir.operands[oid].byte_length for oid in produced if oid in ir.operands)
-    return values + sum(np.asarray(a).nbytes for a in ir.constants.values())
+    return values + ir.constant_bytes()
 
 
 # --------------------------------------------------------------------------- ML
@@ -298,13 +298,27 @@ class ML:
         # identical graphs share compiled sessions (backends/cache.py); default: in memory only
         self.compile_cache = compile_cache if compile_cache is not None else default_cache()
         self.session_limits = None  # what each page may hold (bridge.session.SessionLimits), set by the server
-        self.build_memo = BuildMemo()  # validated build messages of the host's pages (memo.py)
-        # constant bytes pages uploaded, by origin and digest; on disk beside the compile cache's
+        # validated build messages of the host's pages (memo.py), and the constant bytes pages
+        # uploaded, by origin and digest: on disk beside the compile cache's entries
         directory = self.compile_cache.directory
+        self.build_memo = BuildMemo(directory=directory / "memo" if directory is not None else None,
+                                    fingerprint=self.memo_fingerprint)
         self.constant_store = ConstantStore(directory=directory / "constants" if directory is not None else None)
+        self._memo_fingerprint: str | None = None
+
+    def memo_fingerprint(self) -> str:
+        """What besides a build message decides its validation here (memo_disk.host_fingerprint):
+        the build memo's disk entries of another host are not read."""
+        if self._memo_fingerprint is None:
+            from .memo_disk import host_fingerprint
+
+            self._memo_fingerprint = host_fingerprint(self.inventory, self.rules, self.simulated)
+        return self._memo_fingerprint
 
     def warm_up(self) -> None:
         """Set up the runtimes of the inventory's devices once (a host does, before serving)."""
+        if self.build_memo.directory is not None:
+            self.memo_fingerprint()
         names = {d.backend for d in self.inventory}
         for cls in all_backends():
             if cls.name in names:

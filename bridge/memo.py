@@ -11,6 +11,13 @@ IR, placement, compile-cache digest), keyed by
     profile and the options that decided them.
 Messages that reference host objects other than their own operands (constant MLTensors) are
 never memoized.
+
+With a directory (the compile cache's: ``--cache-dir`` / ``--no-cache`` decide it) the memo is
+also kept on disk, so that a restarted host skips the replay too: one file per message, named by
+its key and the host's fingerprint (this code, the rules, the devices and their capabilities:
+bridge/memo_disk.py), checked against its digest when read (a damaged, truncated or foreign file
+is deleted, and the message replayed). A file holds the graph without its constants' bytes: it
+names them by their SHA-256, read from the ConstantStore only when something needs them.
 """
 
 from __future__ import annotations
@@ -23,11 +30,12 @@ import queue
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from webnn_bridge.backends.cache import background_priority, trim_oldest
+from webnn_bridge.backends.cache import background_priority, checked, read_checked, trim_oldest, write_atomic
 from webnn_bridge.ops.graph import GraphIR
 
 log = logging.getLogger("webnn_bridge.memo")
@@ -42,12 +50,25 @@ class Validated:
     size: int
 
 
+MEMO_MAGIC = b"webnn-bridge build memo 1\n"
+
+
 class BuildMemo:
-    def __init__(self, max_entries: int = 32, max_bytes: int = 256 << 20):
+    """Validated builds by build_key, in memory (bounded LRU) and, with a ``directory``, on disk
+    (``put`` takes the bytes to write as a function, run off the build's path; ``recall`` reads
+    them back for a key the memory lacks). ``fingerprint()``: what besides a message decides its
+    validation in this host (bridge/memo_disk.py host_fingerprint): an entry of another code, rules
+    or device set is never read."""
+
+    def __init__(self, max_entries: int = 32, max_bytes: int = 256 << 20, directory: str | Path | None = None,
+                 fingerprint: Callable[[], str] = lambda: "", max_disk_bytes: int = 64 << 20):
         self.max_entries = max_entries
         self.max_bytes = max_bytes
+        self.directory = Path(directory) if directory is not None else None
+        self.fingerprint = fingerprint
         self._entries: OrderedDict[str, Validated] = OrderedDict()
         self._lock = threading.Lock()
+        self._writer = DiskWriter("webnn-memo", lambda: self.directory.glob("*"), max_disk_bytes) if directory else None
 
     def get(self, key: str | None) -> Validated | None:
         if key is None:
@@ -58,13 +79,128 @@ class BuildMemo:
                 self._entries.move_to_end(key)
             return v
 
-    def put(self, key: str | None, value: Validated) -> None:
+    def put(self, key: str | None, value: Validated, encode: Callable[[], bytes] | None = None) -> None:
+        """``encode``: the entry's bytes for the disk (None, or raising: kept in memory only)."""
         if key is None or value.size > self.max_bytes:
             return
         with self._lock:
             self._entries[key] = value
             while len(self._entries) > self.max_entries or sum(v.size for v in self._entries.values()) > self.max_bytes:
                 self._entries.popitem(last=False)
+        if self._writer is not None and encode is not None:
+            head = self._head(key)
+            self._writer.put(self._path(key), lambda: checked(MEMO_MAGIC, head + encode()))
+
+    def recall(self, key: str | None) -> bytes | None:
+        """The bytes ``put`` wrote to disk for ``key`` (by a host with the same fingerprint), None
+        when there are none, or when they are damaged (then the file is deleted)."""
+        if key is None or self._writer is None:
+            return None
+        path = self._path(key)
+        try:
+            body = read_checked(path, MEMO_MAGIC)
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as e:
+            log.warning("ignoring a damaged build memo entry: %s", e)
+            self._writer.unlink(path)
+            return None
+        head = self._head(key)
+        if not body.startswith(head):
+            log.warning("ignoring a build memo entry of another host")
+            self._writer.unlink(path)
+            return None
+        try:
+            os.utime(path)  # recently used: evicted last
+        except OSError:
+            pass
+        return body[len(head):]
+
+    def forget(self, key: str) -> None:
+        """A disk entry that ``recall`` returned but its reader refused."""
+        if self._writer is not None:
+            self._writer.unlink(self._path(key))
+
+    def _head(self, key: str) -> bytes:
+        return f"{self.fingerprint()} {key}\n".encode()
+
+    def _path(self, key: str) -> Path:
+        return self.directory / hashlib.blake2b(self._head(key), digest_size=32).hexdigest()
+
+    def flush(self) -> None:
+        """Wait until every entry put so far is on disk (tests, shutdown)."""
+        if self._writer is not None:
+            self._writer.flush()
+
+
+class DiskWriter:
+    """Writes the files of one bounded folder off the callers' path: one thread, at the lowest
+    priority, each file atomically (a temporary name, renamed); past ``max_bytes`` (``files()``:
+    the folder's files) the least recently used go first."""
+
+    def __init__(self, name: str, files: Callable[[], Iterable[Path]], max_bytes: int):
+        self.name = name
+        self.files = files
+        self.max_bytes = max_bytes
+        self.listed: dict[Path, set[str]] = {}  # the names in each folder, listed once
+        self._queue: queue.Queue = queue.Queue()  # (path, bytes or a function returning them), in order
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._disk_bytes: int | None = None  # on disk, as of the last listing plus what was written since
+
+    def put(self, path: Path, data: memoryview | bytes | Callable[[], bytes]) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self._thread.start()
+        self._queue.put((path, data))
+
+    def names(self, folder: Path) -> set[str]:
+        """The files in a folder, listed once (then kept up to date by this writer)."""
+        names = self.listed.get(folder)
+        if names is None:
+            try:
+                names = set(os.listdir(folder))
+            except OSError:
+                names = set()
+            with self._lock:
+                names = self.listed.setdefault(folder, names)
+        return names
+
+    def unlink(self, path: Path) -> None:
+        path.unlink(missing_ok=True)
+        self.names(path.parent).discard(path.name)
+
+    def _run(self) -> None:
+        background_priority()  # copying megabytes to disk yields the CPU to uploads, builds and runs
+        while True:
+            path, data = self._queue.get()
+            try:
+                self._write(path, data)
+            finally:
+                self._queue.task_done()
+
+    def _write(self, path: Path, data) -> None:
+        try:
+            data = data() if callable(data) else data
+        except Exception as e:  # what cannot be encoded stays in memory only
+            log.debug("not written to disk: %s", e)
+            return
+        try:
+            write_atomic(path, data)
+            self.names(path.parent).add(path.name)
+            size = memoryview(data).nbytes
+            if self._disk_bytes is None or self._disk_bytes + size > self.max_bytes:
+                self._disk_bytes = trim_oldest(self.files(), self.max_bytes, self.unlink)  # listed only when it may be over
+            else:
+                self._disk_bytes += size
+        except OSError as e:  # a full or read-only disk only costs the next restart some work
+            log.warning("cannot write %s to disk: %s", self.name, e)
+            self.unlink(path)
+
+    def flush(self) -> None:
+        """Wait until everything put so far is written."""
+        self._queue.join()
 
 
 class ConstantStore:
@@ -86,11 +222,9 @@ class ConstantStore:
         self._entries: OrderedDict[tuple[str, str], memoryview] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
-        self._writer: threading.Thread | None = None
-        self._queue: queue.Queue = queue.Queue()  # (path, bytes) to write, in order
         self._folders: dict[str, Path] = {}  # each origin's folder
-        self._listed: dict[Path, set[str]] = {}  # the names in each origin's folder, listed once
-        self._disk_bytes: int | None = None  # on disk, as of the last listing plus what was written since
+        self._writer = (DiskWriter("webnn-constants", lambda: self.directory.glob("*/*"), max_disk_bytes)
+                        if directory is not None else None)
 
     def get(self, origin: str, sha256: str) -> memoryview | None:
         with self._lock:
@@ -103,13 +237,21 @@ class ConstantStore:
             self._remember(origin, sha256, v)
         return v
 
+    def has(self, origin: str, sha256: str) -> bool:
+        """Whether this constant is held, in memory or on disk (read and checked only by ``get``)."""
+        with self._lock:
+            if (origin, sha256) in self._entries:
+                return True
+        folder = self._folder(origin, sha256)
+        return folder is not None and sha256 in self._writer.names(folder)
+
     def holds_any(self, origin: str) -> bool:
         """Whether any constant of this origin is held, in memory or on disk."""
         with self._lock:
             if any(o == origin for o, _ in self._entries):
                 return True
         folder = self._origin_folder(origin)
-        return folder is not None and any(SHA256_HEX.fullmatch(n) for n in self._names(folder))
+        return folder is not None and any(SHA256_HEX.fullmatch(n) for n in self._writer.names(folder))
 
     def put(self, origin: str, sha256: str, data: memoryview) -> None:
         """``data``: bytes whose SHA-256 the caller verified."""
@@ -118,10 +260,10 @@ class ConstantStore:
         self._remember(origin, sha256, data)
         folder = self._folder(origin, sha256)
         if folder is not None:
-            names = self._names(folder)
+            names = self._writer.names(folder)
             if sha256 not in names:
                 names.add(sha256)  # written soon; a second put of it is not queued again
-                self._write_later(folder / sha256, data)
+                self._writer.put(folder / sha256, data)
 
     def _remember(self, origin: str, sha256: str, data: memoryview) -> None:
         with self._lock:
@@ -147,22 +289,9 @@ class ConstantStore:
             folder = self._folders[origin] = self.directory / hashlib.blake2b(origin.encode(), digest_size=16).hexdigest()
         return folder
 
-    def _names(self, folder: Path) -> set[str]:
-        """The constants stored in a folder, listed once (a page may ask about many digests at
-        once: each costs a set lookup, not a file system call)."""
-        names = self._listed.get(folder)
-        if names is None:
-            try:
-                names = set(os.listdir(folder))
-            except OSError:
-                names = set()
-            with self._lock:
-                names = self._listed.setdefault(folder, names)
-        return names
-
     def _load(self, origin: str, sha256: str) -> memoryview | None:
         folder = self._folder(origin, sha256)
-        if folder is None or sha256 not in self._names(folder):
+        if folder is None or sha256 not in self._writer.names(folder):
             return None
         path = folder / sha256
         try:
@@ -171,7 +300,7 @@ class ConstantStore:
             return None
         if hashlib.sha256(raw).hexdigest() != sha256:
             log.warning("ignoring a stored constant whose bytes do not match their digest")
-            self._unlink(path)
+            self._writer.unlink(path)
             return None
         try:
             os.utime(path)  # recently used: evicted last
@@ -179,47 +308,10 @@ class ConstantStore:
             pass
         return memoryview(raw)
 
-    def _unlink(self, path: Path) -> None:
-        path.unlink(missing_ok=True)
-        self._names(path.parent).discard(path.name)
-
-    def _write_later(self, path: Path, data: memoryview) -> None:
-        with self._lock:
-            if self._writer is None:
-                self._writer = threading.Thread(target=self._write_queued, name="webnn-constants", daemon=True)
-                self._writer.start()
-        self._queue.put((path, data))
-
-    def _write_queued(self) -> None:
-        background_priority()  # copying megabytes to disk yields the CPU to uploads, builds and runs
-        while True:
-            path, data = self._queue.get()
-            try:
-                self._write(path, data)
-            finally:
-                self._queue.task_done()
-
-    def _write(self, path: Path, data: memoryview) -> None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-            with open(tmp, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
-            if self._disk_bytes is None or self._disk_bytes + len(data) > self.max_disk_bytes:
-                self._trim()  # the folder is listed only when it may be over its bound
-            else:
-                self._disk_bytes += len(data)
-        except OSError as e:  # a full or read-only disk only costs the next restart an upload
-            log.warning("cannot store a constant on disk: %s", e)
-            self._unlink(path)
-
-    def _trim(self) -> None:
-        self._disk_bytes = trim_oldest(self.directory.glob("*/*"), self.max_disk_bytes, self._unlink)
-
     def flush(self) -> None:
         """Wait until every constant put so far is on disk (tests, shutdown)."""
-        self._queue.join()
+        if self._writer is not None:
+            self._writer.flush()
 
 
 def verified_part(header: dict, payload, item: dict) -> memoryview:

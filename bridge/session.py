@@ -8,6 +8,7 @@ Nothing a page sends can raise out of ``receive``: bad input becomes an error re
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import secrets
@@ -36,7 +37,7 @@ from webnn_bridge.ops.core import (
 )
 from webnn_bridge.ops.registry import load_all
 
-from . import memo, protocol
+from . import memo, memo_disk, protocol
 from .api import ML, MemoryBudget, MLContext, MLGraph, MLGraphBuilder, MLTensor
 
 log = logging.getLogger("webnn_bridge.session")
@@ -284,6 +285,9 @@ class Session:
                 return self._ok(h, missing=missing)
             uploads = self._hold_uploads(ctx, h)
             graph = self._memoized_build(ctx, h, payload)
+        except memo_disk.ConstantUnavailable as e:  # held when asked, gone since (evicted, damaged)
+            missing = e.digests
+            return self._ok(h, missing=missing)
         finally:
             self.held = {}
             if not missing:  # built or failed: the builder's uploads are done with
@@ -293,8 +297,9 @@ class Session:
         return self._ok(h, uploads=uploads, **placement_report(graph))
 
     def _hold_named(self, h: dict) -> list[str]:
-        """A build's constants named by their SHA-256 alone: those this origin's store holds are
-        held for the build; returns the digests it lacks."""
+        """The digests of a build's constants named by their SHA-256 alone that this origin's store
+        lacks. Their bytes are read only if the build needs them (_hold_stored, a remembered
+        graph's LazyConstants)."""
         missing = []
         constants = h.get("constants", [])
         if not isinstance(constants, list):
@@ -305,12 +310,24 @@ class Session:
             sha = item["sha256"]
             if not isinstance(sha, str) or not memo.SHA256_HEX.fullmatch(sha):
                 raise WebNNTypeError("a constant's digest must be a SHA-256 in hex")
-            raw = self.ml.constant_store.get(self.origin or "", sha)
-            if raw is None:
+            if not self.ml.constant_store.has(self.origin or "", sha):
                 missing.append(sha)
-            else:
-                self.held[sha] = raw
         return sorted(set(missing))
+
+    def _hold_stored(self, h: dict) -> None:
+        """The bytes of the constants a build names by their digest alone, from this origin's store,
+        held for the build (checked against their digest when read from disk)."""
+        missing = []
+        for item in h.get("constants", []):
+            if "part" in item or "sha256" not in item or item["sha256"] in self.held:
+                continue
+            raw = self.ml.constant_store.get(self.origin or "", item["sha256"])
+            if raw is None:
+                missing.append(item["sha256"])
+            else:
+                self.held[item["sha256"]] = raw
+        if missing:
+            raise memo_disk.ConstantUnavailable(missing)
 
     def _hold_uploads(self, ctx: MLContext, h: dict) -> dict[str, str]:
         """A build's constants that name an upload (on_putConstant) name its digest instead, with
@@ -368,19 +385,41 @@ class Session:
 
     def _memoized_build(self, ctx: MLContext, h: dict, payload) -> MLGraph:
         """A message the host validated before (same graph, same kind of context, same origin)
-        skips the replay; anything else is replayed call by call."""
+        skips the replay, also after a restart (the memo's disk entries); anything else is
+        replayed call by call."""
         key = memo.build_key(ctx.cache_partition, ctx.memo_key, h, payload)
         hit = self.ml.build_memo.get(key)
+        recalled = hit is None and (hit := self._recall(key)) is not None
         if hit is not None:
+            in_place = _mostly_constants(h, payload)
             for item in h.get("constants", []):
-                if "part" in item and "sha256" in item:
-                    memo.verified_part(h, payload, item)  # a digest the page names is always checked
-            return ctx.graph_from_ir(hit.ir, hit.placement, hit.digest)
+                if "part" in item and "sha256" in item:  # a digest the page names is always checked
+                    self.held[item["sha256"]] = self._constant_bytes(h, payload, item, in_place)
+            if self.held and isinstance(hit.ir.constants, memo_disk.LazyConstants):
+                hit.ir.constants.load(self.held.get)  # what the page sent first, then the store
+            graph = ctx.graph_from_ir(hit.ir, hit.placement, hit.digest)
+            if recalled:
+                self.ml.build_memo.put(key, hit)
+            return graph
+        self._hold_stored(h)
         graph = self.replay(ctx, h, payload)
-        size = int(sum(np.asarray(a).nbytes for a in graph.ir.constants.values()))
         digest = getattr(graph.compiled, "digest", None)
-        self.ml.build_memo.put(key, memo.Validated(graph.ir, graph.placement, digest, size))
+        validated = memo.Validated(graph.ir, graph.placement, digest, graph.ir.constant_bytes())
+        self.ml.build_memo.put(key, validated, functools.partial(memo_disk.encode, validated))
         return graph
+
+    def _recall(self, key: str | None) -> memo.Validated | None:
+        """A build validated by an earlier run of the host (the memo's disk entry), its constants
+        read from this origin's store when needed; None without one."""
+        body = self.ml.build_memo.recall(key)
+        if body is None:
+            return None
+        try:
+            return memo_disk.decode(body, self.ml.inventory, functools.partial(self.ml.constant_store.get, self.origin or ""))
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as e:
+            log.warning("ignoring a build memo entry this host cannot read: %r", e)
+            self.ml.build_memo.forget(key)
+            return None
 
     def replay(self, ctx: MLContext, h: dict, payload) -> MLGraph:
         """Rebuild the page's graph with a real MLGraphBuilder: every rule is checked again."""
@@ -396,14 +435,17 @@ class Session:
         for item in h.get("inputs", []):
             operands[item["operand"]] = b.input(item["name"], item["desc"])
         in_place = _mostly_constants(h, payload)
+        digests: dict[int, str] = {}
         for item in h.get("constants", []):
             if "part" in item or "sha256" in item:
                 check_rank_first(item["desc"], SHAPE_GUARD, "constant")
                 desc = check_dimensions(desc_from_dict(item["desc"]))
                 raw = self._constant_bytes(h, payload, item, in_place)
                 operand = operands[item["operand"]] = b.constant(item["desc"], raw)
-                if "sha256" in item and not DATA_TYPES[desc.data_type].is_packed:
-                    remember_digest(operand.value, bytes.fromhex(item["sha256"]))  # checked: not hashed again
+                if "sha256" in item:  # what the build memo's disk entry names the constant by
+                    digests[operand.id] = item["sha256"]
+                    if not DATA_TYPES[desc.data_type].is_packed:
+                        remember_digest(operand.value, bytes.fromhex(item["sha256"]))  # checked: not hashed again
             elif "scalar" in item:
                 s = item["scalar"]
                 operands[item["operand"]] = b.constant(s["dataType"], protocol.decode_value(s["value"]))
@@ -428,7 +470,9 @@ class Session:
             for oid, o in zip(ids, outs):
                 operands[oid] = o
         outputs = {name: resolve({"$operand": oid}) for name, oid in h["outputs"].items()}
-        return b.build(outputs)
+        graph = b.build(outputs)
+        graph.ir.derived["constant_sha256"] = digests
+        return graph
 
     def _constant_bytes(self, h: dict, payload, item: dict, in_place: bool) -> memoryview:
         """A build's constant: uploaded in the message (kept by digest for later builds of this

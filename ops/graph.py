@@ -29,7 +29,7 @@ class Node:
 class GraphIR:
     operands: dict[int, OperandDesc] = field(default_factory=dict)
     inputs: dict[str, int] = field(default_factory=dict)
-    constants: dict[int, np.ndarray] = field(default_factory=dict)
+    constants: dict[int, np.ndarray] = field(default_factory=dict)  # or a Mapping (memo.LazyConstants)
     nodes: list[Node] = field(default_factory=list)
     outputs: dict[str, int] = field(default_factory=dict)
     # facts other layers derive from a finished graph (policy's summary), computed once: a graph
@@ -41,6 +41,21 @@ class GraphIR:
 
     def output_descs(self) -> dict[str, OperandDesc]:
         return {name: self.operands[i] for name, i in self.outputs.items()}
+
+    def constant_bytes(self) -> int:
+        """The bytes of the graph's constants (as arrays), without reading constants kept
+        elsewhere (a remembered graph's: bridge.memo.LazyConstants knows their sizes)."""
+        known = getattr(self.constants, "nbytes", None)
+        if known is not None:
+            return known
+        return int(sum(np.asarray(a).nbytes for a in self.constants.values()))
+
+    def load_constants(self) -> None:
+        """Reads the constants kept elsewhere now (a remembered graph's, bridge.memo.LazyConstants),
+        so that a failure to get them is the caller's, never taken for a compile error."""
+        load = getattr(self.constants, "load", None)
+        if load is not None:
+            load()
 
     def ops_used(self) -> Iterator[str]:
         for n in self.nodes:
@@ -56,7 +71,7 @@ class GraphIR:
             "ops": dict(sorted(counts.items())),
             "dataTypes": sorted({d.data_type for d in self.operands.values()}),
             "maxRank": max((d.rank for d in self.operands.values()), default=0),
-            "constantBytes": int(sum(a.nbytes for a in self.constants.values())),
+            "constantBytes": self.constant_bytes(),
         }
 
 

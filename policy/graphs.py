@@ -226,7 +226,7 @@ def _from_ir(ir) -> GraphSummary:
         tuple(nodes),
         "",
         sum(d.byte_length for d in ir.input_descs().values()),
-        int(sum(a.nbytes for a in ir.constants.values())),
+        ir.constant_bytes(),
         sum(d.byte_length for d in ir.output_descs().values()),
     )
 
