@@ -315,6 +315,20 @@ class ML:
             self._memo_fingerprint = host_fingerprint(self.inventory, self.rules, self.simulated)
         return self._memo_fingerprint
 
+    def flush_to_disk(self, timeout_s: float = 10.0) -> bool:
+        """Wait (at most ``timeout_s``) until what the host queued for its disk caches is written
+        (constants, build memo entries, optimized models): a host that stops does so before its
+        restart needs them. Whether everything was written in time."""
+        def flush() -> None:
+            self.constant_store.flush()
+            self.build_memo.flush()
+            self.compile_cache.flush()
+
+        writer = threading.Thread(target=flush, name="webnn-flush", daemon=True)
+        writer.start()
+        writer.join(timeout_s)
+        return not writer.is_alive()
+
     def warm_up(self) -> None:
         """Set up the runtimes of the inventory's devices once (a host does, before serving)."""
         if self.build_memo.directory is not None:

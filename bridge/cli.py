@@ -81,7 +81,7 @@ def _serve(args) -> int:
         logging.getLogger("webnn_bridge").setLevel(logging.INFO)
     try:
         asyncio.run(run_forever(config, ready))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, SIGTERM: stopped, disk caches written
         pass
     except OSError as e:
         print(f"webnn-bridge serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)

@@ -51,6 +51,7 @@ class RunningHost:
         asyncio.run_coroutine_threadsafe(close(), self.loop).result(30)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(30)
+        self.host.ml.flush_to_disk()  # what a restart will read
 
 
 def start_host(**kw) -> RunningHost:

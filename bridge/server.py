@@ -22,6 +22,7 @@ import ipaddress
 import json
 import logging
 import os
+import signal
 import sys
 import urllib.parse
 from collections.abc import Awaitable, Callable
@@ -383,8 +384,20 @@ class Host:
 
 
 async def run_forever(config: HostConfig, ready: Callable[[Host], None] | None = None) -> None:
+    """Serve until interrupted (Ctrl-C, SIGTERM); then the disk caches get what was queued for
+    them (a restarted host finds every constant, memo entry and optimized model)."""
     host = Host(config)
     server = await host.start()
+    loop = asyncio.get_running_loop()
+    serving = asyncio.current_task()
+    try:
+        loop.add_signal_handler(signal.SIGTERM, serving.cancel)
+    except (NotImplementedError, RuntimeError):  # no signals here (another platform, a thread)
+        pass
     if ready:
         ready(host)
-    await server.serve_forever()
+    try:
+        await server.serve_forever()
+    finally:
+        server.close()
+        host.ml.flush_to_disk()

@@ -173,3 +173,42 @@ def test_devices_table_has_headers(capsys):
     rc, out, _ = run(["devices", "--devices", "dual-gpu"], capsys)
     head = out.splitlines()[0].split()
     assert rc == 0 and head[:3] == ["kind", "id", "backend"] and "dml:dgpu" in out
+
+
+def test_serve_stops_on_sigterm_with_its_disk_caches_written(tmp_path):
+    """`webnn-bridge serve` stopped by SIGTERM (as a service manager stops it) exits 0 with no
+    traceback, after writing what it queued for its disk caches."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "webnn_bridge.bridge.cli", "serve", "--port", "0",
+                             "--cache-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "serving on" in proc.stdout.readline()
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+def test_flush_to_disk_waits_for_queued_writes(tmp_path, monkeypatch):
+    import hashlib
+    import time
+
+    from webnn_bridge.backends.cache import CompileCache
+    from webnn_bridge.bridge import memo
+    from webnn_bridge.bridge.api import ML
+
+    real = memo.DiskWriter._write
+    monkeypatch.setattr(memo.DiskWriter, "_write", lambda self, path, data: time.sleep(0.3) or real(self, path, data))
+    ml = ML(compile_cache=CompileCache(tmp_path))
+    data = memoryview(b"constant bytes")
+    sha = hashlib.sha256(data).hexdigest()
+    ml.constant_store.put("http://a.test", sha, data)
+    assert not list(tmp_path.glob(f"constants/*/{sha}"))  # still queued
+    assert ml.flush_to_disk() is True
+    assert [p.read_bytes() for p in tmp_path.glob(f"constants/*/{sha}")] == [b"constant bytes"]
