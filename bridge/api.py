@@ -339,10 +339,10 @@ class MLContext:
         # What the page is told and what the builder enforces are the same thing: the canonical
         # profile (privacy bucket) that fits inside what this context executes.
         truth = engine.context_capabilities(decision, ml.inventory, rules)
-        profile = privacy.bucket_profile(truth, rules)
-        self.limits_profile: str = profile.name
-        self.capabilities: Capabilities = profile.caps
-        self._limits = privacy.support_limits(profile.caps, io_types=profile.io_types)
+        self.profile = privacy.bucket_profile(truth, rules)
+        self.limits_profile: str = self.profile.name
+        self.capabilities: Capabilities = self.profile.caps
+        self._limits = privacy.profile_limits(self.profile)  # shared by the profile's contexts: read only
         hint = bool(options.get("accelerated", True))
         if rules.get("privacy", {}).get("accelerated", "echo") == "effective":
             self.accelerated: bool = decision.device.kind != "cpu"
