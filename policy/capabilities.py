@@ -341,3 +341,15 @@ def node_issues(node, caps: Capabilities) -> list[str]:
         if issue and issue not in issues:
             issues.append(issue)
     return issues
+
+
+def graph_issues(nodes, caps: Capabilities) -> list[list[str]]:
+    """node_issues of every node, in order; nodes alike in op, data types and shapes are checked once."""
+    checked: dict[tuple, list[str]] = {}
+    out = []
+    for node in nodes:
+        key = (node.op, node.operands, node.outputs)
+        if key not in checked:
+            checked[key] = node_issues(node, caps)
+        out.append(checked[key])
+    return out
