@@ -32,6 +32,7 @@ log = logging.getLogger("webnn_bridge.onnxruntime")
 # the bound, run on the calling worker thread (intra_op_num_threads=1: ORT creates no thread).
 POOL_THREADS = 64  # at most this many intra-op pool threads in all (a pool has a thread per core)
 POOLED_SESSIONS = max(1, POOL_THREADS // (os.cpu_count() or 1))  # sessions with a pool at once
+SPIN_US = 1000  # how long an idle pool thread spins before it sleeps (see session_options)
 POOL_MIN_BYTES = 1 << 20  # a graph "gains from threads" when its constants + values exceed this
 
 # execution provider -> (device kind, description); order is preference within a kind
@@ -142,6 +143,10 @@ def session_options(pooled: bool = False):
     # pool threads spin between the operators of a run, and sleep once it ends: the page's
     # threads compete for the same cores
     opts.add_session_config_entry("session.force_spinning_stop", "1")
+    # ... and sleep after a millisecond without work: a new session's pool would otherwise spin
+    # through its creation and on until its first run (tens of ms of a core, on the first build's
+    # path); the gaps between a run's operators are far shorter (its latency does not change)
+    opts.add_session_config_entry("session.intra_op.spin_duration_us", str(SPIN_US))
     return opts
 
 
