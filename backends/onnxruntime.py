@@ -32,6 +32,7 @@ log = logging.getLogger("webnn_bridge.onnxruntime")
 # the bound, run on the calling worker thread (intra_op_num_threads=1: ORT creates no thread).
 POOL_THREADS = 64  # at most this many intra-op pool threads in all (a pool has a thread per core)
 POOLED_SESSIONS = max(1, POOL_THREADS // (os.cpu_count() or 1))  # sessions with a pool at once
+SPIN_US = 1000  # how long an idle pool thread spins before it sleeps (see session_options)
 POOL_MIN_BYTES = 1 << 20  # a graph "gains from threads" when its constants + values exceed this
 
 # execution provider -> (device kind, description); order is preference within a kind
@@ -142,6 +143,10 @@ def session_options(pooled: bool = False):
     # pool threads spin between the operators of a run, and sleep once it ends: the page's
     # threads compete for the same cores
     opts.add_session_config_entry("session.force_spinning_stop", "1")
+    # ... and sleep after a millisecond without work: a new session's pool would otherwise spin
+    # through its creation and on until its first run (tens of ms of a core, on the first build's
+    # path); the gaps between a run's operators are far shorter (its latency does not change)
+    opts.add_session_config_entry("session.intra_op.spin_duration_us", str(SPIN_US))
     return opts
 
 
@@ -170,6 +175,42 @@ def supported_ir_version() -> int:
     raise RuntimeError("onnxruntime loads no ONNX IR version this onnx can write")
 
 
+def make_node(op_type: str, inputs: list[str], outputs: list[str], attrs: Mapping):
+    """onnx.helper.make_node(op_type, inputs, outputs, **attrs), the same NodeProto made faster:
+    its attributes of plain int, float, str and list-of-int values are made directly (the helper
+    tells types apart by abstract base classes), the others by the helper."""
+    from onnx import NodeProto, helper
+
+    node = NodeProto(op_type=op_type, input=inputs, output=outputs)
+    if attrs:
+        node.attribute.extend(_attribute(k, v, helper) for k, v in sorted(attrs.items()) if v is not None)
+    return node
+
+
+def _attribute(key: str, value, helper):
+    from onnx import AttributeProto
+
+    t = type(value)
+    if t is int:
+        return AttributeProto(name=key, i=value, type=AttributeProto.INT)
+    if t is float:
+        return AttributeProto(name=key, f=value, type=AttributeProto.FLOAT)
+    if t is str:
+        return AttributeProto(name=key, s=value.encode(), type=AttributeProto.STRING)
+    if (t is list or t is tuple) and value and all(type(v) is int for v in value):
+        return AttributeProto(name=key, ints=value, type=AttributeProto.INTS)
+    return helper.make_attribute(key, value)
+
+
+@functools.lru_cache(maxsize=256)
+def _safe_name(hint: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", hint)
+
+
+# numpy dtype -> its WebNN data type
+_TYPE_OF_NUMPY = {d.numpy: name for name, d in DATA_TYPES.items()}
+
+
 class OnnxLowering:
     """What an op's ``lower`` function uses to emit ONNX nodes. Values are named strings."""
 
@@ -182,7 +223,7 @@ class OnnxLowering:
 
     def fresh(self, hint: str = "v") -> str:
         self._n += 1
-        return f"{re.sub(r'[^A-Za-z0-9_]', '_', hint)}_{self._n}"
+        return f"{_safe_name(hint)}_{self._n}"
 
     def dtype(self, value: str) -> str:
         return self.dtypes[value]
@@ -191,10 +232,8 @@ class OnnxLowering:
         return self.shapes.get(value)
 
     def node(self, op_type: str, inputs: list[str], n_out: int = 1, dtype: str | None = None, **attrs):
-        from onnx import helper
-
         outs = [self.fresh(op_type) for _ in range(n_out)]
-        self.nodes.append(helper.make_node(op_type, list(inputs), outs, **attrs))
+        self.nodes.append(make_node(op_type, list(inputs), outs, attrs))
         known = dtype or next((self.dtypes[i] for i in inputs if i in self.dtypes), None)
         for o in outs:
             if known:
@@ -210,9 +249,9 @@ class OnnxLowering:
         return self._known(name, array)
 
     def _known(self, name: str, array: np.ndarray) -> str:
-        for dname, d in DATA_TYPES.items():
-            if d.numpy == array.dtype:
-                self.dtypes[name] = dname
+        dname = _TYPE_OF_NUMPY.get(array.dtype)
+        if dname is not None:
+            self.dtypes[name] = dname
         self.shapes[name] = tuple(array.shape)
         return name
 

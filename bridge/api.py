@@ -15,6 +15,7 @@ The host's sessions drive these objects; tests and Python users can use them dir
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import logging
 import threading
@@ -367,10 +368,10 @@ class MLContext:
         # What the page is told and what the builder enforces are the same thing: the canonical
         # profile (privacy bucket) that fits inside what this context executes.
         truth = engine.context_capabilities(decision, ml.inventory, rules)
-        profile = privacy.bucket_profile(truth, rules)
-        self.limits_profile: str = profile.name
-        self.capabilities: Capabilities = profile.caps
-        self._limits = privacy.support_limits(profile.caps, io_types=profile.io_types)
+        self.profile = privacy.bucket_profile(truth, rules)
+        self.limits_profile: str = self.profile.name
+        self.capabilities: Capabilities = self.profile.caps
+        self._limits = privacy.profile_limits(self.profile)  # shared by the profile's contexts: read only
         hint = bool(options.get("accelerated", True))
         if rules.get("privacy", {}).get("accelerated", "echo") == "effective":
             self.accelerated: bool = decision.device.kind != "cpu"
@@ -737,17 +738,17 @@ class MLGraphBuilder:
     def _op(self, op: str, args: tuple) -> MLOperand | list[MLOperand]:
         opdef, call = prepare_call(op, list(args))
         self._check_can_build()
-        self._check_owned(o for _, o in call.operands(_is_operand))
+        operands = [o for _, o in call.operands(_is_operand)]
+        self._check_owned(operands)
         descs = infer_call(opdef, call, self.context.capabilities)
         outs = [MLOperand(self, d, "output") for d in descs]
         node = Node(op, call.map_operands(lambda o: Ref(o.id), _is_operand), [o.id for o in outs])
-        node.operands = {o.id: o for _, o in call.operands(_is_operand)}  # type: ignore[attr-defined]
+        node.operands = {o.id: o for o in operands}  # type: ignore[attr-defined]
         node.output_descs = {o.id: o.desc for o in outs}  # type: ignore[attr-defined]
         for o in outs:
             o.node = node
         self.nodes.append(node)
-        returns = idl.operations("MLGraphBuilder")[op][0]["returns"]
-        return outs if returns["t"] == "sequence" else outs[0]
+        return outs if _returns_sequence(op) else outs[0]
 
     def __getattr__(self, name: str):
         if name.startswith("_") or name not in idl.operations("MLGraphBuilder"):
@@ -817,6 +818,11 @@ class MLGraphBuilder:
 
 
 idl.register_interface("MLGraphBuilder", lambda v: isinstance(v, MLGraphBuilder))
+
+
+@functools.cache
+def _returns_sequence(op: str) -> bool:
+    return idl.operations("MLGraphBuilder")[op][0]["returns"]["t"] == "sequence"
 
 
 # --------------------------------------------------------------------------- Python ergonomics

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from webnn_bridge.backends.base import Capabilities
 from webnn_bridge.backends.cache import remember_digest
 from webnn_bridge.ops.core import (
     DATA_TYPES,
@@ -36,6 +37,8 @@ from webnn_bridge.ops.core import (
     pack,
 )
 from webnn_bridge.ops.registry import load_all
+from webnn_bridge.policy.capabilities import by_identity
+from webnn_bridge.policy.privacy import CanonicalProfile, profile_limits
 
 from . import memo, memo_disk, protocol
 from .api import ML, MemoryBudget, MLContext, MLGraph, MLGraphBuilder, MLTensor
@@ -208,8 +211,12 @@ class Session:
         self.sent_errors += 1
         return [protocol.encode({"t": "warning", "op": kind, "error": wire(e)})]
 
-    def _ok(self, header: dict, **fields) -> Frame:
-        return protocol.encode({"t": "reply", "re": protocol.request_id(header), "ok": protocol.encode_value(fields)})
+    def _ok(self, header: dict, _encoded: dict | None = None, **fields) -> Frame:
+        """A reply with these fields; ``_encoded``: more of them, already as protocol.encode_value makes them."""
+        ok = protocol.encode_value(fields)
+        if _encoded:
+            ok.update(_encoded)
+        return protocol.encode({"t": "reply", "re": protocol.request_id(header), "ok": ok})
 
     # ------------------------------------------------------------------ lookups
     def _context(self, cid) -> MLContext:
@@ -256,8 +263,7 @@ class Session:
         # hashes its constants and uploads only what the host lacks, else it uploads them as it
         # copies them, unhashed (this origin's own partition: nothing about other origins)
         held = self.ml.constant_store.holds_any(self.origin or "")
-        return self._ok(h, accelerated=ctx.accelerated, limits=ctx.opSupportLimits(), rules=rules_wire(ctx),
-                        constantsHeld=held)
+        return self._ok(h, accelerated=ctx.accelerated, constantsHeld=held, _encoded=context_wire(ctx.profile))
 
     def on_destroyContext(self, h, payload):  # noqa: N802
         ctx = self.contexts.pop(h.get("ctx"), None) if isinstance(h.get("ctx"), int) else None
@@ -639,10 +645,16 @@ def wire(e: WebNNError) -> dict:
     return w
 
 
-def rules_wire(ctx: MLContext) -> dict:
-    """The context's capabilities as the shim's translated rules read them (bridge/api.py
+@by_identity()
+def context_wire(profile: CanonicalProfile) -> dict:
+    """What createContext's reply tells about a context of this canonical profile, encoded once
+    per profile (never modified: replies only serialize it): its opSupportLimits() and its rules."""
+    return {"limits": protocol.encode_value(profile_limits(profile)), "rules": rules_wire(profile.caps)}
+
+
+def rules_wire(caps: Capabilities) -> dict:
+    """A context's capabilities as the shim's translated rules read them (bridge/api.py
     _check_capabilities): per op and operand the data types, rank range and "same as" link."""
-    caps = ctx.capabilities
     ops = {
         op: {name: {"types": list(lim.types), "ranks": list(lim.ranks), "same": lim.same} for name, lim in lims.items()}
         for op, lims in caps.ops.items()

@@ -42,61 +42,144 @@ def _is_number(v) -> bool:
 
 
 def convert(t: dict, v: Any, what: str) -> Any:
+    """WebIDL-convert ``v`` to IDL type ``t`` (a type of the IDL model); ``what`` names it in errors."""
+    hit = _CONVERTERS.get(id(t))
+    return (hit[1] if hit is not None else _converter(t))(v, what)
+
+
+# id(IDL type) -> (the type, its converter): each type of the static IDL model is worked out once
+# (the type is kept, so its id is not reused)
+_CONVERTERS: dict[int, tuple[dict, Callable[[Any, str], Any]]] = {}
+
+
+def _converter(t: dict) -> Callable[[Any, str], Any]:
+    conv = _make_converter(t)
+    if t.get("nullable"):
+        inner = conv
+
+        def conv(v, what):
+            return None if v is None else inner(v, what)
+
+    _CONVERTERS[id(t)] = (t, conv)
+    return conv
+
+
+def _make_converter(t: dict) -> Callable[[Any, str], Any]:
     kind = t["t"]
-    if v is None and t.get("nullable"):
-        return None
     if kind == "union":
-        return _convert_union(t, v, what)
+        return lambda v, what: _convert_union(t, v, what)
     if kind in INT_RANGES:
-        return _convert_int(t, v, what)
+        return _int_converter(t)
     if kind in ("double", "float", "unrestricted double", "unrestricted float"):
-        if isinstance(v, bool) or not _is_number(v):
-            raise WebNNTypeError(f"{what} must be a number.")
-        f = float(v)
-        if not kind.startswith("unrestricted") and not math.isfinite(f):
-            raise WebNNTypeError(f"{what} must be a finite number.")
-        if kind.endswith("float") and math.isfinite(f):
-            f = float(np.float32(f))
-            if not kind.startswith("unrestricted") and not math.isfinite(f):
-                raise WebNNTypeError(f"{what} is out of range for float.")
-        return f
+        return lambda v, what: _convert_float(kind, v, what)
     if kind == "bigint":
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise WebNNTypeError(f"{what} must be a BigInt.")
-        return int(v)
+        return _convert_bigint
     if kind == "boolean":
-        return bool(v)
+        return lambda v, what: bool(v)
     if kind in ("DOMString", "USVString", "ByteString"):
-        if not isinstance(v, str):
-            raise WebNNTypeError(f"{what} must be a string.")
-        return v
+        return _convert_string
     if kind == "enum":
-        values = IDL["enums"][t["name"]]
-        if v not in values:
-            raise WebNNTypeError(f"{what}: '{v}' is not a valid value for enumeration {t['name']}.")
-        return v
+        return _enum_converter(t["name"])
     if kind == "dict":
-        return convert_dictionary(t["name"], v, what)
+        return lambda v, what: convert_dictionary(t["name"], v, what)
     if kind in ("sequence", "frozen"):
+        return _sequence_converter(t["of"])
+    if kind == "record":
+        return lambda v, what: _convert_record(t["of"], v, what)
+    if kind == "iface":
+        return lambda v, what: _convert_iface(t["name"], v, what)
+    if kind == "buffer":
+        return _convert_buffer
+    if kind == "any":
+        return lambda v, what: v
+    return lambda v, what: _unsupported(kind, what)
+
+
+def _unsupported(kind: str, what: str):
+    raise WebNNTypeError(f"{what}: unsupported IDL type {kind}.")
+
+
+def _convert_float(kind: str, v: Any, what: str) -> float:
+    if isinstance(v, bool) or not _is_number(v):
+        raise WebNNTypeError(f"{what} must be a number.")
+    f = float(v)
+    if not kind.startswith("unrestricted") and not math.isfinite(f):
+        raise WebNNTypeError(f"{what} must be a finite number.")
+    if kind.endswith("float") and math.isfinite(f):
+        f = float(np.float32(f))
+        if not kind.startswith("unrestricted") and not math.isfinite(f):
+            raise WebNNTypeError(f"{what} is out of range for float.")
+    return f
+
+
+def _convert_bigint(v: Any, what: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise WebNNTypeError(f"{what} must be a BigInt.")
+    return int(v)
+
+
+def _convert_string(v: Any, what: str) -> str:
+    if not isinstance(v, str):
+        raise WebNNTypeError(f"{what} must be a string.")
+    return v
+
+
+def _enum_converter(name: str) -> Callable[[Any, str], Any]:
+    values = IDL["enums"][name]
+
+    def conv(v, what):
+        if v not in values:
+            raise WebNNTypeError(f"{what}: '{v}' is not a valid value for enumeration {name}.")
+        return v
+
+    return conv
+
+
+def _sequence_converter(of: dict) -> Callable[[Any, str], list]:
+    lo, hi = INT_RANGES.get(of["t"], (None, None))
+    plain_ints = lo is not None and not of.get("nullable")
+
+    def conv(v, what):
         if isinstance(v, (str, bytes, dict)) or not hasattr(v, "__iter__"):
             raise WebNNTypeError(f"{what} must be a sequence.")
-        return [convert(t["of"], x, f"{what}[{i}]") for i, x in enumerate(v)]
-    if kind == "record":
-        if not isinstance(v, dict):
-            raise WebNNTypeError(f"{what} must be an object.")
-        return {str(k): convert(t["of"], x, f"{what}['{k}']") for k, x in v.items()}
-    if kind == "iface":
-        pred = _interfaces.get(t["name"])
-        if pred is None or not pred(v):
-            raise WebNNTypeError(f"{what} is not of type {t['name']}.")
+        if plain_ints:  # the common case (shapes, strides, axes): ints that every rule keeps as they are
+            out = list(v)
+            if all(x.__class__ is int and lo <= x <= hi for x in out):
+                return out
+            v = out
+        return [convert(of, x, f"{what}[{i}]") for i, x in enumerate(v)]
+
+    return conv
+
+
+def _convert_record(of: dict, v: Any, what: str) -> dict:
+    if not isinstance(v, dict):
+        raise WebNNTypeError(f"{what} must be an object.")
+    return {str(k): convert(of, x, f"{what}['{k}']") for k, x in v.items()}
+
+
+def _convert_iface(name: str, v: Any, what: str) -> Any:
+    pred = _interfaces.get(name)
+    if pred is None or not pred(v):
+        raise WebNNTypeError(f"{what} is not of type {name}.")
+    return v
+
+
+def _convert_buffer(v: Any, what: str) -> Any:
+    if isinstance(v, (bytes, bytearray, memoryview, np.ndarray)):
         return v
-    if kind == "buffer":
-        if isinstance(v, (bytes, bytearray, memoryview, np.ndarray)):
+    raise WebNNTypeError(f"{what} is not an ArrayBuffer or ArrayBufferView.")
+
+
+def _int_converter(t: dict) -> Callable[[Any, str], int]:
+    lo, hi = INT_RANGES[t["t"]]
+
+    def conv(v, what):
+        if v.__class__ is int and lo <= v <= hi:  # the common case: every rule keeps it as it is
             return v
-        raise WebNNTypeError(f"{what} is not an ArrayBuffer or ArrayBufferView.")
-    if kind == "any":
-        return v
-    raise WebNNTypeError(f"{what}: unsupported IDL type {kind}.")
+        return _convert_int(t, v, what)
+
+    return conv
 
 
 def _convert_int(t: dict, v: Any, what: str) -> int:
@@ -155,15 +238,22 @@ def convert_dictionary(name: str, v: Any, what: str) -> dict:
     if not isinstance(v, dict):
         raise WebNNTypeError(f"{what} must be a dictionary ({name}).")
     out: dict[str, Any] = {}
-    for m in dictionary_members(name):
-        key = m["name"]
-        if key in v and v[key] is not None and v[key] is not UNDEFINED:
-            out[key] = convert(m["type"], v[key], f"{what}.{key}")
-        elif m["required"]:
+    for key, t, required, default in _members(name):
+        x = v.get(key)
+        if x is not None and x is not UNDEFINED:
+            hit = _CONVERTERS.get(id(t))
+            out[key] = (hit[1] if hit is not None else _converter(t))(x, f"{what}.{key}")
+        elif required:
             raise WebNNTypeError(f"{what}: required member '{key}' is missing from {name}.")
-        elif m["default"] is not None:
-            out[key] = m["default"] if not isinstance(m["default"], (dict, list)) else type(m["default"])()
+        elif default is not None:
+            out[key] = default if not isinstance(default, (dict, list)) else type(default)()
     return out
+
+
+@functools.cache
+def _members(name: str) -> tuple[tuple[str, dict, bool, Any], ...]:
+    """A dictionary's members as (name, type, required, default)."""
+    return tuple((m["name"], m["type"], m["required"], m["default"]) for m in dictionary_members(name))
 
 
 # --------------------------------------------------------------------------- calls
@@ -176,15 +266,16 @@ def operations(interface: str) -> dict[str, list[dict]]:
 def resolve_overload(interface: str, op: str, args: list) -> dict:
     """A small version of WebIDL overload resolution: by argument count, then by the first
     argument whose type distinguishes the candidates."""
-    overloads = operations(interface).get(op)
+    overloads, longest = _overloads(interface, op)
     if overloads is None:
         raise WebNNTypeError(f"{interface}.{op} is not a function.")
     # WebIDL: arguments beyond the longest overload are ignored
-    n = min(len(args), max(len(o["args"]) for o in overloads))
+    n = min(len(args), longest)
     while n > 0 and args[n - 1] is UNDEFINED:
         n -= 1
-    candidates = [o for o in overloads if _accepts_count(o, n)]
+    candidates = [o for o, accepts in overloads if accepts(n)]
     if not candidates:
+        overloads = [o for o, _ in overloads]
         need = min(sum(1 for a in o["args"] if not a["optional"]) for o in overloads)
         raise WebNNTypeError(f"{interface}.{op}: {need} argument(s) required, but only {n} present.")
     if len(candidates) == 1:
@@ -198,9 +289,27 @@ def resolve_overload(interface: str, op: str, args: list) -> dict:
     return candidates[0]
 
 
-def _accepts_count(o: dict, n: int) -> bool:
-    required = sum(1 for a in o["args"] if not a["optional"] and not a["variadic"])
-    return required <= n <= len(o["args"]) or any(a["variadic"] for a in o["args"])
+_OVERLOADS: dict[tuple[str, str], tuple[list[tuple[dict, Callable[[int], bool]]], int]] = {}
+
+
+def _overloads(interface: str, op: str) -> tuple[list[tuple[dict, Callable[[int], bool]]] | None, int]:
+    """An operation's overloads, each with whether it takes n arguments, and the most any takes
+    (worked out once per operation of the IDL; a name it lacks is not kept)."""
+    hit = _OVERLOADS.get((interface, op))
+    if hit is not None:
+        return hit
+    overloads = operations(interface).get(op)
+    if overloads is None:
+        return None, 0
+    hit = _OVERLOADS[interface, op] = [(o, _count_check(o)) for o in overloads], max(len(o["args"]) for o in overloads)
+    return hit
+
+
+def _count_check(o: dict) -> Callable[[int], bool]:
+    if any(a["variadic"] for a in o["args"]):
+        return lambda n: True
+    required = sum(1 for a in o["args"] if not a["optional"])
+    return lambda n: required <= n <= len(o["args"])
 
 
 def _plausible(t: dict, v: Any) -> bool:

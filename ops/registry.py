@@ -95,16 +95,25 @@ class Call:
                 return fn(v)
             return v
 
-        return Call(self.op, {k: conv(v) for k, v in self.args.items()}, {k: conv(v) for k, v in self.options.items()})
+        return Call(self.op, {k: v if v.__class__ in PLAIN else conv(v) for k, v in self.args.items()},
+                    {k: v if v.__class__ in PLAIN else conv(v) for k, v in self.options.items()})
 
     def operands(self, is_operand: Callable[[Any], bool]) -> Iterator[tuple[str, Any]]:
         for source in (self.args, self.options):
             for k, v in source.items():
+                if v.__class__ in PLAIN:
+                    continue
                 if isinstance(v, OperandList):
                     for x in v:
                         yield k, x
                 elif is_operand(v):
                     yield k, v
+
+
+# argument values of these exact classes are never operands (whatever stands for an operand in a
+# Call, an MLOperand, OperandDesc or Ref, has a class of its own; a sequence of operands is an
+# OperandList): map_operands and operands pass them over without asking is_operand
+PLAIN = frozenset({int, float, bool, type(None), list, tuple, dict})
 
 
 # --------------------------------------------------------------------------- op definitions

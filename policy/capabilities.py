@@ -29,10 +29,12 @@ Everything here is pure.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from functools import lru_cache
 
 from webnn_bridge.backends.base import Capabilities
 from webnn_bridge.ops.core import DATA_TYPES
@@ -61,7 +63,7 @@ class CapabilitySpecError(ValueError):
 # --------------------------------------------------------------------------- building
 
 
-@lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
 def _spec_ops() -> dict[str, dict[str, Limits]]:
     return {name: dict(op.limits) for name, op in sorted(load_all().items())}
 
@@ -142,6 +144,38 @@ def capabilities_from_spec(spec: Mapping | None) -> Capabilities:
     )
 
 
+# --------------------------------------------------------------------------- memo
+
+
+def by_identity(maxsize: int = 32) -> Callable[[Callable], Callable]:
+    """Memoize a pure function of objects that are never modified once made (Capabilities,
+    canonical profiles) by the identity of its positional arguments: the latest ``maxsize``
+    results, each keeping its arguments alive (so their ids are not reused while cached)."""
+
+    def wrap(fn: Callable) -> Callable:
+        cache: OrderedDict[tuple, tuple] = OrderedDict()
+        lock = threading.Lock()
+
+        @functools.wraps(fn)
+        def memo(*args):
+            key = tuple(map(id, args))
+            with lock:
+                hit = cache.get(key)
+                if hit is not None:
+                    cache.move_to_end(key)
+                    return hit[1]
+            result = fn(*args)
+            with lock:
+                cache[key] = (args, result)
+                while len(cache) > maxsize:
+                    cache.popitem(last=False)
+            return result
+
+        return memo
+
+    return wrap
+
+
 # --------------------------------------------------------------------------- reading
 
 
@@ -202,8 +236,10 @@ def is_subset(a: Capabilities, b: Capabilities) -> bool:
     return not subset_violations(a, b, limit=1)
 
 
+@by_identity()
 def union(a: Capabilities, b: Capabilities) -> Capabilities:
-    """What a pair of devices executes together (an accelerator plus its CPU fallback)."""
+    """What a pair of devices executes together (an accelerator plus its CPU fallback); the
+    same pair gives the same object (every context of a device asks)."""
     max_rank = max(a.max_rank, b.max_rank)
     ops: dict[str, dict[str, Limits]] = {}
     for op in sorted(set(a.ops) | set(b.ops)):
@@ -305,3 +341,15 @@ def node_issues(node, caps: Capabilities) -> list[str]:
         if issue and issue not in issues:
             issues.append(issue)
     return issues
+
+
+def graph_issues(nodes, caps: Capabilities) -> list[list[str]]:
+    """node_issues of every node, in order; nodes alike in op, data types and shapes are checked once."""
+    checked: dict[tuple, list[str]] = {}
+    out = []
+    for node in nodes:
+        key = (node.op, node.operands, node.outputs)
+        if key not in checked:
+            checked[key] = node_issues(node, caps)
+        out.append(checked[key])
+    return out

@@ -22,7 +22,7 @@ from typing import Any
 from webnn_bridge.backends.base import Capabilities, Device
 from webnn_bridge.ops.core import NotSupportedError, WebNNTypeError
 
-from .capabilities import node_issues, union
+from .capabilities import graph_issues, union
 from .graphs import GraphSummary, summarize
 from .inventory import POWER_CLASSES, backend_name, capabilities_of, execution_device, is_simulated, power_class
 
@@ -554,10 +554,15 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
     head = f"graph {summary.hash[:10]}: {n} node(s), ops {', '.join(summary.op_counts()) or 'none'}"
     tail = ["simulated inventory: the graph executes on the host CPU backend"] if decision.simulated else []
 
-    issues = {d.id: [node_issues(node, caps_of(d)) for node in summary.nodes] for d in cands}
+    issues: dict[str, list[list[str]]] = {}  # per candidate, checked when a step first asks
+
+    def issues_of(d: Device) -> list[list[str]]:
+        if d.id not in issues:
+            issues[d.id] = graph_issues(summary.nodes, caps_of(d))
+        return issues[d.id]
 
     def bad(d: Device) -> list[int]:
-        return [i for i, iss in enumerate(issues[d.id]) if iss]
+        return [i for i, iss in enumerate(issues_of(d)) if iss]
 
     accels = [d for d in cands if d.kind != "cpu"]
     cpus = [d for d in cands if d.kind == "cpu"]
@@ -585,7 +590,7 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
         b = bad(d)
         if not b:
             return whole(d, f"whole graph on {d.id} ({d.kind}): every op, data type and rank is supported")
-        why_not[d.id] = f"runs {n - len(b)} of {n} nodes: {_issue_summary(issues[d.id])}"
+        why_not[d.id] = f"runs {n - len(b)} of {n} nodes: {_issue_summary(issues_of(d))}"
     if decision.strict:
         raise StrictPolicyError(
             "The graph cannot run entirely on the kind of device this context strictly requires.",
@@ -600,20 +605,20 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
         share = (n - len(b)) / n if n else 0.0
         if share < min_fraction:
             why_not[d.id] = (f"runs only {n - len(b)} of {n} nodes (< {min_fraction:.0%} needed to partition): "
-                             f"{_issue_summary(issues[d.id])}")
+                             f"{_issue_summary(issues_of(d))}")
             continue
         bset = set(b)
-        cpu = next((c for c in cpus if all(not issues[c.id][i] for i in bset)), None)
+        cpu = next((c for c in cpus if all(not issues_of(c)[i] for i in bset)), None)
         if cpu is None:
             why_not[d.id] = (f"runs {n - len(b)} of {n} nodes and no CPU candidate runs the rest: "
-                             f"{_issue_summary(issues[d.id])}")
+                             f"{_issue_summary(issues_of(d))}")
             continue
         assignment = [cpu.id if i in bset else d.id for i in range(n)]
         p = Placement(d, "partial", [], cpu, assignment, [], **common)
         p.reasons = [
             head,
             f"partition: {n - len(b)} of {n} nodes on {d.id} ({d.kind}), {len(b)} on {cpu.id} (cpu) "
-            f"in {len(p.partitions())} segment(s); CPU for: {_issue_summary(issues[d.id])}",
+            f"in {len(p.partitions())} segment(s); CPU for: {_issue_summary(issues_of(d))}",
             *tail,
         ]
         return done(p)
@@ -624,14 +629,14 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
             why = ("whole graph on the CPU, as the policy asks" if decision.policy == "fallback"
                    else "no accelerator can take the graph: CPU fallback for the whole graph")
             return whole(d, f"{why} ({d.id})")
-        why_not[d.id] = f"cannot run the whole graph: {_issue_summary(issues[d.id])}"
+        why_not[d.id] = f"cannot run the whole graph: {_issue_summary(issues_of(d))}"
 
     # 3b. partition across CPU backends: the first CPU takes what it runs, another the rest
     for d in cpus:
         bset = set(bad(d))
         if not bset or (n - len(bset)) / n < min_fraction:
             continue
-        other = next((c for c in cpus if c is not d and all(not issues[c.id][i] for i in bset)), None)
+        other = next((c for c in cpus if c is not d and all(not issues_of(c)[i] for i in bset)), None)
         if other is None:
             continue
         assignment = [other.id if i in bset else d.id for i in range(n)]
@@ -639,7 +644,7 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
         p.reasons = [
             head,
             f"partition across CPU backends: {n - len(bset)} of {n} nodes on {d.id}, {len(bset)} on {other.id} "
-            f"in {len(p.partitions())} segment(s); {other.id} for: {_issue_summary(issues[d.id])}",
+            f"in {len(p.partitions())} segment(s); {other.id} for: {_issue_summary(issues_of(d))}",
             *tail,
         ]
         return done(p)

@@ -4,6 +4,7 @@ exact timings."""
 
 from __future__ import annotations
 
+import copy
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -14,7 +15,7 @@ from webnn_bridge.backends.base import Capabilities
 from webnn_bridge.ops import idl
 from webnn_bridge.ops.registry import resolve_same
 
-from .capabilities import capabilities_from_spec, io_types, is_subset
+from .capabilities import by_identity, capabilities_from_spec, io_types, is_subset
 from .qos import estimate_qos  # noqa: F401  (re-exported: part of what a page may learn)
 
 # --------------------------------------------------------------------------- opSupportLimits
@@ -100,18 +101,28 @@ def canonical_profiles(rules: Mapping | None = None) -> list[CanonicalProfile]:
 
 def bucket_profile(caps: Capabilities, rules: Mapping | None = None) -> CanonicalProfile:
     """The largest canonical profile contained in ``caps`` (the last, empty one if none is)."""
-    profiles = canonical_profiles(rules)
+    return _largest_within(caps, canonical_profiles(rules))
+
+
+@by_identity()
+def _largest_within(caps: Capabilities, profiles: list[CanonicalProfile]) -> CanonicalProfile:
     for prof in profiles:
         if is_subset(prof.caps, caps):
             return prof
     return profiles[-1]
 
 
+@by_identity()
+def profile_limits(prof: CanonicalProfile) -> dict:
+    """The MLOpSupportLimits a canonical profile reports (one shared dictionary: never modify it)."""
+    return support_limits(prof.caps, io_types=prof.io_types)
+
+
 def bucketed_support_limits(caps: Capabilities, rules: Mapping | None = None) -> tuple[str, dict]:
     """(profile name, MLOpSupportLimits) snapped to a canonical profile: a page learns only the
     bucket. Pass the context's capabilities (policy.engine.context_capabilities)."""
     prof = bucket_profile(caps, rules)
-    return prof.name, support_limits(prof.caps, io_types=prof.io_types)
+    return prof.name, copy.deepcopy(profile_limits(prof))
 
 
 # --------------------------------------------------------------------------- timings

@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 
 from webnn_bridge.backends.base import Compiled, Device
-from webnn_bridge.backends.onnxruntime import OnnxRuntimeBackend, OrtCompiled, ep_device_slots, provider_options
+from webnn_bridge.backends.onnxruntime import (
+    OnnxRuntimeBackend,
+    OrtCompiled,
+    ep_device_slots,
+    make_node,
+    provider_options,
+)
 from webnn_bridge.backends.partition import PartitionedCompiled, Segment, fallback_after_compile
 from webnn_bridge.backends.tensorrt import engine_cache_dir
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
@@ -30,6 +36,23 @@ def test_provider_options():
     assert provider_options("CoreMLExecutionProvider", 0, "npu")["MLComputeUnits"] == "CPUAndNeuralEngine"
     assert provider_options("CoreMLExecutionProvider", 0, "gpu")["MLComputeUnits"] == "CPUAndGPU"
     assert provider_options("CPUExecutionProvider") == {}
+
+
+@pytest.mark.parametrize("attrs", [
+    {}, {"axis": 1, "keepdims": 0}, {"alpha": 0.2, "beta": 1.0}, {"mode": "linear", "dirs": ["forward", "reverse"]},
+    {"pads": [0, 1, 1, 0], "strides": (2, 2)}, {"scales": [1.0, 2.0]}, {"flag": True, "n": np.int64(3)},
+    {"x": None, "big": 2**40, "neg": [-1, 2**33]}, {"empty": []},
+])
+def test_nodes_are_made_as_onnx_s_helper_makes_them(attrs):
+    from onnx import helper
+
+    try:
+        expected = helper.make_node("Op", ["a", "b"], ["y"], **attrs).SerializeToString()
+    except ValueError as e:  # what the helper refuses (an empty list: no type) is refused alike
+        with pytest.raises(type(e)):
+            make_node("Op", ["a", "b"], ["y"], attrs)
+        return
+    assert make_node("Op", ["a", "b"], ["y"], attrs).SerializeToString() == expected
 
 
 def test_device_slots_from_ort_device_list():

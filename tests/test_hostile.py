@@ -303,6 +303,27 @@ def test_big_graphs_thread_pools_are_bounded():
     assert ort_backend.POOL_SLOTS.used <= slots
 
 
+def test_a_new_graphs_pool_does_not_spin_while_idle(monkeypatch):
+    """A graph with an intra-op pool: its threads sleep soon after its build (they would spin on
+    a core until its first dispatch)."""
+    import time
+
+    from webnn_bridge.backends import onnxruntime as ort_backend
+    from webnn_bridge.backends.cache import CompileCache
+
+    slots = ort_backend.PoolSlots(1)  # a free pool, whatever other tests hold
+    monkeypatch.setattr(ort_backend, "POOL_SLOTS", slots)
+    s = new_session(ML(compile_cache=CompileCache(warm_entries=0)))
+    assert "error" not in call(s, relu_graph(10, shape=(1, 1 << 19)))
+    assert s.graphs[10].compiled.compiled.pooled  # big enough for a pool
+    start = time.process_time()
+    time.sleep(0.3)
+    assert time.process_time() - start < 0.01  # spinning, it was 0.03 s and more
+    send(s, {"t": "destroyContext", "ctx": 1})
+    gc.collect()
+    assert slots.used == 0  # its pool went back to the slots it came from
+
+
 def test_graphs_per_session_are_capped(ml):
     s = new_session(ml, max_graphs=3)
     for gid in (10, 11, 12):

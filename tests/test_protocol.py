@@ -230,6 +230,19 @@ def test_create_context_reply_carries_the_rules_data(ml):
     assert not hasattr(s, "validate")  # no synchronous validation channel any more
 
 
+def test_create_context_replies_share_nothing_a_caller_can_change(ml):
+    """The reply's limits and rules are encoded once per canonical profile: what one context's
+    opSupportLimits() caller does to its dictionary reaches neither the next reply nor the builder."""
+    s = Session(ml)
+    c = Client(s)
+    first, _ = c.ok({"t": "createContext", "ctx": 1})
+    assert first["limits"] == protocol.encode_value(s.contexts[1].opSupportLimits())
+    s.contexts[1].opSupportLimits()["conv2d"]["input"]["dataTypes"].clear()
+    second, _ = c.ok({"t": "createContext", "ctx": 2})
+    assert second["limits"] == first["limits"] and second["rules"] == first["rules"]
+    assert s.contexts[2].opSupportLimits() == s.contexts[1].opSupportLimits()
+
+
 def test_close_loses_every_context(ml):
     s = Session(ml)
     c = Client(s)
