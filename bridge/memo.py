@@ -110,10 +110,7 @@ class BuildMemo:
             log.warning("ignoring a build memo entry of another host")
             self._writer.unlink(path)
             return None
-        try:
-            os.utime(path)  # recently used: evicted last
-        except OSError:
-            pass
+        self._writer.used(path)
         return body[len(head):]
 
     def forget(self, key: str) -> None:
@@ -166,6 +163,14 @@ class DiskWriter:
             with self._lock:
                 names = self.listed.setdefault(folder, names)
         return names
+
+    @staticmethod
+    def used(path: Path) -> None:
+        """A file just read: the most recently used, evicted last."""
+        try:
+            os.utime(path)
+        except OSError:
+            pass
 
     def unlink(self, path: Path) -> None:
         path.unlink(missing_ok=True)
@@ -302,10 +307,7 @@ class ConstantStore:
             log.warning("ignoring a stored constant whose bytes do not match their digest")
             self._writer.unlink(path)
             return None
-        try:
-            os.utime(path)  # recently used: evicted last
-        except OSError:
-            pass
+        self._writer.used(path)
         return memoryview(raw)
 
     def flush(self) -> None:

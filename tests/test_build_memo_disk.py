@@ -233,7 +233,8 @@ def _run_big(s: Session, gid: int) -> np.ndarray:
     return np.frombuffer(protocol.decode(frame)[1], np.float32).reshape(1, 512)
 
 
-def test_a_big_remembered_graph_is_built_without_reading_its_constants(tmp_path, monkeypatch):
+def _big_built_and_flushed(tmp_path):
+    """A host that built and ran the big graph, with its disk caches written: its results."""
     first = _host(tmp_path)
     s = _session(first)
     assert _error(s, _big_build(1, True)) is None
@@ -241,6 +242,11 @@ def test_a_big_remembered_graph_is_built_without_reading_its_constants(tmp_path,
     _flush(first)
     if first.compile_cache.optimized_stats["written"] != 1:
         pytest.skip("no ONNX Runtime optimized model here (onnxruntime CPU EP not the context's device)")
+    return expected
+
+
+def test_a_big_remembered_graph_is_built_without_reading_its_constants(tmp_path, monkeypatch):
+    expected = _big_built_and_flushed(tmp_path)
     reads = []
     real = ConstantStore._load
     monkeypatch.setattr(ConstantStore, "_load", lambda self, *a: reads.append(a) or real(self, *a))
@@ -254,13 +260,7 @@ def test_a_big_remembered_graph_is_built_without_reading_its_constants(tmp_path,
 
 
 def test_a_big_remembered_graph_whose_optimized_model_is_damaged_reads_its_constants(tmp_path):
-    first = _host(tmp_path)
-    s = _session(first)
-    assert _error(s, _big_build(1, True)) is None
-    expected = _run_big(s, 1)
-    _flush(first)
-    if first.compile_cache.optimized_stats["written"] != 1:
-        pytest.skip("no ONNX Runtime optimized model here")
+    expected = _big_built_and_flushed(tmp_path)
     (data,) = tmp_path.glob("*.ortd")
     raw = bytearray(data.read_bytes())
     raw[100] ^= 1
