@@ -58,6 +58,7 @@ def _serve(args) -> int:
         allow_hosts=list(args.allow_host),
         max_graphs_per_session=args.max_graphs or None,
         keepalive_timeout_s=args.keepalive_timeout,
+        strict_spec=args.strict_spec,
         own_process=True,
     )
     if args.session_budget is not None:
@@ -183,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="graphs one page may hold at once (default 1024; 0: unlimited)")
     s.add_argument("--keepalive-timeout", metavar="SECONDS", type=float, default=10.0,
                    help="pages declare the host lost when they hear nothing from it this long (default 10)")
+    s.add_argument("--strict-spec", action="store_true",
+                   help="give pages the spec's buffer rules where shipping Chromium is more lenient (default: Chromium's)")
     s.add_argument("--cache-dir", metavar="DIR", default=str(default_cache_dir()),
                    help="keep compiled graphs here across restarts (default: %(default)s)")
     s.add_argument("--no-cache", action="store_true", help="keep compiled graphs in memory only")

@@ -67,6 +67,8 @@ class HostConfig:
     max_graphs_per_session: int | None = 1024
     # pages declare the host lost when they hear nothing from it this long (it sends heartbeats)
     keepalive_timeout_s: float = 10.0
+    # pages get spec HEAD's behaviour where shipping Chromium is more lenient (README: Compatibility)
+    strict_spec: bool = False
     # worker threads for builds and long dispatches (0: one per core, at least 2)
     workers: int = 0
     # tune the process's garbage collector for serving (tune_gc): the CLI host owns its process;
@@ -181,7 +183,8 @@ class Host:
         self.ml = config.ml_factory()
         self.ml.budget.limit = config.host_budget_bytes
         self.ml.session_limits = SessionLimits(
-            config.session_budget_bytes, config.max_graphs_per_session, config.keepalive_timeout_s
+            config.session_budget_bytes, config.max_graphs_per_session, config.keepalive_timeout_s,
+            strict_spec=config.strict_spec,
         )
         self.sessions: dict[str, Session] = {}
         self.server = None

@@ -97,6 +97,7 @@ class SessionLimits:
     budget_bytes: int | None = None
     max_graphs: int | None = None
     keepalive_timeout_s: float = 10.0
+    strict_spec: bool = False  # serve --strict-spec: pages get spec HEAD's buffer rules (hello reply)
 
 
 # Keepalive: the server's event loop sends ALIVE to every page at this interval, whatever its
@@ -116,6 +117,7 @@ class Session:
         limits: SessionLimits = ml.session_limits or SessionLimits()
         self.max_graphs = limits.max_graphs
         self.keepalive_timeout_s = limits.keepalive_timeout_s
+        self.strict_spec = limits.strict_spec
         self.budget = MemoryBudget(limits.budget_bytes, parent=ml.budget, name="session")
         self.token = secrets.token_urlsafe(18)
         self.contexts: dict[int, MLContext] = {}
@@ -247,7 +249,7 @@ class Session:
     def on_hello(self, h, payload):
         ms = int(self.keepalive_timeout_s * 1000)
         return self._ok(h, session=self.token, protocol=protocol.PROTOCOL_VERSION, keepalive=ms,
-                        rawMinBytes=protocol.RAW_MIN_BYTES)
+                        rawMinBytes=protocol.RAW_MIN_BYTES, strictSpec=self.strict_spec)
 
     def on_createContext(self, h, payload):  # noqa: N802
         cid = self._new_id(self.contexts, h["ctx"])

@@ -254,13 +254,25 @@ const $b = {
       const impl = IMPL[iface].ops[op] || (iface === 'MLGraphBuilder' ? builderOp : null);
       if (!impl) throw makeError('NotSupportedError', `${what} is not supported by webnn-bridge.`);
       const result = impl(s, conv, op, ov);
-      return returnsPromise ? Promise.resolve(result) : result;
+      return returnsPromise ? reported(iface, op, Promise.resolve(result)) : result;
     } catch (e) {
-      if (returnsPromise) return Promise.reject(e);
+      if (returnsPromise) return reported(iface, op, Promise.reject(e));
+      if (iface === 'MLContext') reportFailure(iface, op, e);
       throw e;
     }
   },
 };
+
+// Never hang a client silently: some clients (onnxruntime-web's WebNN EP, inside its wasm
+// callbacks) never observe a rejected promise and wait forever. Every failed MLContext call, and
+// every rejected promise of the API, is also logged as a console error naming the call.
+function reportFailure(iface, op, e) {
+  console.error(`webnn-bridge: ${iface}.${op}() failed: ${e && e.name ? e.name : 'Error'}: ${e && e.message ? e.message : e}`);
+}
+function reported(iface, op, promise) {
+  promise.catch((e) => reportFailure(iface, op, e));
+  return promise;
+}
 
 // ---------------------------------------------------------------------------------- host link
 const WS_URL = HOST_ORIGIN.replace(/^http/, 'ws') + '/webnn';
@@ -308,6 +320,7 @@ class HostLink {
         this.request({ t: 'hello' }).then((r) => {
           this.token = r.session;
           this.rawMinBytes = r.rawMinBytes;  // bigger tensors travel as raw frames (protocol.py)
+          this.strictSpec = r.strictSpec === true;  // serve --strict-spec: spec HEAD's buffer rules
           this.keepalive(r.keepalive);
           resolve(this);
         }, reject);
@@ -365,6 +378,15 @@ class HostLink {
   }
   onMessage(data) {
     this.heard = Date.now();
+    try { this.handle(data); } catch (e) {
+      // a message the page cannot read: every pending request would wait forever, so the link is
+      // fatal; each context is lost (its lost promise says why) and pending promises reject
+      console.error(`webnn-bridge: a message from the host could not be handled (${e && e.message}); the connection is closed.`);
+      try { this.ws.close(); } catch (e2) { /* already closing */ }
+      this.onClose('The webnn-bridge host sent a message the page could not read.');
+    }
+  }
+  handle(data) {
     let header; let payload = null;
     if (this.rawFor) {  // the announced payload, whole: the page may keep this ArrayBuffer
       if (typeof data === 'string') return;  // a keepalive sent between the reply and its payload
@@ -386,8 +408,9 @@ class HostLink {
       this.pending.delete(header.re);
       if (header.error) p.reject(makeError(header.error.name, header.error.message));
       else p.resolve(payload ? Object.assign({ $payload: payload }, header.ok) : header.ok);
-    } else if (header.t === 'warning') {
-      console.warn(`webnn-bridge: ${header.op} failed on the host: ${header.error.name}: ${header.error.message}`);
+    } else if (header.t === 'warning') {  // dispatch() / writeTensor(): the spec reports nothing to the page
+      const call = header.op === 'dispatch' || header.op === 'writeTensor' ? `MLContext.${header.op}()` : `'${header.op}'`;
+      console.error(`webnn-bridge: ${call} failed on the host: ${header.error.name}: ${header.error.message}`);
     } else if (header.t === 'error') {
       console.error(`webnn-bridge: host error: ${header.error.message}`);
     }
@@ -581,22 +604,65 @@ function sameBytes(a, b) {
   return true;
 }
 
+// ---------------------------------------------------------------------------------- spec mode
+// Compatible by default, strict on request. Where spec HEAD (c515210) is stricter than shipping
+// Chromium and real pages depend on Chromium's behaviour, the shim accepts what Chromium accepts
+// (README "Compatibility with shipping Chromium" lists every such case) and warns once per page
+// and case, naming the spec step. Strict mode gives HEAD's behaviour: the host's
+// `serve --strict-spec` (its hello reply says `strictSpec`), or the page's own switch,
+// `WebNNBridge.strict = true` or `webnn-shim.js?strict=1`, which wins over the host's when set.
+let PAGE_STRICT = null;
+try {
+  const script = GLOBAL.document && GLOBAL.document.currentScript;
+  const flag = script && script.src ? new URL(script.src).searchParams.get('strict') : null;
+  if (flag !== null) PAGE_STRICT = flag !== '0' && flag !== 'false';
+} catch (e) { /* no script URL (a worker's importScripts): the default holds */ }
+function strictSpec(link) {
+  if (PAGE_STRICT !== null) return PAGE_STRICT;
+  return !!(link && link.strictSpec);
+}
+const WARNED = new Set();
+function divergence(kind, message) {
+  if (WARNED.has(kind)) return;
+  WARNED.add(kind);
+  console.warn(`webnn-bridge: ${message} Shipping Chromium accepts this; WebNN spec HEAD does not. ` +
+    'Set WebNNBridge.strict = true (or load webnn-shim.js?strict=1) for the spec\'s behaviour.');
+}
+
+const ANY_VIEW = Object.freeze({ anyView: true });
+const ANY_VIEW_OR_LARGER = Object.freeze({ anyView: true, larger: true });
+function laxFor(ctx, lax) { return strictSpec(ctx.link) ? null : lax; }
+
 // The checked bytes of an AllowSharedBufferSource, not copied: for data that is copied into a
 // frame before the call returns (HostLink.send/request build the frame synchronously).
-function viewOf(data, desc, what) {
+// `lax`: the call's own divergences from HEAD (README), for pages not in strict mode:
+//   anyView: an ArrayBufferView of any element type (Chromium checks only the byte length);
+//   larger:  a buffer at least as long as the tensor (readTensor: the tensor fills its start).
+function viewOf(data, desc, what, lax) {
   let view;
+  const step = `the spec's "validate buffer with descriptor" step of ${what}`;
+  // int4/uint4 are packed two per byte: ceil(elements * bits / 8)
+  const size = Math.ceil(desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bits / 8);
   if (ArrayBuffer.isView(data)) {
     const expected = DATA_TYPES[desc.dataType].array;
     const ctor = data.constructor && data.constructor.name;
     const ok = ctor === 'Uint8Array' || ctor === expected || (desc.dataType === 'float16' && ctor === 'Uint16Array');
-    if (!ok) throw new TypeError(`${what}: a ${ctor} cannot hold ${desc.dataType} data.`);
+    if (!ok) {
+      if (!(lax && lax.anyView)) throw new TypeError(`${what}: a ${ctor} cannot hold ${desc.dataType} data.`);
+      if (data.byteLength === size || (lax.larger && data.byteLength > size)) {
+        divergence(`${what}:view`, `${what} was given a ${ctor} for ${desc.dataType} data, which ${step} rejects.`);
+      }
+    }
     view = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   } else {
     view = new Uint8Array(data);
   }
-  // int4/uint4 are packed two per byte: ceil(elements * bits / 8)
-  const size = Math.ceil(desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bits / 8);
   if (view.byteLength !== size) {
+    if (lax && lax.larger && view.byteLength > size) {
+      divergence(`${what}:larger`, `${what} was given a buffer of ${view.byteLength} bytes for ` +
+        `${desc.dataType}[${desc.shape.join(',')}] (${size} bytes), which ${step} rejects; the tensor fills its start.`);
+      return view.subarray(0, size);
+    }
     throw new TypeError(`${what}: byte length ${view.byteLength} does not match ${desc.dataType}[${desc.shape.join(',')}] (${size} bytes).`);
   }
   return view;
@@ -839,7 +905,7 @@ const IMPL = {
       async createConstantTensor(c, conv) {
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext is lost.');
         const desc = conv.descriptor;
-        const bytes = viewOf(conv.inputData, desc, 'createConstantTensor');
+        const bytes = viewOf(conv.inputData, desc, 'createConstantTensor()', laxFor(c, ANY_VIEW));
         const id = nextObjectId++;
         await c.link.request({ t: 'createConstantTensor', ctx: c.id, tensor: id, desc }, [bytes]);
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost.');
@@ -850,25 +916,25 @@ const IMPL = {
       writeTensor(c, conv) {
         const t = checkTensor(c, conv.tensor, 'writeTensor');
         if (!t.writable) throw new TypeError('writeTensor: the MLTensor is not writable.');
-        const bytes = viewOf(conv.inputData, t.desc, 'writeTensor');
+        const bytes = viewOf(conv.inputData, t.desc, 'writeTensor()', laxFor(c, ANY_VIEW));
         c.link.sendRaw({ t: 'writeTensor', tensor: t.id }, bytes);
       },
       readTensor(c, conv) {
         const t = checkTensor(c, conv.tensor, 'readTensor');
         if (!t.readable) throw new TypeError('readTensor: the MLTensor is not readable.');
         const out = conv.outputData;
-        if (out !== undefined) viewOf(out, t.desc, 'readTensor'); // type and length check only
+        // type and length check; the bytes the tensor fills (all of them, or their start: README)
+        const target = out === undefined ? undefined : viewOf(out, t.desc, 'readTensor()', laxFor(c, ANY_VIEW_OR_LARGER));
         return new Promise((resolve, reject) => {
           t.pendingReads.add(reject);
           c.link.request({ t: 'readTensor', tensor: t.id, rawReply: true }).then((r) => {
             if (!t.pendingReads.has(reject)) return;
             t.pendingReads.delete(reject);
             if (out === undefined) { resolve(r.$payload.own ? r.$payload.buffer : r.$payload.slice().buffer); return; }
-            const target = ArrayBuffer.isView(out) ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength) : new Uint8Array(out);
             if (target.byteLength !== r.$payload.byteLength) { reject(new TypeError('readTensor: the output buffer was detached.')); return; }
             target.set(r.$payload);
             resolve(undefined);
-          }, (e) => { t.pendingReads.delete(reject); reject(e); });
+          }).catch((e) => { t.pendingReads.delete(reject); reject(e); });
         });
       },
       dispatch(c, conv) {
@@ -1037,6 +1103,10 @@ function bridgeGraph(graph, what) {
   return g;
 }
 const WebNNBridge = Object.freeze({
+  // strict mode (README "Compatibility with shipping Chromium"): true gives spec HEAD's behaviour
+  // where shipping Chromium is more lenient; reads the host's --strict-spec until the page sets it
+  get strict() { return strictSpec(LINK); },
+  set strict(v) { PAGE_STRICT = v === null || v === undefined ? null : Boolean(v); },
   // issue #934: the effective policy after build(): {accelerated, cpuFallback, simulated}
   effectivePolicy(graph) {
     const g = bridgeGraph(graph, 'effectivePolicy');
