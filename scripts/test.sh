@@ -10,6 +10,7 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 bash scripts/setup.sh test
+bash scripts/install_ortweb.sh   # onnxruntime-web (npm, pinned) for e2e/test_ortweb_node.py
 echo "== ruff" >&2
 .venv/bin/ruff check .
 echo "== generated code" >&2
