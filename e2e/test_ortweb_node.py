@@ -20,7 +20,6 @@ import importlib
 import os
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest

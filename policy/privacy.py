@@ -8,14 +8,14 @@ import copy
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from webnn_bridge.backends.base import Capabilities
 from webnn_bridge.ops import idl
 from webnn_bridge.ops.registry import resolve_same
 
-from .capabilities import by_identity, capabilities_from_spec, io_types, is_subset
+from .capabilities import by_identity, capabilities_from_spec, io_types, is_subset, spec_capabilities
 from .qos import estimate_qos  # noqa: F401  (re-exported: part of what a page may learn)
 
 # --------------------------------------------------------------------------- opSupportLimits
@@ -66,13 +66,39 @@ def _is_round(n: int) -> bool:
     return n == 0 or n & (n - 1) == 0 or (n + 1) & n == 0
 
 
+# Limits a client can trust (issue 25): a data type that any operation of a profile takes, the
+# layout operations a client prepares operands with take too (where the op allows the type at
+# all). The spec's required columns alone are not like that (transpose, expand and concat do not
+# require int8 / uint8, which cast and the comparisons take), so a profile's layout ops are widened.
+LAYOUT_OPERANDS = {"reshape": ("input",), "transpose": ("input",), "expand": ("input",), "slice": ("input",),
+                   "concat": ("inputs",), "gather": ("input",), "cast": ("input", "output")}
+
+
+def _consistent_layout(caps: Capabilities) -> Capabilities:
+    taken = {t for limits in caps.ops.values() for lim in limits.values() if lim.same is None for t in lim.types}
+    ops = dict(caps.ops)
+    spec_ops = spec_capabilities().ops
+    for op, operands in LAYOUT_OPERANDS.items():
+        if op not in ops:
+            continue
+        limits = dict(ops[op])
+        for name in operands:
+            lim = limits[name]
+            if lim.same is not None:
+                continue
+            allowed = spec_ops[op][name].types
+            limits[name] = replace(lim, types=tuple(t for t in allowed if t in lim.types or t in taken))
+        ops[op] = limits
+    return replace(caps, ops=ops)
+
+
 def _build_profiles(entries: Sequence[Mapping]) -> list[CanonicalProfile]:
     out = []
     for i, e in enumerate(entries):
         e = dict(e)
         name = str(e.pop("name", f"profile-{i}"))
         desc = str(e.pop("description", ""))
-        caps = capabilities_from_spec(e)
+        caps = _consistent_layout(capabilities_from_spec(e))
         if not _is_round(caps.max_tensor_byte_length):
             raise ValueError(f"profile {name}: maxTensorByteLength must be 2^k or 2^k - 1")
         out.append(CanonicalProfile(name, desc, caps, io_types(caps)))

@@ -44,341 +44,345 @@ const K36 = $dict([["input", K34], ["output", K35]]);
 const K37 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
 const K38 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
 const K39 = $dict([["input", K37], ["output", K38]]);
-const K40 = $T(["float32", "float16", "int32"]);
-const K41 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K40, required_ranks: $T([1, 5])});
-const K42 = Object.freeze({types: K3, ranks: $T([1, null]), same: "inputs", same_rank: null, required_types: K40, required_ranks: $T([1, 5])});
-const K43 = $dict([["inputs", K41], ["output", K42]]);
-const K44 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K45 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K46 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([1, 1])});
-const K47 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K48 = $dict([["input", K44], ["filter", K45], ["bias", K46], ["output", K47]]);
-const K49 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K50 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K51 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K52 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K53 = $dict([["input", K49], ["filter", K50], ["bias", K51], ["output", K52]]);
-const K54 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K55 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K56 = $dict([["input", K54], ["output", K55]]);
-const K57 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64"]);
-const K58 = Object.freeze({types: K57, ranks: $T([1, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([1, 5])});
-const K59 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K60 = $dict([["input", K58], ["output", K59]]);
-const K61 = $T(["uint8", "int8", "uint32", "int32", "int4", "uint4"]);
-const K62 = Object.freeze({types: K61, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8", "int8"]), required_ranks: $T([0, 5])});
-const K63 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K64 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K65 = Object.freeze({types: K3, ranks: $T([0, null]), same: "scale", same_rank: null, required_types: $T([]), required_ranks: null});
-const K66 = $dict([["input", K62], ["scale", K63], ["zeroPoint", K64], ["output", K65]]);
-const K67 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K68 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K69 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K70 = $dict([["input", K68], ["output", K69]]);
-const K71 = $T(["float32", "float16", "int32"]);
-const K72 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K71, required_ranks: $T([0, 5])});
-const K73 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K74 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K75 = $dict([["a", K72], ["b", K73], ["output", K74]]);
-const K76 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K77 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K78 = $dict([["input", K76], ["output", K77]]);
-const K79 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K80 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K81 = $dict([["input", K79], ["output", K80]]);
-const K82 = $T(["float32", "float16", "int32"]);
-const K83 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K82, required_ranks: $T([0, 5])});
-const K84 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K85 = $dict([["input", K83], ["output", K84]]);
-const K86 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K87 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K88 = $dict([["input", K86], ["output", K87]]);
-const K89 = $T(["float32", "float16", "int32", "int8", "uint8"]);
-const K90 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K89, required_ranks: $T([1, 5])});
-const K91 = $T(["int32", "uint32", "int64"]);
-const K92 = Object.freeze({types: K91, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([0, 5])});
-const K93 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K94 = $dict([["input", K90], ["indices", K92], ["output", K93]]);
-const K95 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K82, required_ranks: $T([1, 5])});
-const K96 = Object.freeze({types: K91, ranks: $T([0, null]), same: null, same_rank: "input", required_types: $T(["int32"]), required_ranks: $T([1, 5])});
-const K97 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K98 = $dict([["input", K95], ["indices", K96], ["output", K97]]);
-const K99 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K89, required_ranks: $T([1, 5])});
-const K100 = Object.freeze({types: K91, ranks: $T([1, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([1, 5])});
-const K101 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K102 = $dict([["input", K99], ["indices", K100], ["output", K101]]);
-const K103 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K104 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K105 = $dict([["input", K103], ["output", K104]]);
-const K106 = Object.freeze({types: K18, ranks: $T([2, 2]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
-const K107 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
-const K108 = Object.freeze({types: K3, ranks: $T([0, 2]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([0, 2])});
+const K40 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4"]);
+const K41 = $T(["float32", "float16", "int32"]);
+const K42 = Object.freeze({types: K40, ranks: $T([1, null]), same: null, same_rank: null, required_types: K41, required_ranks: $T([1, 5])});
+const K43 = Object.freeze({types: K3, ranks: $T([1, null]), same: "inputs", same_rank: null, required_types: K41, required_ranks: $T([1, 5])});
+const K44 = $dict([["inputs", K42], ["output", K43]]);
+const K45 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
+const K46 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
+const K47 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([1, 1])});
+const K48 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
+const K49 = $dict([["input", K45], ["filter", K46], ["bias", K47], ["output", K48]]);
+const K50 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
+const K51 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K52 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K53 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K54 = $dict([["input", K50], ["filter", K51], ["bias", K52], ["output", K53]]);
+const K55 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K56 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K57 = $dict([["input", K55], ["output", K56]]);
+const K58 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64"]);
+const K59 = Object.freeze({types: K58, ranks: $T([1, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([1, 5])});
+const K60 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K61 = $dict([["input", K59], ["output", K60]]);
+const K62 = $T(["uint8", "int8", "uint32", "int32", "int4", "uint4"]);
+const K63 = Object.freeze({types: K62, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8", "int8"]), required_ranks: $T([0, 5])});
+const K64 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K65 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K66 = Object.freeze({types: K3, ranks: $T([0, null]), same: "scale", same_rank: null, required_types: $T([]), required_ranks: null});
+const K67 = $dict([["input", K63], ["scale", K64], ["zeroPoint", K65], ["output", K66]]);
+const K68 = $dict([["a", K7], ["b", K8], ["output", K9]]);
+const K69 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K70 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K71 = $dict([["input", K69], ["output", K70]]);
+const K72 = $T(["float32", "float16", "int32"]);
+const K73 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
+const K74 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const K75 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const K76 = $dict([["a", K73], ["b", K74], ["output", K75]]);
+const K77 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K78 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K79 = $dict([["input", K77], ["output", K78]]);
+const K80 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K81 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K82 = $dict([["input", K80], ["output", K81]]);
+const K83 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4"]);
+const K84 = $T(["float32", "float16", "int32"]);
+const K85 = Object.freeze({types: K83, ranks: $T([0, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([0, 5])});
+const K86 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K87 = $dict([["input", K85], ["output", K86]]);
+const K88 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K89 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K90 = $dict([["input", K88], ["output", K89]]);
+const K91 = $T(["float32", "float16", "int32", "int8", "uint8"]);
+const K92 = Object.freeze({types: K83, ranks: $T([1, null]), same: null, same_rank: null, required_types: K91, required_ranks: $T([1, 5])});
+const K93 = $T(["int32", "uint32", "int64"]);
+const K94 = Object.freeze({types: K93, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([0, 5])});
+const K95 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K96 = $dict([["input", K92], ["indices", K94], ["output", K95]]);
+const K97 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([1, 5])});
+const K98 = Object.freeze({types: K93, ranks: $T([0, null]), same: null, same_rank: "input", required_types: $T(["int32"]), required_ranks: $T([1, 5])});
+const K99 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K100 = $dict([["input", K97], ["indices", K98], ["output", K99]]);
+const K101 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K91, required_ranks: $T([1, 5])});
+const K102 = Object.freeze({types: K93, ranks: $T([1, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([1, 5])});
+const K103 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K104 = $dict([["input", K101], ["indices", K102], ["output", K103]]);
+const K105 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K106 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K107 = $dict([["input", K105], ["output", K106]]);
+const K108 = Object.freeze({types: K18, ranks: $T([2, 2]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
 const K109 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
-const K110 = $dict([["a", K106], ["b", K107], ["c", K108], ["output", K109]]);
-const K111 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K71, required_ranks: $T([0, 5])});
-const K112 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K113 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K114 = $dict([["a", K111], ["b", K112], ["output", K113]]);
-const K115 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K71, required_ranks: $T([0, 5])});
-const K116 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K117 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K118 = $dict([["a", K115], ["b", K116], ["output", K117]]);
-const K119 = Object.freeze({types: K18, ranks: $T([3, 3]), same: null, same_rank: null, required_types: K18, required_ranks: $T([3, 3])});
-const K120 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K121 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K122 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K123 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K124 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K125 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K126 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K127 = $dict([["input", K119], ["weight", K120], ["recurrentWeight", K121], ["bias", K122], ["recurrentBias", K123], ["initialHiddenState", K124], ["output0", K125], ["output1", K126]]);
-const K128 = $T(["output0", "output1"]);
-const K129 = Object.freeze({types: K18, ranks: $T([2, 2]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
-const K130 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K131 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K110 = Object.freeze({types: K3, ranks: $T([0, 2]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([0, 2])});
+const K111 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
+const K112 = $dict([["a", K108], ["b", K109], ["c", K110], ["output", K111]]);
+const K113 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
+const K114 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const K115 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const K116 = $dict([["a", K113], ["b", K114], ["output", K115]]);
+const K117 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
+const K118 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const K119 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const K120 = $dict([["a", K117], ["b", K118], ["output", K119]]);
+const K121 = Object.freeze({types: K18, ranks: $T([3, 3]), same: null, same_rank: null, required_types: K18, required_ranks: $T([3, 3])});
+const K122 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K123 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K124 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K125 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K126 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K127 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K128 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K129 = $dict([["input", K121], ["weight", K122], ["recurrentWeight", K123], ["bias", K124], ["recurrentBias", K125], ["initialHiddenState", K126], ["output0", K127], ["output1", K128]]);
+const K130 = $T(["output0", "output1"]);
+const K131 = Object.freeze({types: K18, ranks: $T([2, 2]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
 const K132 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K133 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K134 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K135 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K136 = $dict([["input", K129], ["weight", K130], ["recurrentWeight", K131], ["hiddenState", K132], ["bias", K133], ["recurrentBias", K134], ["output", K135]]);
-const K137 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K138 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K139 = $dict([["input", K137], ["output", K138]]);
-const K140 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K141 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K142 = $dict([["input", K140], ["output", K141]]);
-const K143 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K1, required_ranks: $T([0, 5])});
-const K144 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K145 = $dict([["input", K143], ["output", K144]]);
-const K146 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K147 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K148 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K149 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K150 = $dict([["input", K146], ["scale", K147], ["bias", K148], ["output", K149]]);
-const K151 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K152 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K153 = $dict([["a", K151], ["output", K152]]);
-const K154 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K155 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K156 = $dict([["a", K154], ["output", K155]]);
-const K157 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K158 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K159 = $dict([["input", K157], ["output", K158]]);
-const K160 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K161 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K162 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K163 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K164 = $dict([["input", K160], ["scale", K161], ["bias", K162], ["output", K163]]);
-const K165 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K166 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K167 = $dict([["input", K165], ["output", K166]]);
-const K168 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K71, required_ranks: $T([0, 5])});
-const K169 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K170 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K171 = $dict([["a", K168], ["b", K169], ["output", K170]]);
-const K172 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K71, required_ranks: $T([0, 5])});
-const K173 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K174 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K175 = $dict([["a", K172], ["b", K173], ["output", K174]]);
-const K176 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K177 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K178 = $dict([["input", K176], ["output", K177]]);
-const K179 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K180 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K181 = $dict([["input", K179], ["output", K180]]);
-const K182 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K183 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const K133 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K134 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K135 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K136 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K137 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K138 = $dict([["input", K131], ["weight", K132], ["recurrentWeight", K133], ["hiddenState", K134], ["bias", K135], ["recurrentBias", K136], ["output", K137]]);
+const K139 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K140 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K141 = $dict([["input", K139], ["output", K140]]);
+const K142 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K143 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K144 = $dict([["input", K142], ["output", K143]]);
+const K145 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K1, required_ranks: $T([0, 5])});
+const K146 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K147 = $dict([["input", K145], ["output", K146]]);
+const K148 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
+const K149 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K150 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K151 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K152 = $dict([["input", K148], ["scale", K149], ["bias", K150], ["output", K151]]);
+const K153 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K154 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const K155 = $dict([["a", K153], ["output", K154]]);
+const K156 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K157 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const K158 = $dict([["a", K156], ["output", K157]]);
+const K159 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
+const K160 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
+const K161 = $dict([["input", K159], ["output", K160]]);
+const K162 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K163 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K164 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K165 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K166 = $dict([["input", K162], ["scale", K163], ["bias", K164], ["output", K165]]);
+const K167 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K168 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K169 = $dict([["input", K167], ["output", K168]]);
+const K170 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
+const K171 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const K172 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const K173 = $dict([["a", K170], ["b", K171], ["output", K172]]);
+const K174 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
+const K175 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const K176 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const K177 = $dict([["a", K174], ["b", K175], ["output", K176]]);
+const K178 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K179 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K180 = $dict([["input", K178], ["output", K179]]);
+const K181 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K182 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K183 = $dict([["input", K181], ["output", K182]]);
 const K184 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K185 = $dict([["a", K182], ["b", K183], ["output", K184]]);
+const K185 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
 const K186 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K187 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K188 = $dict([["a", K186], ["output", K187]]);
+const K187 = $dict([["a", K184], ["b", K185], ["output", K186]]);
+const K188 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
 const K189 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K190 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const K190 = $dict([["a", K188], ["output", K189]]);
 const K191 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K192 = $dict([["a", K189], ["b", K190], ["output", K191]]);
+const K192 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
 const K193 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K194 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const K194 = $dict([["a", K191], ["b", K192], ["output", K193]]);
 const K195 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K196 = $dict([["a", K193], ["b", K194], ["output", K195]]);
-const K197 = Object.freeze({types: K18, ranks: $T([3, 3]), same: null, same_rank: null, required_types: K18, required_ranks: $T([3, 3])});
-const K198 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K199 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K200 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K201 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K196 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const K197 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const K198 = $dict([["a", K195], ["b", K196], ["output", K197]]);
+const K199 = Object.freeze({types: K18, ranks: $T([3, 3]), same: null, same_rank: null, required_types: K18, required_ranks: $T([3, 3])});
+const K200 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K201 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
 const K202 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K203 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K204 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K203 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K204 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
 const K205 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
 const K206 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K207 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K208 = $dict([["input", K197], ["weight", K198], ["recurrentWeight", K199], ["bias", K200], ["recurrentBias", K201], ["peepholeWeight", K202], ["initialHiddenState", K203], ["initialCellState", K204], ["output0", K205], ["output1", K206], ["output2", K207]]);
-const K209 = $T(["output0", "output1", "output2"]);
-const K210 = Object.freeze({types: K18, ranks: $T([2, 2]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
-const K211 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K212 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K207 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K208 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K209 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K210 = $dict([["input", K199], ["weight", K200], ["recurrentWeight", K201], ["bias", K202], ["recurrentBias", K203], ["peepholeWeight", K204], ["initialHiddenState", K205], ["initialCellState", K206], ["output0", K207], ["output1", K208], ["output2", K209]]);
+const K211 = $T(["output0", "output1", "output2"]);
+const K212 = Object.freeze({types: K18, ranks: $T([2, 2]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
 const K213 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
 const K214 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K215 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K216 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K215 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K216 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
 const K217 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K218 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K219 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K220 = $dict([["input", K210], ["weight", K211], ["recurrentWeight", K212], ["hiddenState", K213], ["cellState", K214], ["bias", K215], ["recurrentBias", K216], ["peepholeWeight", K217], ["output0", K218], ["output1", K219]]);
-const K221 = Object.freeze({types: K18, ranks: $T([2, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
-const K222 = Object.freeze({types: K3, ranks: $T([2, null]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
-const K223 = Object.freeze({types: K3, ranks: $T([2, null]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
-const K224 = $dict([["a", K221], ["b", K222], ["output", K223]]);
-const K225 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K226 = Object.freeze({types: K3, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K227 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K228 = $dict([["input", K226], ["output", K227]]);
-const K229 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K230 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K231 = Object.freeze({types: K0, ranks: $T([0, null]), same: null, same_rank: null, required_types: K1, required_ranks: $T([0, 5])});
-const K232 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K233 = $dict([["input", K231], ["output", K232]]);
-const K234 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K71, required_ranks: $T([0, 5])});
-const K235 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K236 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K237 = $dict([["a", K234], ["b", K235], ["output", K236]]);
-const K238 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K239 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K240 = $dict([["input", K238], ["output", K239]]);
-const K241 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K242 = $T(["float32", "float16", "int64", "int32", "int8"]);
-const K243 = Object.freeze({types: K242, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K244 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K245 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K246 = $dict([["input", K243], ["slope", K244], ["output", K245]]);
-const K247 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K248 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K249 = Object.freeze({types: K61, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8", "int8"]), required_ranks: $T([0, 5])});
-const K250 = Object.freeze({types: K3, ranks: $T([0, null]), same: "zeroPoint", same_rank: null, required_types: $T([]), required_ranks: null});
-const K251 = $dict([["input", K247], ["scale", K248], ["zeroPoint", K249], ["output", K250]]);
-const K252 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K253 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K254 = $dict([["input", K252], ["output", K253]]);
-const K255 = Object.freeze({types: K57, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
-const K256 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K257 = $dict([["input", K255], ["output", K256]]);
-const K258 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K259 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K260 = $dict([["input", K258], ["output", K259]]);
-const K261 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K262 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K263 = $dict([["input", K261], ["output", K262]]);
-const K264 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K265 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K266 = $dict([["input", K264], ["output", K265]]);
-const K267 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
-const K268 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K269 = $dict([["input", K267], ["output", K268]]);
-const K270 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K271 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K272 = $dict([["input", K270], ["output", K271]]);
-const K273 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
-const K274 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K275 = $dict([["input", K273], ["output", K274]]);
-const K276 = Object.freeze({types: K57, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K277 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K278 = $dict([["input", K276], ["output", K277]]);
-const K279 = Object.freeze({types: K57, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
-const K280 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K281 = $dict([["input", K279], ["output", K280]]);
-const K282 = Object.freeze({types: K57, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
-const K283 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K284 = $dict([["input", K282], ["output", K283]]);
-const K285 = Object.freeze({types: K0, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K286 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K287 = $dict([["input", K285], ["output", K286]]);
-const K288 = $T(["float32", "float16", "int8", "uint8"]);
-const K289 = Object.freeze({types: K288, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K290 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K291 = $dict([["input", K289], ["output", K290]]);
-const K292 = $T(["float32", "float16", "int32", "int8", "uint8"]);
-const K293 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K292, required_ranks: $T([0, 5])});
-const K294 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: K292, required_ranks: $T([0, 5])});
-const K295 = $dict([["input", K293], ["output", K294]]);
-const K296 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K82, required_ranks: $T([0, 5])});
-const K297 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K218 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K219 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K220 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K221 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K222 = $dict([["input", K212], ["weight", K213], ["recurrentWeight", K214], ["hiddenState", K215], ["cellState", K216], ["bias", K217], ["recurrentBias", K218], ["peepholeWeight", K219], ["output0", K220], ["output1", K221]]);
+const K223 = Object.freeze({types: K18, ranks: $T([2, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
+const K224 = Object.freeze({types: K3, ranks: $T([2, null]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
+const K225 = Object.freeze({types: K3, ranks: $T([2, null]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
+const K226 = $dict([["a", K223], ["b", K224], ["output", K225]]);
+const K227 = $dict([["a", K7], ["b", K8], ["output", K9]]);
+const K228 = Object.freeze({types: K3, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
+const K229 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
+const K230 = $dict([["input", K228], ["output", K229]]);
+const K231 = $dict([["a", K7], ["b", K8], ["output", K9]]);
+const K232 = $dict([["a", K7], ["b", K8], ["output", K9]]);
+const K233 = Object.freeze({types: K0, ranks: $T([0, null]), same: null, same_rank: null, required_types: K1, required_ranks: $T([0, 5])});
+const K234 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K235 = $dict([["input", K233], ["output", K234]]);
+const K236 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
+const K237 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const K238 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const K239 = $dict([["a", K236], ["b", K237], ["output", K238]]);
+const K240 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K241 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K242 = $dict([["input", K240], ["output", K241]]);
+const K243 = $dict([["a", K7], ["b", K8], ["output", K9]]);
+const K244 = $T(["float32", "float16", "int64", "int32", "int8"]);
+const K245 = Object.freeze({types: K244, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K246 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K247 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K248 = $dict([["input", K245], ["slope", K246], ["output", K247]]);
+const K249 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K250 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K251 = Object.freeze({types: K62, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8", "int8"]), required_ranks: $T([0, 5])});
+const K252 = Object.freeze({types: K3, ranks: $T([0, null]), same: "zeroPoint", same_rank: null, required_types: $T([]), required_ranks: null});
+const K253 = $dict([["input", K249], ["scale", K250], ["zeroPoint", K251], ["output", K252]]);
+const K254 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K255 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K256 = $dict([["input", K254], ["output", K255]]);
+const K257 = Object.freeze({types: K58, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
+const K258 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K259 = $dict([["input", K257], ["output", K258]]);
+const K260 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K261 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K262 = $dict([["input", K260], ["output", K261]]);
+const K263 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K264 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K265 = $dict([["input", K263], ["output", K264]]);
+const K266 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K267 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K268 = $dict([["input", K266], ["output", K267]]);
+const K269 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
+const K270 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K271 = $dict([["input", K269], ["output", K270]]);
+const K272 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K273 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K274 = $dict([["input", K272], ["output", K273]]);
+const K275 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
+const K276 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K277 = $dict([["input", K275], ["output", K276]]);
+const K278 = Object.freeze({types: K58, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K279 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K280 = $dict([["input", K278], ["output", K279]]);
+const K281 = Object.freeze({types: K58, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
+const K282 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K283 = $dict([["input", K281], ["output", K282]]);
+const K284 = Object.freeze({types: K58, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
+const K285 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K286 = $dict([["input", K284], ["output", K285]]);
+const K287 = Object.freeze({types: K0, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K288 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K289 = $dict([["input", K287], ["output", K288]]);
+const K290 = $T(["float32", "float16", "int8", "uint8"]);
+const K291 = Object.freeze({types: K290, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
+const K292 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K293 = $dict([["input", K291], ["output", K292]]);
+const K294 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4"]);
+const K295 = $T(["float32", "float16", "int32", "int8", "uint8"]);
+const K296 = Object.freeze({types: K294, ranks: $T([0, null]), same: null, same_rank: null, required_types: K295, required_ranks: $T([0, 5])});
+const K297 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: K295, required_ranks: $T([0, 5])});
 const K298 = $dict([["input", K296], ["output", K297]]);
-const K299 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K299 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([0, 5])});
 const K300 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
 const K301 = $dict([["input", K299], ["output", K300]]);
-const K302 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K82, required_ranks: $T([1, 5])});
-const K303 = Object.freeze({types: K91, ranks: $T([0, null]), same: null, same_rank: "input", required_types: $T(["int32"]), required_ranks: $T([1, 5])});
-const K304 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K305 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K306 = $dict([["input", K302], ["indices", K303], ["updates", K304], ["output", K305]]);
-const K307 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K82, required_ranks: $T([1, 5])});
-const K308 = Object.freeze({types: K91, ranks: $T([1, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([1, 5])});
-const K309 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K310 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K311 = $dict([["input", K307], ["indices", K308], ["updates", K309], ["output", K310]]);
-const K312 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K302 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K303 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K304 = $dict([["input", K302], ["output", K303]]);
+const K305 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([1, 5])});
+const K306 = Object.freeze({types: K93, ranks: $T([0, null]), same: null, same_rank: "input", required_types: $T(["int32"]), required_ranks: $T([1, 5])});
+const K307 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K308 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K309 = $dict([["input", K305], ["indices", K306], ["updates", K307], ["output", K308]]);
+const K310 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([1, 5])});
+const K311 = Object.freeze({types: K93, ranks: $T([1, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([1, 5])});
+const K312 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
 const K313 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K314 = $dict([["input", K312], ["output", K313]]);
-const K315 = Object.freeze({types: K0, ranks: $T([0, null]), same: null, same_rank: null, required_types: K1, required_ranks: $T([0, 5])});
+const K314 = $dict([["input", K310], ["indices", K311], ["updates", K312], ["output", K313]]);
+const K315 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
 const K316 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
 const K317 = $dict([["input", K315], ["output", K316]]);
-const K318 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K318 = Object.freeze({types: K0, ranks: $T([0, null]), same: null, same_rank: null, required_types: K1, required_ranks: $T([0, 5])});
 const K319 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
 const K320 = $dict([["input", K318], ["output", K319]]);
-const K321 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K89, required_ranks: $T([0, 5])});
+const K321 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
 const K322 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
 const K323 = $dict([["input", K321], ["output", K322]]);
-const K324 = Object.freeze({types: K18, ranks: $T([1, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([1, 5])});
-const K325 = Object.freeze({types: K3, ranks: $T([1, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K324 = Object.freeze({types: K83, ranks: $T([0, null]), same: null, same_rank: null, required_types: K91, required_ranks: $T([0, 5])});
+const K325 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
 const K326 = $dict([["input", K324], ["output", K325]]);
-const K327 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K328 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K327 = Object.freeze({types: K18, ranks: $T([1, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([1, 5])});
+const K328 = Object.freeze({types: K3, ranks: $T([1, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
 const K329 = $dict([["input", K327], ["output", K328]]);
 const K330 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
 const K331 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
 const K332 = $dict([["input", K330], ["output", K331]]);
-const K333 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K82, required_ranks: $T([1, 5])});
+const K333 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
 const K334 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K335 = $dict([["input", K333], ["outputs", K334]]);
-const K336 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K335 = $dict([["input", K333], ["output", K334]]);
+const K336 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([1, 5])});
 const K337 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K338 = $dict([["input", K336], ["output", K337]]);
-const K339 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K340 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K341 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K342 = $dict([["input", K340], ["output", K341]]);
+const K338 = $dict([["input", K336], ["outputs", K337]]);
+const K339 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
+const K340 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K341 = $dict([["input", K339], ["output", K340]]);
+const K342 = $dict([["a", K7], ["b", K8], ["output", K9]]);
 const K343 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
 const K344 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
 const K345 = $dict([["input", K343], ["output", K344]]);
-const K346 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K82, required_ranks: $T([0, 5])});
+const K346 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
 const K347 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
 const K348 = $dict([["input", K346], ["output", K347]]);
-const K349 = $T(["float32", "float16", "int32"]);
-const K350 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K349, required_ranks: $T([0, 5])});
-const K351 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K352 = $dict([["input", K350], ["output", K351]]);
-const K353 = Object.freeze({types: K3, ranks: $T([2, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
-const K354 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K355 = $dict([["input", K353], ["output", K354]]);
-const K356 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K357 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K71, required_ranks: $T([0, 5])});
-const K358 = Object.freeze({types: K3, ranks: $T([0, null]), same: "trueValue", same_rank: null, required_types: $T([]), required_ranks: null});
-const K359 = Object.freeze({types: K3, ranks: $T([0, null]), same: "trueValue", same_rank: null, required_types: $T([]), required_ranks: null});
-const K360 = $dict([["condition", K356], ["trueValue", K357], ["falseValue", K358], ["output", K359]]);
-const K361 = $dict([["oihw", $T([0, 1, 2, 3])], ["hwio", $T([3, 2, 0, 1])], ["ohwi", $T([0, 3, 1, 2])], ["ihwo", $T([3, 0, 1, 2])]]);
-const K362 = $dict([["iohw", $T([0, 1, 2, 3])], ["hwoi", $T([3, 2, 0, 1])], ["ohwi", $T([3, 0, 1, 2])]]);
-const K363 = Object.freeze({name: "float32", numpy: null, js_array: "Float32Array", onnx: 1, bits: 0});
-const K364 = Object.freeze({name: "float16", numpy: null, js_array: "Float16Array", onnx: 10, bits: 0});
-const K365 = Object.freeze({name: "int32", numpy: null, js_array: "Int32Array", onnx: 6, bits: 0});
-const K366 = Object.freeze({name: "uint32", numpy: null, js_array: "Uint32Array", onnx: 12, bits: 0});
-const K367 = Object.freeze({name: "int64", numpy: null, js_array: "BigInt64Array", onnx: 7, bits: 0});
-const K368 = Object.freeze({name: "uint64", numpy: null, js_array: "BigUint64Array", onnx: 13, bits: 0});
-const K369 = Object.freeze({name: "int8", numpy: null, js_array: "Int8Array", onnx: 3, bits: 0});
-const K370 = Object.freeze({name: "uint8", numpy: null, js_array: "Uint8Array", onnx: 2, bits: 0});
-const K371 = Object.freeze({name: "int4", numpy: "int4", js_array: "Uint8Array", onnx: 3, bits: 4});
-const K372 = Object.freeze({name: "uint4", numpy: "uint4", js_array: "Uint8Array", onnx: 2, bits: 4});
-const K373 = $dict([["float32", K363], ["float16", K364], ["int32", K365], ["uint32", K366], ["int64", K367], ["uint64", K368], ["int8", K369], ["uint8", K370], ["int4", K371], ["uint4", K372]]);
-const K374 = $dict([["nchw", $T([0, 1, 2, 3])], ["nhwc", $T([0, 3, 1, 2])]]);
+const K349 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([0, 5])});
+const K350 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K351 = $dict([["input", K349], ["output", K350]]);
+const K352 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4"]);
+const K353 = $T(["float32", "float16", "int32"]);
+const K354 = Object.freeze({types: K352, ranks: $T([0, null]), same: null, same_rank: null, required_types: K353, required_ranks: $T([0, 5])});
+const K355 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K356 = $dict([["input", K354], ["output", K355]]);
+const K357 = Object.freeze({types: K3, ranks: $T([2, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
+const K358 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const K359 = $dict([["input", K357], ["output", K358]]);
+const K360 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const K361 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
+const K362 = Object.freeze({types: K3, ranks: $T([0, null]), same: "trueValue", same_rank: null, required_types: $T([]), required_ranks: null});
+const K363 = Object.freeze({types: K3, ranks: $T([0, null]), same: "trueValue", same_rank: null, required_types: $T([]), required_ranks: null});
+const K364 = $dict([["condition", K360], ["trueValue", K361], ["falseValue", K362], ["output", K363]]);
+const K365 = $dict([["oihw", $T([0, 1, 2, 3])], ["hwio", $T([3, 2, 0, 1])], ["ohwi", $T([0, 3, 1, 2])], ["ihwo", $T([3, 0, 1, 2])]]);
+const K366 = $dict([["iohw", $T([0, 1, 2, 3])], ["hwoi", $T([3, 2, 0, 1])], ["ohwi", $T([3, 0, 1, 2])]]);
+const K367 = Object.freeze({name: "float32", numpy: null, js_array: "Float32Array", onnx: 1, bits: 0});
+const K368 = Object.freeze({name: "float16", numpy: null, js_array: "Float16Array", onnx: 10, bits: 0});
+const K369 = Object.freeze({name: "int32", numpy: null, js_array: "Int32Array", onnx: 6, bits: 0});
+const K370 = Object.freeze({name: "uint32", numpy: null, js_array: "Uint32Array", onnx: 12, bits: 0});
+const K371 = Object.freeze({name: "int64", numpy: null, js_array: "BigInt64Array", onnx: 7, bits: 0});
+const K372 = Object.freeze({name: "uint64", numpy: null, js_array: "BigUint64Array", onnx: 13, bits: 0});
+const K373 = Object.freeze({name: "int8", numpy: null, js_array: "Int8Array", onnx: 3, bits: 0});
+const K374 = Object.freeze({name: "uint8", numpy: null, js_array: "Uint8Array", onnx: 2, bits: 0});
+const K375 = Object.freeze({name: "int4", numpy: "int4", js_array: "Uint8Array", onnx: 3, bits: 4});
+const K376 = Object.freeze({name: "uint4", numpy: "uint4", js_array: "Uint8Array", onnx: 2, bits: 4});
+const K377 = $dict([["float32", K367], ["float16", K368], ["int32", K369], ["uint32", K370], ["int64", K371], ["uint64", K372], ["int8", K373], ["uint8", K374], ["int4", K375], ["uint4", K376]]);
+const K378 = $dict([["nchw", $T([0, 1, 2, 3])], ["nhwc", $T([0, 3, 1, 2])]]);
 
 function api_validate_call(opdef, call, caps) {
   let outs;
@@ -1347,7 +1351,7 @@ function conv2d_parse(call, input_shape, filter_shape) {
   in_channels = $t1[1];
   in_h = $t1[2];
   in_w = $t1[3];
-  const $t2 = $unpack($getitem(K361, filter_layout), 4);
+  const $t2 = $unpack($getitem(K365, filter_layout), 4);
   o = $t2[0];
   i = $t2[1];
   h = $t2[2];
@@ -1382,7 +1386,7 @@ function conv_transpose2d__geometry(call, in_shape, f_shape) {
   h = $t1[2];
   w = $t1[3];
   const $t3 = $unpack((() => { const $r = [];
-  for (const $t2 of $iter($getitem(K362, flayout))) { let p;
+  for (const $t2 of $iter($getitem(K366, flayout))) { let p;
   p = $t2;
     $r.push($getitem(f_shape, p));
   }
@@ -1760,10 +1764,10 @@ function api__is_desc(v) {
 }
 
 function core_data_type(name) {
-  if (!$in(name, K373)) {
+  if (!$in(name, K377)) {
     throw new $WebNNTypeError(`Unknown data type '${$str(name)}'.`);
   }
-  return $getitem(K373, name);
+  return $getitem(K377, name);
 }
 
 function core_shape_text(shape, most = 10) {
@@ -1779,7 +1783,7 @@ function core_shape_text(shape, most = 10) {
 
 function nn_split_input_shape(shape, layout) {
   let n, c, h, w;
-  const $t1 = $unpack($getitem(K374, layout), 4);
+  const $t1 = $unpack($getitem(K378, layout), 4);
   n = $t1[0];
   c = $t1[1];
   h = $t1[2];
@@ -1863,91 +1867,91 @@ const RULES = {
     "cast": $opdef("cast", K33, $T(["output"]), cast_infer),
     "ceil": $opdef("ceil", K36, $T(["output"]), unary__infer),
     "clamp": $opdef("clamp", K39, $T(["output"]), clamp_infer),
-    "concat": $opdef("concat", K43, $T(["output"]), concat_infer),
-    "conv2d": $opdef("conv2d", K48, $T(["output"]), conv2d_infer),
-    "convTranspose2d": $opdef("convTranspose2d", K53, $T(["output"]), conv_transpose2d__infer),
-    "cos": $opdef("cos", K56, $T(["output"]), unary__infer),
-    "cumulativeSum": $opdef("cumulativeSum", K60, $T(["output"]), reduction__cumsum_infer),
-    "dequantizeLinear": $opdef("dequantizeLinear", K66, $T(["output"]), quantization__dq_infer),
-    "div": $opdef("div", K67, $T(["output"]), binary_infer),
-    "elu": $opdef("elu", K70, $T(["output"]), activation__infer),
-    "equal": $opdef("equal", K75, $T(["output"]), logical__infer_binary),
-    "erf": $opdef("erf", K78, $T(["output"]), unary__infer),
-    "exp": $opdef("exp", K81, $T(["output"]), unary__infer),
-    "expand": $opdef("expand", K85, $T(["output"]), movement__expand_infer),
-    "floor": $opdef("floor", K88, $T(["output"]), unary__infer),
-    "gather": $opdef("gather", K94, $T(["output"]), movement__gather_infer),
-    "gatherElements": $opdef("gatherElements", K98, $T(["output"]), movement__gather_el_infer),
-    "gatherND": $opdef("gatherND", K102, $T(["output"]), movement__gather_nd_infer),
-    "gelu": $opdef("gelu", K105, $T(["output"]), unary__infer),
-    "gemm": $opdef("gemm", K110, $T(["output"]), gemm_infer),
-    "greater": $opdef("greater", K114, $T(["output"]), logical__infer_binary),
-    "greaterOrEqual": $opdef("greaterOrEqual", K118, $T(["output"]), logical__infer_binary),
-    "gru": $opdef("gru", K127, K128, rnn__gru_infer),
-    "gruCell": $opdef("gruCell", K136, $T(["output"]), rnn__gru_cell_infer),
-    "hardSigmoid": $opdef("hardSigmoid", K139, $T(["output"]), activation__infer),
-    "hardSwish": $opdef("hardSwish", K142, $T(["output"]), unary__infer),
-    "identity": $opdef("identity", K145, $T(["output"]), unary__infer),
-    "instanceNormalization": $opdef("instanceNormalization", K150, $T(["output"]), normalization__in_infer),
-    "isInfinite": $opdef("isInfinite", K153, $T(["output"]), logical__infer_unary),
-    "isNaN": $opdef("isNaN", K156, $T(["output"]), logical__infer_unary),
-    "l2Pool2d": $opdef("l2Pool2d", K159, $T(["output"]), pool2d_infer),
-    "layerNormalization": $opdef("layerNormalization", K164, $T(["output"]), normalization__ln_infer),
-    "leakyRelu": $opdef("leakyRelu", K167, $T(["output"]), activation__infer),
-    "lesser": $opdef("lesser", K171, $T(["output"]), logical__infer_binary),
-    "lesserOrEqual": $opdef("lesserOrEqual", K175, $T(["output"]), logical__infer_binary),
-    "linear": $opdef("linear", K178, $T(["output"]), activation__infer),
-    "log": $opdef("log", K181, $T(["output"]), unary__infer),
-    "logicalAnd": $opdef("logicalAnd", K185, $T(["output"]), logical__infer_binary),
-    "logicalNot": $opdef("logicalNot", K188, $T(["output"]), logical__infer_unary),
-    "logicalOr": $opdef("logicalOr", K192, $T(["output"]), logical__infer_binary),
-    "logicalXor": $opdef("logicalXor", K196, $T(["output"]), logical__infer_binary),
-    "lstm": $opdef("lstm", K208, K209, rnn__lstm_infer),
-    "lstmCell": $opdef("lstmCell", K220, K128, rnn__lstm_cell_infer),
-    "matmul": $opdef("matmul", K224, $T(["output"]), matmul_infer),
-    "max": $opdef("max", K225, $T(["output"]), binary_infer),
-    "maxPool2d": $opdef("maxPool2d", K228, $T(["output"]), pool2d_infer),
-    "min": $opdef("min", K229, $T(["output"]), binary_infer),
-    "mul": $opdef("mul", K230, $T(["output"]), binary_infer),
-    "neg": $opdef("neg", K233, $T(["output"]), unary__infer),
-    "notEqual": $opdef("notEqual", K237, $T(["output"]), logical__infer_binary),
-    "pad": $opdef("pad", K240, $T(["output"]), movement__pad_infer),
-    "pow": $opdef("pow", K241, $T(["output"]), binary_infer),
-    "prelu": $opdef("prelu", K246, $T(["output"]), activation__prelu_infer),
-    "quantizeLinear": $opdef("quantizeLinear", K251, $T(["output"]), quantization__q_infer),
-    "reciprocal": $opdef("reciprocal", K254, $T(["output"]), unary__infer),
-    "reduceL1": $opdef("reduceL1", K257, $T(["output"]), reduction__reduce_infer),
-    "reduceL2": $opdef("reduceL2", K260, $T(["output"]), reduction__reduce_infer),
-    "reduceLogSum": $opdef("reduceLogSum", K263, $T(["output"]), reduction__reduce_infer),
-    "reduceLogSumExp": $opdef("reduceLogSumExp", K266, $T(["output"]), reduction__reduce_infer),
-    "reduceMax": $opdef("reduceMax", K269, $T(["output"]), reduction__reduce_infer),
-    "reduceMean": $opdef("reduceMean", K272, $T(["output"]), reduction__reduce_infer),
-    "reduceMin": $opdef("reduceMin", K275, $T(["output"]), reduction__reduce_infer),
-    "reduceProduct": $opdef("reduceProduct", K278, $T(["output"]), reduction__reduce_infer),
-    "reduceSum": $opdef("reduceSum", K281, $T(["output"]), reduction__reduce_infer),
-    "reduceSumSquare": $opdef("reduceSumSquare", K284, $T(["output"]), reduction__reduce_infer),
-    "relu": $opdef("relu", K287, $T(["output"]), unary__infer),
-    "resample2d": $opdef("resample2d", K291, $T(["output"]), resample2d__infer),
-    "reshape": $opdef("reshape", K295, $T(["output"]), reshape_infer),
-    "reverse": $opdef("reverse", K298, $T(["output"]), movement__reverse_infer),
-    "roundEven": $opdef("roundEven", K301, $T(["output"]), unary__infer),
-    "scatterElements": $opdef("scatterElements", K306, $T(["output"]), movement__scatter_el_infer),
-    "scatterND": $opdef("scatterND", K311, $T(["output"]), movement__scatter_nd_infer),
-    "sigmoid": $opdef("sigmoid", K314, $T(["output"]), unary__infer),
-    "sign": $opdef("sign", K317, $T(["output"]), unary__infer),
-    "sin": $opdef("sin", K320, $T(["output"]), unary__infer),
-    "slice": $opdef("slice", K323, $T(["output"]), movement__slice_infer),
-    "softmax": $opdef("softmax", K326, $T(["output"]), softmax_infer),
-    "softplus": $opdef("softplus", K329, $T(["output"]), unary__infer),
-    "softsign": $opdef("softsign", K332, $T(["output"]), unary__infer),
-    "split": $opdef("split", K335, $T(["outputs"]), movement__split_infer),
-    "sqrt": $opdef("sqrt", K338, $T(["output"]), unary__infer),
-    "sub": $opdef("sub", K339, $T(["output"]), binary_infer),
-    "tan": $opdef("tan", K342, $T(["output"]), unary__infer),
-    "tanh": $opdef("tanh", K345, $T(["output"]), unary__infer),
-    "tile": $opdef("tile", K348, $T(["output"]), movement__tile_infer),
-    "transpose": $opdef("transpose", K352, $T(["output"]), transpose_infer),
-    "triangular": $opdef("triangular", K355, $T(["output"]), movement__tri_infer),
-    "where": $opdef("where", K360, $T(["output"]), logical__where_infer),
+    "concat": $opdef("concat", K44, $T(["output"]), concat_infer),
+    "conv2d": $opdef("conv2d", K49, $T(["output"]), conv2d_infer),
+    "convTranspose2d": $opdef("convTranspose2d", K54, $T(["output"]), conv_transpose2d__infer),
+    "cos": $opdef("cos", K57, $T(["output"]), unary__infer),
+    "cumulativeSum": $opdef("cumulativeSum", K61, $T(["output"]), reduction__cumsum_infer),
+    "dequantizeLinear": $opdef("dequantizeLinear", K67, $T(["output"]), quantization__dq_infer),
+    "div": $opdef("div", K68, $T(["output"]), binary_infer),
+    "elu": $opdef("elu", K71, $T(["output"]), activation__infer),
+    "equal": $opdef("equal", K76, $T(["output"]), logical__infer_binary),
+    "erf": $opdef("erf", K79, $T(["output"]), unary__infer),
+    "exp": $opdef("exp", K82, $T(["output"]), unary__infer),
+    "expand": $opdef("expand", K87, $T(["output"]), movement__expand_infer),
+    "floor": $opdef("floor", K90, $T(["output"]), unary__infer),
+    "gather": $opdef("gather", K96, $T(["output"]), movement__gather_infer),
+    "gatherElements": $opdef("gatherElements", K100, $T(["output"]), movement__gather_el_infer),
+    "gatherND": $opdef("gatherND", K104, $T(["output"]), movement__gather_nd_infer),
+    "gelu": $opdef("gelu", K107, $T(["output"]), unary__infer),
+    "gemm": $opdef("gemm", K112, $T(["output"]), gemm_infer),
+    "greater": $opdef("greater", K116, $T(["output"]), logical__infer_binary),
+    "greaterOrEqual": $opdef("greaterOrEqual", K120, $T(["output"]), logical__infer_binary),
+    "gru": $opdef("gru", K129, K130, rnn__gru_infer),
+    "gruCell": $opdef("gruCell", K138, $T(["output"]), rnn__gru_cell_infer),
+    "hardSigmoid": $opdef("hardSigmoid", K141, $T(["output"]), activation__infer),
+    "hardSwish": $opdef("hardSwish", K144, $T(["output"]), unary__infer),
+    "identity": $opdef("identity", K147, $T(["output"]), unary__infer),
+    "instanceNormalization": $opdef("instanceNormalization", K152, $T(["output"]), normalization__in_infer),
+    "isInfinite": $opdef("isInfinite", K155, $T(["output"]), logical__infer_unary),
+    "isNaN": $opdef("isNaN", K158, $T(["output"]), logical__infer_unary),
+    "l2Pool2d": $opdef("l2Pool2d", K161, $T(["output"]), pool2d_infer),
+    "layerNormalization": $opdef("layerNormalization", K166, $T(["output"]), normalization__ln_infer),
+    "leakyRelu": $opdef("leakyRelu", K169, $T(["output"]), activation__infer),
+    "lesser": $opdef("lesser", K173, $T(["output"]), logical__infer_binary),
+    "lesserOrEqual": $opdef("lesserOrEqual", K177, $T(["output"]), logical__infer_binary),
+    "linear": $opdef("linear", K180, $T(["output"]), activation__infer),
+    "log": $opdef("log", K183, $T(["output"]), unary__infer),
+    "logicalAnd": $opdef("logicalAnd", K187, $T(["output"]), logical__infer_binary),
+    "logicalNot": $opdef("logicalNot", K190, $T(["output"]), logical__infer_unary),
+    "logicalOr": $opdef("logicalOr", K194, $T(["output"]), logical__infer_binary),
+    "logicalXor": $opdef("logicalXor", K198, $T(["output"]), logical__infer_binary),
+    "lstm": $opdef("lstm", K210, K211, rnn__lstm_infer),
+    "lstmCell": $opdef("lstmCell", K222, K130, rnn__lstm_cell_infer),
+    "matmul": $opdef("matmul", K226, $T(["output"]), matmul_infer),
+    "max": $opdef("max", K227, $T(["output"]), binary_infer),
+    "maxPool2d": $opdef("maxPool2d", K230, $T(["output"]), pool2d_infer),
+    "min": $opdef("min", K231, $T(["output"]), binary_infer),
+    "mul": $opdef("mul", K232, $T(["output"]), binary_infer),
+    "neg": $opdef("neg", K235, $T(["output"]), unary__infer),
+    "notEqual": $opdef("notEqual", K239, $T(["output"]), logical__infer_binary),
+    "pad": $opdef("pad", K242, $T(["output"]), movement__pad_infer),
+    "pow": $opdef("pow", K243, $T(["output"]), binary_infer),
+    "prelu": $opdef("prelu", K248, $T(["output"]), activation__prelu_infer),
+    "quantizeLinear": $opdef("quantizeLinear", K253, $T(["output"]), quantization__q_infer),
+    "reciprocal": $opdef("reciprocal", K256, $T(["output"]), unary__infer),
+    "reduceL1": $opdef("reduceL1", K259, $T(["output"]), reduction__reduce_infer),
+    "reduceL2": $opdef("reduceL2", K262, $T(["output"]), reduction__reduce_infer),
+    "reduceLogSum": $opdef("reduceLogSum", K265, $T(["output"]), reduction__reduce_infer),
+    "reduceLogSumExp": $opdef("reduceLogSumExp", K268, $T(["output"]), reduction__reduce_infer),
+    "reduceMax": $opdef("reduceMax", K271, $T(["output"]), reduction__reduce_infer),
+    "reduceMean": $opdef("reduceMean", K274, $T(["output"]), reduction__reduce_infer),
+    "reduceMin": $opdef("reduceMin", K277, $T(["output"]), reduction__reduce_infer),
+    "reduceProduct": $opdef("reduceProduct", K280, $T(["output"]), reduction__reduce_infer),
+    "reduceSum": $opdef("reduceSum", K283, $T(["output"]), reduction__reduce_infer),
+    "reduceSumSquare": $opdef("reduceSumSquare", K286, $T(["output"]), reduction__reduce_infer),
+    "relu": $opdef("relu", K289, $T(["output"]), unary__infer),
+    "resample2d": $opdef("resample2d", K293, $T(["output"]), resample2d__infer),
+    "reshape": $opdef("reshape", K298, $T(["output"]), reshape_infer),
+    "reverse": $opdef("reverse", K301, $T(["output"]), movement__reverse_infer),
+    "roundEven": $opdef("roundEven", K304, $T(["output"]), unary__infer),
+    "scatterElements": $opdef("scatterElements", K309, $T(["output"]), movement__scatter_el_infer),
+    "scatterND": $opdef("scatterND", K314, $T(["output"]), movement__scatter_nd_infer),
+    "sigmoid": $opdef("sigmoid", K317, $T(["output"]), unary__infer),
+    "sign": $opdef("sign", K320, $T(["output"]), unary__infer),
+    "sin": $opdef("sin", K323, $T(["output"]), unary__infer),
+    "slice": $opdef("slice", K326, $T(["output"]), movement__slice_infer),
+    "softmax": $opdef("softmax", K329, $T(["output"]), softmax_infer),
+    "softplus": $opdef("softplus", K332, $T(["output"]), unary__infer),
+    "softsign": $opdef("softsign", K335, $T(["output"]), unary__infer),
+    "split": $opdef("split", K338, $T(["outputs"]), movement__split_infer),
+    "sqrt": $opdef("sqrt", K341, $T(["output"]), unary__infer),
+    "sub": $opdef("sub", K342, $T(["output"]), binary_infer),
+    "tan": $opdef("tan", K345, $T(["output"]), unary__infer),
+    "tanh": $opdef("tanh", K348, $T(["output"]), unary__infer),
+    "tile": $opdef("tile", K351, $T(["output"]), movement__tile_infer),
+    "transpose": $opdef("transpose", K356, $T(["output"]), transpose_infer),
+    "triangular": $opdef("triangular", K359, $T(["output"]), movement__tri_infer),
+    "where": $opdef("where", K364, $T(["output"]), logical__where_infer),
   },
 };

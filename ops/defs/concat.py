@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import ALL_TYPES, MAX_DIMENSION, MAX_TENSOR_COUNT, WebNNTypeError
+from ..core import ALL_TYPES, MAX_DIMENSION, MAX_TENSOR_COUNT, PACKED_TYPES, WebNNTypeError
 from ..registry import Call, Limits, OpDef, attach_coreml, register
 
 REQUIRED = ("float32", "float16", "int32")
@@ -53,7 +53,9 @@ register(
     OpDef(
         name="concat",
         limits={
-            "inputs": Limits(types=ALL_TYPES, ranks=(1, None), required_types=REQUIRED, required_ranks=(1, 5)),
+            # int4 / uint4 (extension): as every layout op (issue 25)
+            "inputs": Limits(types=ALL_TYPES + PACKED_TYPES, ranks=(1, None), required_types=REQUIRED,
+                             required_ranks=(1, 5)),
             "output": Limits(same="inputs", ranks=(1, None), required_types=REQUIRED, required_ranks=(1, 5)),
         },
         infer=infer,

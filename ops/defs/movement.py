@@ -17,6 +17,7 @@ from ..core import (
     FLOAT_TYPES,
     MAX_DIMENSION,
     MAX_TENSOR_COUNT,
+    PACKED_TYPES,
     WebNNTypeError,
     broadcast_shapes,
     cast_number,
@@ -29,6 +30,7 @@ from ._common import INT64_MIN
 REQ3 = FLOAT_TYPES + ("int32",)
 REQ5 = FLOAT_TYPES + ("int32", "int8", "uint8")
 INDEX_TYPES = ("int32", "uint32", "int64")
+LAYOUT_TYPES = ALL_TYPES + PACKED_TYPES  # expand, gather, slice: int4 / uint4 too (extension)
 
 
 
@@ -436,10 +438,11 @@ def _lim(types=ALL_TYPES, ranks=(0, None), req=REQ3, req_ranks=(0, 5)):
 
 
 register(
-    _exact("expand", {"input": _lim(), "output": same_as("input", same_rank=False)},
+    # int4 / uint4 (extension) for the layout ops a client prepares such operands with (issue 25)
+    _exact("expand", {"input": _lim(types=LAYOUT_TYPES), "output": same_as("input", same_rank=False)},
            _expand_infer, _expand_ref, _expand_lower, "Broadcast input to newShape."),
     _exact("gather", {
-        "input": _lim(ranks=(1, None), req=REQ5, req_ranks=(1, 5)),
+        "input": _lim(types=LAYOUT_TYPES, ranks=(1, None), req=REQ5, req_ranks=(1, 5)),
         "indices": _lim(types=INDEX_TYPES, req=("int32",)),
         "output": same_as("input", same_rank=False),
     }, _gather_infer, _gather_ref, _gather_lower, "Gather slices along axis at indices."),
@@ -465,7 +468,7 @@ register(
         "updates": same_as("input", same_rank=False),
         "output": same_as("input"),
     }, _scatter_nd_infer, _scatter_nd_ref, _scatter_nd_lower, "Scatter updates at N-d indices."),
-    _exact("slice", {"input": _lim(req=REQ5), "output": same_as("input")},
+    _exact("slice", {"input": _lim(types=LAYOUT_TYPES, req=REQ5), "output": same_as("input")},
            _slice_infer, _slice_ref, _slice_lower, "Slice with starts, sizes and strides."),
     _exact("split", {"input": _lim(ranks=(1, None), req_ranks=(1, 5)), "outputs": same_as("input")},
            _split_infer, _split_ref, _split_lower, "Split along axis into equal parts or given sizes.",

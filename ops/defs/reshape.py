@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ..core import ALL_TYPES, MAX_DIMENSION, WebNNTypeError
+from ..core import ALL_TYPES, MAX_DIMENSION, PACKED_TYPES, WebNNTypeError
 from ..registry import Call, Limits, OpDef, attach_coreml, register
 
 REQUIRED = ("float32", "float16", "int32", "int8", "uint8")
@@ -40,7 +40,8 @@ register(
     OpDef(
         name="reshape",
         limits={
-            "input": Limits(types=ALL_TYPES, required_types=REQUIRED, required_ranks=(0, 5)),
+            # int4 / uint4 (extension): every type an op takes, the layout ops take too (issue 25)
+            "input": Limits(types=ALL_TYPES + PACKED_TYPES, required_types=REQUIRED, required_ranks=(0, 5)),
             "output": Limits(same="input", required_types=REQUIRED, required_ranks=(0, 5)),
         },
         infer=infer,

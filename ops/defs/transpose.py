@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import ALL_TYPES, WebNNTypeError
+from ..core import ALL_TYPES, PACKED_TYPES, WebNNTypeError
 from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
 
 REQUIRED = ("float32", "float16", "int32")
@@ -50,7 +50,8 @@ register(
     OpDef(
         name="transpose",
         limits={
-            "input": Limits(types=ALL_TYPES, required_types=REQUIRED, required_ranks=(0, 5)),
+            # int4 / uint4 (extension): as every layout op (issue 25)
+            "input": Limits(types=ALL_TYPES + PACKED_TYPES, required_types=REQUIRED, required_ranks=(0, 5)),
             "output": same_as("input"),
         },
         infer=infer,
