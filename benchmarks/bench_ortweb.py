@@ -1,0 +1,239 @@
+"""Benchmark: a small model (silero-VAD-sized: 36 nodes, 3 inputs, 3 outputs) through
+onnxruntime-web's WebNN execution provider on ours, with the in-process ONNX Runtime figure and,
+for scale, onnxruntime-web's own wasm backend in the same page; native Chromium's WebNN
+(--native-chromium) as a peer when there is one. Every browser row runs with no driver attached
+(the page logs its timings to the console; bench_webnn.py explains why).
+
+The default model is made here, with silero VAD's shape of work: a reflect pad, an STFT as a
+strided convolution and its magnitude, a log, four convolution + ReLU encoder stages, an LSTM
+step carrying its state in and out, a gate and a sigmoid decoder. `--model FILE.onnx` measures
+another model (float inputs random, integer inputs ones, dimensions fixed).
+
+Run (from the repository root; onnxruntime-web from scripts/install_ortweb.sh):
+  PYTHONPATH=. .venv/bin/python benchmarks/bench_ortweb.py [--iters 200] [--rounds 3] \
+      [--model FILE.onnx] [--native-chromium ~/peers/native/chromium]
+Numbers are medians of one run's iterations; rounds interleave the targets. The machines here are
+shared and noisy: compare the ratios within a round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.bench_webnn import StaticServer, _console_lines, median, native_env  # noqa: E402
+from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+ORT_WEB = ROOT / ".ortweb" / "onnxruntime-web-1.30.0"
+NATIVE_ARGS = ["--no-sandbox", "--enable-features=WebMachineLearningNeuralNetwork", "--disable-gpu",
+               "--no-first-run", "--disable-background-networking"]
+
+
+def silero_sized_model():
+    """36 nodes; inputs x [1, 576], h and c [1, 1, 128]; outputs prob [1, 1], hn, cn."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(0)
+    inits, nodes = [], []
+
+    def w(name, shape, scale=0.1):
+        inits.append(numpy_helper.from_array((rng.standard_normal(shape) * scale).astype(np.float32), name))
+        return name
+
+    def c(name, values, dtype=np.int64):
+        inits.append(numpy_helper.from_array(np.array(values, dtype), name))
+        return name
+
+    def n(op, ins, outs=None, **attrs):
+        outs = outs or [f"t{len(nodes)}"]
+        nodes.append(helper.make_node(op, ins, outs, **attrs))
+        return outs[0]
+
+    t = n("Pad", ["x", c("pads", [0, 64, 0, 64])], mode="reflect")                   # [1, 704]
+    t = n("Unsqueeze", [t, c("ax1", [1])])                                             # [1, 1, 704]
+    spec = n("Conv", [t, w("basis", (258, 1, 256))], strides=[128])                   # STFT: [1, 258, 4]
+    re = n("Slice", [spec, c("s0", [0]), c("e0", [129]), c("a1", [1])])
+    im = n("Slice", [spec, c("s1", [129]), c("e1", [258]), c("a1b", [1])])
+    mag = n("Sqrt", [n("Add", [n("Mul", [re, re]), n("Mul", [im, im])])])             # [1, 129, 4]
+    t = n("Log", [n("Add", [mag, c("eps", 1e-4, np.float32)])])
+    t = n("Sub", [t, n("ReduceMean", [t, c("ax2", [2])], keepdims=1)])
+    for i, (cin, cout, stride) in enumerate([(129, 128, 1), (128, 64, 2), (64, 64, 2), (64, 128, 1)]):
+        t = n("Relu", [n("Conv", [t, w(f"enc{i}", (cout, cin, 3)), w(f"encb{i}", (cout,))],
+                         strides=[stride], pads=[1, 1])])                              # -> [1, 128, 1]
+    t = n("Transpose", [t], perm=[2, 0, 1])                                            # [1, 1, 128]
+    y = n("LSTM", [t, w("W", (1, 512, 128)), w("R", (1, 512, 128)), w("B", (1, 1024)), "", "h", "c"],
+          ["y", "hn", "cn"], hidden_size=128)                                           # y [1, 1, 1, 128]
+    z = n("Relu", [n("Squeeze", [y, c("ax1c", [1])])])                                 # [1, 1, 128]
+    g = n("Tanh", [n("Add", [n("MatMul", [z, w("g1", (128, 64))]), w("g1b", (64,))])])
+    g = n("Sigmoid", [n("MatMul", [g, w("g2", (64, 128))])])
+    z = n("Mul", [z, g])
+    t = n("Transpose", [z], perm=[1, 2, 0])                                            # [1, 128, 1]
+    t = n("Sigmoid", [n("Conv", [t, w("dec", (1, 128, 1)), w("decb", (1,))])])         # [1, 1, 1]
+    t = n("Mul", [t, c("one", 1.0, np.float32)])
+    n("Reshape", [t, c("shape", [1, 1])], ["prob"])
+    f32 = TensorProto.FLOAT
+    graph = helper.make_graph(
+        nodes, "silero-sized",
+        [helper.make_tensor_value_info("x", f32, [1, 576]), helper.make_tensor_value_info("h", f32, [1, 1, 128]),
+         helper.make_tensor_value_info("c", f32, [1, 1, 128])],
+        [helper.make_tensor_value_info("prob", f32, [1, 1]), helper.make_tensor_value_info("hn", f32, [1, 1, 128]),
+         helper.make_tensor_value_info("cn", f32, [1, 1, 128])],
+        inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    onnx.checker.check_model(model, full_check=True)
+    assert len(nodes) == 36, len(nodes)
+    return model
+
+
+def feeds_for(model) -> dict[str, np.ndarray]:
+    from onnx import helper
+
+    rng = np.random.default_rng(1)
+    out = {}
+    init = {i.name for i in model.graph.initializer}
+    for i in model.graph.input:
+        if i.name in init:
+            continue
+        tt = i.type.tensor_type
+        shape = [d.dim_value or 1 for d in tt.shape.dim]
+        dt = helper.tensor_dtype_to_np_dtype(tt.elem_type)
+        out[i.name] = (rng.standard_normal(shape) * 0.5).astype(dt) if dt.kind == "f" else np.ones(shape, dt)
+    return out
+
+
+def in_process(model_path: Path, feeds: dict, iters: int) -> float:
+    """In-process ONNX Runtime with the host's own session options (one thread)."""
+    import onnxruntime as ort
+
+    from webnn_bridge.backends.onnxruntime import session_options
+
+    s = ort.InferenceSession(str(model_path), session_options(), providers=["CPUExecutionProvider"])
+    for _ in range(10):
+        s.run(None, feeds)
+    times = []
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        s.run(None, feeds)
+        times.append((time.perf_counter() - t0) * 1000)
+    return median(times)
+
+
+PAGE = """<!doctype html><meta charset=utf-8><title>ort-web small model</title>
+<script src="ort/ort.min.js"></script><p>ort-web</p>
+<script>addEventListener('load', async () => {
+  const say = (key, values) => console.log(`BENCH ${key} ${values.join(',')}`);
+  try {
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.wasmPaths = new URL('./ort/', location.href).href;
+    const spec = await (await fetch('./feeds.json')).json();
+    const feeds = {};
+    for (const [name, f] of Object.entries(spec)) {
+      const C = {float32: Float32Array, int64: BigInt64Array, int32: Int32Array}[f.type];
+      feeds[name] = new ort.Tensor(f.type, f.type === 'int64' ? C.from(f.data, BigInt) : C.from(f.data), f.dims);
+    }
+    for (const ep of %(eps)s) {
+      const providers = ep === 'webnn' ? [{name: 'webnn', deviceType: 'cpu'}] : ['wasm'];
+      const t0 = performance.now();
+      const session = await ort.InferenceSession.create('./model.onnx', {executionProviders: providers});
+      say(`${ep}_load`, [performance.now() - t0]);
+      const times = [];
+      let out = null;
+      for (let i = 0; i < %(iters)d + 10; i++) {
+        const t1 = performance.now();
+        out = await session.run(feeds);
+        if (i >= 10) times.push(performance.now() - t1);
+      }
+      say(ep, times);
+      say(`${ep}_prob`, [out.prob.data[0]]);
+      await session.release();
+    }
+  } catch (e) {
+    console.log(`BENCH error ${e}`);
+  }
+  say('done', [0]);
+});</script>"""
+
+
+def browser_rows(cmd: list[str], base_url: str, app: Path, iters: int, eps: list[str], env=None) -> dict:
+    (app / "bench.html").write_text(PAGE % {"eps": json.dumps(eps), "iters": iters})
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        lines = _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
+                                f"{base_url}/bench.html"], env=env)
+    r = {}
+    for ep in eps:
+        r[ep] = median(lines[ep])
+        r[f"{ep}_load"] = lines[f"{ep}_load"][0]
+        r[f"{ep}_prob"] = lines[f"{ep}_prob"][0]
+    return r
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--iters", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--model", type=Path, help="an .onnx model instead of the silero-sized one made here")
+    ap.add_argument("--native-chromium", type=Path, default=Path.home() / "peers" / "native" / "chromium")
+    args = ap.parse_args()
+    if not (ORT_WEB / "ort.min.js").is_file():
+        sys.exit(f"onnxruntime-web is missing in {ORT_WEB}: run scripts/install_ortweb.sh")
+    import onnx
+    import onnxruntime as ort
+
+    with tempfile.TemporaryDirectory() as d:
+        app = Path(d)
+        os.symlink(ORT_WEB, app / "ort")
+        model = onnx.load(args.model) if args.model else silero_sized_model()
+        onnx.save(model, app / "model.onnx")
+        feeds = feeds_for(model)
+        (app / "feeds.json").write_text(json.dumps({k: {"type": str(v.dtype), "dims": list(v.shape),
+                                                        "data": v.ravel().tolist()} for k, v in feeds.items()}))
+        ref = ort.InferenceSession(str(app / "model.onnx"), providers=["CPUExecutionProvider"]).run(None, feeds)[0]
+        print(f"model: {args.model or 'silero-sized (made here)'}, {len(model.graph.node)} nodes, "
+              f"{len(feeds)} inputs, {len(model.graph.output)} outputs; {args.iters} runs per target")
+        native = args.native_chromium if args.native_chromium.is_file() else None
+        if native is None:
+            print(f"native Chromium peer: not available ({args.native_chromium} does not exist; README 'Performance' "
+                  "says how to unpack npm @sparticuz/chromium@153.0.0 there)")
+        rows = []
+        for rnd in range(args.rounds):
+            r = {"in-process": in_process(app / "model.onnx", feeds, args.iters)}
+            host = start_host(own_process=True, app_dir=app)
+            try:
+                ours = browser_rows([CHROMIUM, *CHROMIUM_ARGS], host.url, app, args.iters, ["webnn", "wasm"])
+            finally:
+                host.stop()
+            r.update({"ours webnn": ours["webnn"], "ours load": ours["webnn_load"], "ort-web wasm": ours["wasm"]})
+            assert abs(ours["webnn_prob"] - float(ref.ravel()[0])) < 1e-4, (ours["webnn_prob"], ref)
+            if native is not None:
+                server = StaticServer(app)
+                try:
+                    nat = browser_rows([str(native), *NATIVE_ARGS, "--headless"], server.url, app, args.iters,
+                                       ["webnn"], env=native_env(native))
+                finally:
+                    server.stop()
+                r["native webnn"] = nat["webnn"]
+            rows.append(r)
+            print(f"round {rnd + 1}: " + ", ".join(f"{k} {v:.2f} ms" for k, v in r.items()), flush=True)
+        print("\nmedians over rounds (ms per run; load: session creation):")
+        for k in rows[0]:
+            print(f"  {k:14s} {median([r[k] for r in rows]):8.2f}")
+        ratio = median([r["ours webnn"] / r["in-process"] for r in rows])
+        print(f"  ours webnn / in-process: {ratio:.2f}x")
+        if native is not None:
+            print(f"  ours webnn / native webnn: {median([r['ours webnn'] / r['native webnn'] for r in rows]):.2f}x")
+
+
+if __name__ == "__main__":
+    main()
