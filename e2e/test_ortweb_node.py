@@ -20,6 +20,7 @@ import importlib
 import os
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -182,54 +183,71 @@ def close(ours: np.ndarray, ref: np.ndarray) -> bool:
     return bool(np.array_equal(ours, ref))
 
 
+def run_ortweb(browser, cases, deadline_ms: int = CASE_DEADLINE_MS, on_result=None) -> dict:
+    """Each case through onnxruntime-web's WebNN EP on a host of its own, against in-process ONNX
+    Runtime: name -> (status, detail), status one of pass, mismatch, error, hung, not applicable."""
+    import tempfile
+
+    results = {}
+    with tempfile.TemporaryDirectory() as d:
+        app = Path(d)
+        os.symlink(ORT_WEB, app / "ort")
+        (app / "ortweb.html").write_text(PAGE)
+        host = start_host(app_dir=app)
+        page = browser.new_page()
+        console: list[str] = []
+        page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+        try:
+            page.goto(f"{host.url}/ortweb.html")
+            for case in cases:
+                results[case.name] = r = run_case(page, case, deadline_ms, console)
+                if r[0] == "hung":
+                    page.goto(f"{host.url}/ortweb.html")  # a fresh onnxruntime-web for the next case
+                console.clear()
+                if on_result is not None:
+                    on_result(case.name, r)
+        finally:
+            page.close()
+            host.stop()
+    return results
+
+
+def run_case(page, case, deadline_ms: int, console: list[str]) -> tuple[str, str]:
+    model, feeds = prepared(case)
+    try:
+        expected = in_process(model, feeds)
+    except Exception as e:  # noqa: BLE001 - a case in-process ONNX Runtime cannot run says nothing of ours
+        return ("not applicable", f"in-process ONNX Runtime: {str(e)[:200]}")
+    wire = {n: {"type": str(a.dtype) if a.dtype != np.bool_ else "bool", "dims": list(a.shape),
+                "data": base64.b64encode(np.ascontiguousarray(a).tobytes()).decode()} for n, a in feeds.items()}
+    t0 = time.monotonic()
+    r = page.evaluate(RUN_CASE, [base64.b64encode(model.SerializeToString()).decode(), wire, deadline_ms, bool(feeds)])
+    took = time.monotonic() - t0
+    if r.get("hung"):
+        return ("hung", f"no result within {deadline_ms} ms; console: {console[-3:]}")
+    if "error" in r:
+        return ("error", r["error"])
+    bad = []
+    for name, ref in expected.items():
+        o = r["outputs"].get(name)
+        if o is None or o["type"] not in NP:
+            bad.append(f"{name}: missing" if o is None else f"{name}: type {o['type']}")
+            continue
+        ours = np.frombuffer(base64.b64decode(o["data"]), NP[o["type"]]).reshape(o["dims"])
+        ref = np.asarray(ref)
+        if not close(ours, ref):
+            diff = (np.max(np.abs(ours.astype(np.float64) - ref.astype(np.float64)))
+                    if ours.shape == ref.shape else f"shape {ours.shape} vs {ref.shape}")
+            bad.append(f"{name}: max abs diff {diff}")
+    return ("mismatch", "; ".join(bad)) if bad else ("pass", f"{took * 1000:.0f} ms")
+
+
 @pytest.fixture(scope="module")
-def ortweb_results(browser, tmp_path_factory):
+def ortweb_results(browser):
     if not (ORT_WEB / "ort.min.js").is_file():
         pytest.skip(f"onnxruntime-web is not installed in {ORT_WEB}: run scripts/install_ortweb.sh (scripts/test.sh does)")
-    app = tmp_path_factory.mktemp("ortweb")
-    os.symlink(ORT_WEB, app / "ort")
-    (app / "ortweb.html").write_text(PAGE)
-    host = start_host(app_dir=app)
-    page = browser.new_page()
-    page.console_messages = []
-    page.on("console", lambda m: page.console_messages.append(f"{m.type}: {m.text}"))
-    results = {}
     started = time.monotonic()
-    try:
-        page.goto(f"{host.url}/ortweb.html")
-        for case in node_cases():
-            model, feeds = prepared(case)
-            try:
-                expected = in_process(model, feeds)
-            except Exception as e:  # noqa: BLE001 - a case in-process ONNX Runtime cannot run says nothing of ours
-                results[case.name] = ("not applicable", f"in-process ONNX Runtime: {str(e)[:200]}")
-                continue
-            wire = {n: {"type": str(a.dtype) if a.dtype != np.bool_ else "bool", "dims": list(a.shape),
-                        "data": base64.b64encode(np.ascontiguousarray(a).tobytes()).decode()} for n, a in feeds.items()}
-            t0 = time.monotonic()
-            r = page.evaluate(RUN_CASE, [base64.b64encode(model.SerializeToString()).decode(), wire, CASE_DEADLINE_MS, bool(feeds)])
-            took = time.monotonic() - t0
-            if r.get("hung"):
-                results[case.name] = ("hung", f"no result within {CASE_DEADLINE_MS} ms; console: {page.console_messages[-3:]}")
-                page.console_messages.clear()
-                page.goto(f"{host.url}/ortweb.html")  # a fresh onnxruntime-web for the next case
-                continue
-            if "error" in r:
-                results[case.name] = ("error", r["error"])
-                continue
-            bad = []
-            for name, ref in expected.items():
-                o = r["outputs"].get(name)
-                if o is None:
-                    bad.append(f"{name}: missing")
-                    continue
-                ours = np.frombuffer(base64.b64decode(o["data"]), NP[o["type"]]).reshape(o["dims"])
-                if not close(ours, np.asarray(ref)):
-                    bad.append(f"{name}: max abs diff {np.max(np.abs(ours.astype(np.float64) - ref.astype(np.float64))) if ours.shape == ref.shape else 'shape ' + str(ours.shape)}")
-            results[case.name] = ("mismatch", "; ".join(bad)) if bad else ("pass", f"{took * 1000:.0f} ms")
-    finally:
-        page.close()
-        host.stop()
+    results = run_ortweb(browser, node_cases())
     print(f"onnxruntime-web node tests: {time.monotonic() - started:.1f} s")
     return results
 
