@@ -593,6 +593,12 @@ const DROPPED_BUILDERS = new FinalizationRegistry((state) => {
   const ids = releasedUploads(state);
   if (ids.length) state.link.send({ t: 'releaseConstants', uploads: ids });
 });
+const DROPPED_GRAPHS = new FinalizationRegistry((rec) => {
+  rec.context.graphs.delete(rec.ref);
+  if (rec.destroyed || rec.context.isLost) return;
+  rec.destroyed = true;
+  rec.context.link.send({ t: 'destroyGraph', graph: rec.id });
+});
 function sameBytes(a, b) {
   if (a.byteLength !== b.byteLength) return false;
   let x = a; let y = b;
@@ -677,7 +683,7 @@ function loseContext(ctx, message) {
   if (ctx.isLost) return;
   ctx.isLost = true;
   ctx.resolveLost({ message });
-  for (const g of ctx.graphs) g.destroyed = true;
+  for (const ref of ctx.graphs) { const g = ref.deref(); if (g) g.destroyed = true; }
   for (const t of ctx.tensors) destroyTensor(t);
   if (LINK) LINK.contexts.delete(ctx);
 }
@@ -972,7 +978,8 @@ const IMPL = {
       destroy(g) {
         if (g.destroyed) return;
         g.destroyed = true;
-        g.context.graphs.delete(g);
+        g.rec.destroyed = true;
+        g.context.graphs.delete(g.rec.ref);
         if (!g.context.isLost) g.context.link.send({ t: 'destroyGraph', graph: g.id });
       },
     },
@@ -1053,8 +1060,14 @@ const IMPL = {
         }
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost while building.');
         const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()) };
-        c.graphs.add(graph);
-        return wrap('MLGraph', graph);
+        // the context refers to its graphs weakly: a graph the page drops without destroy() is
+        // released on the host once collected (clients such as onnxruntime-web never destroy
+        // theirs, and the host caps the graphs a page holds)
+        graph.rec = { id, context: c, destroyed: false, ref: new WeakRef(graph) };
+        c.graphs.add(graph.rec.ref);
+        const wrapper = wrap('MLGraph', graph);
+        DROPPED_GRAPHS.register(wrapper, graph.rec);
+        return wrapper;
       },
     },
   },
