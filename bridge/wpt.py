@@ -401,6 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", type=Path, help="write every subtest result to this file")
     p.add_argument("--failures", action="store_true", help="print each failing subtest and its message")
     p.add_argument("--devices", metavar="PROFILE.json", help="run the host on a simulated inventory")
+    p.add_argument("--strict-spec", action="store_true",
+                   help="the host's --strict-spec: spec HEAD's buffer rules where shipping Chromium is more lenient")
     p.add_argument("--chromium", default="/usr/bin/chromium")
     p.add_argument("--native-chromium", metavar="PATH",
                    help="run the pages without the shim in this Chromium with native WebNN (to compare)")
@@ -425,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     from webnn_bridge.bridge.embed import RunningHost
     from webnn_bridge.bridge.server import HostConfig
 
-    config = HostConfig(port=0)
+    config = HostConfig(port=0, strict_spec=args.strict_spec)
     if args.devices:
         from webnn_bridge.bridge.cli import ml_factory
 

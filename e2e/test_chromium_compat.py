@@ -129,3 +129,50 @@ def test_script_url_parameter_gives_spec_head(page, tmp_path):
     finally:
         h.stop()
         static.stop()
+
+
+# A WPT tensor test of a draft older than HEAD (webnn/conformance_tests/tensor.https.any.js once
+# wrote int32 tensors from a Uint32Array): it passes in the default mode, as on shipping
+# Chromium, and fails in strict mode, as HEAD says; the spec's own allowance passes in both.
+WPT_TENSOR_TEST = """\
+// META: title=tensor buffer views
+// META: global=window
+// META: variant=?cpu
+'use strict';
+promise_setup(async () => { self.ctx = await navigator.ml.createContext(); });
+promise_test(async () => {
+  const t = await ctx.createTensor({dataType: 'int32', shape: [2], writable: true, readable: true});
+  ctx.writeTensor(t, Uint32Array.from([1, 2]));
+  const out = new Uint32Array(2);
+  await ctx.readTensor(t, out);
+  assert_equals(out.join(), '1,2');
+}, 'an int32 tensor through Uint32Array views');
+promise_test(async () => {
+  const t = await ctx.createTensor({dataType: 'int32', shape: [2], writable: true, readable: true});
+  ctx.writeTensor(t, new Uint8Array(Int32Array.from([3, -4]).buffer));
+  assert_equals(new Int32Array(await ctx.readTensor(t)).join(), '3,-4');
+}, 'an int32 tensor through a Uint8Array');
+"""
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_wpt_runner_runs_in_both_modes(tmp_path, strict):
+    import json
+
+    from webnn_bridge.bridge import wpt
+
+    from .test_wpt_runner import HARNESS
+
+    (tmp_path / "resources").mkdir()
+    (tmp_path / "resources" / "testharness.js").write_text(HARNESS)
+    d = tmp_path / "webnn" / "conformance_tests"
+    d.mkdir(parents=True)
+    (d / "tensor.https.any.js").write_text(WPT_TENSOR_TEST)
+    (tmp_path / "webnn" / "validation_tests").mkdir()
+    out = tmp_path / "results.json"
+    wpt.main([str(tmp_path), "--json", str(out)] + (["--strict-spec"] if strict else []))
+    [page] = json.loads(out.read_text())
+    assert {t["name"]: t["status"] for t in page["subtests"]} == {
+        "an int32 tensor through Uint32Array views": "FAIL" if strict else "PASS",
+        "an int32 tensor through a Uint8Array": "PASS",
+    }
