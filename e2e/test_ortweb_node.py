@@ -5,7 +5,7 @@ ONNX Runtime on the same model.
 
 The subset holds the classes that used to hang the page (onnxruntime-web reading WebNN tensors
 back into Int8Arrays or larger buffers when a graph mixes WebNN and wasm nodes, and building a
-reshape of an int4/uint4 zero point): SoftmaxCrossEntropyLoss, GroupNormalization,
+reshape of an int4/uint4 zero point): SoftmaxCrossEntropyLoss, GroupNormalization, Scan, Loop,
 DequantizeLinear uint4/uint16, CenterCropPad, plus a spread of common operators. Every case has a
 deadline: a hang is a failure that says so, and the page is reloaded for the next case.
 
@@ -57,6 +57,8 @@ SUBSET = {
         "test_center_crop_pad_crop_and_pad_expanded", "test_center_crop_pad_crop_axes_hwc_expanded",
         "test_center_crop_pad_crop_negative_axes_hwc_expanded", "test_center_crop_pad_crop_axes_chw_expanded",
     ],
+    "scan": ["test_scan_sum", "test_scan9_sum"],
+    "loop": ["test_loop11"],
     "relu": ["test_relu"],
     "add": ["test_add_bcast"],
     "conv": ["test_basic_conv_with_padding", "test_conv_with_strides_padding"],
