@@ -3,7 +3,10 @@ through onnxruntime-web's WebNN EP on ours (the CI test, e2e/test_ortweb_node.py
 Prints the counts per outcome (pass, mismatch, error, hung) and the cases that did not pass.
 
 Run (from the repository root; onnxruntime-web from scripts/install_ortweb.sh):
-  PYTHONPATH=. .venv/bin/python benchmarks/ortweb_node_sweep.py [--filter TEXT] [--deadline-ms 8000] [--json FILE]
+  PYTHONPATH=. .venv/bin/python benchmarks/ortweb_node_sweep.py [--filter TEXT] [--deadline-ms 8000] [--json FILE] \
+      [--native-chromium ~/peers/native/chromium]
+With --native-chromium the same cases run on native Chromium's WebNN too (pages without the shim),
+and the cases that pass there but not on ours are listed.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ def main() -> None:
     ap.add_argument("--filter", help="only node tests whose name contains TEXT")
     ap.add_argument("--deadline-ms", type=int, default=8000)
     ap.add_argument("--json", type=Path, help="write every case's outcome here")
+    ap.add_argument("--native-chromium", type=Path, help="also run them on this Chromium with WebNN built in")
     args = ap.parse_args()
     if not (ORT_WEB / "ort.min.js").is_file():
         sys.exit(f"onnxruntime-web is missing in {ORT_WEB}: run scripts/install_ortweb.sh")
@@ -74,9 +78,28 @@ def main() -> None:
         finally:
             browser.close()
     counts = collections.Counter(r[0] for r in results.values())
-    print(f"\n{dict(counts)} in {time.monotonic() - started:.0f} s")
+    print(f"\nours: {dict(counts)} in {time.monotonic() - started:.0f} s", flush=True)
+    out = {"ours": results}
+    if args.native_chromium:
+        from benchmarks.bench_webnn import NATIVE_ARGS, native_env
+
+        exe = args.native_chromium
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(exe), env=native_env(exe), args=NATIVE_ARGS)
+            try:
+                native = run_ortweb(browser, cases, args.deadline_ms, native=True)
+            finally:
+                browser.close()
+        print(f"native: {dict(collections.Counter(r[0] for r in native.values()))}")
+        worse = {n: results[n] for n, r in native.items() if r[0] == "pass" and results[n][0] != "pass"}
+        better = [n for n, r in results.items() if r[0] == "pass" and native[n][0] != "pass"]
+        print(f"pass on native but not on ours: {len(worse)}")
+        for n, r in worse.items():
+            print(f"  {n}: {r[0]}: {r[1][:160]}")
+        print(f"pass on ours but not on native: {len(better)}")
+        out["native"] = native
     if args.json:
-        args.json.write_text(json.dumps(results, indent=1))
+        args.json.write_text(json.dumps(out, indent=1))
 
 
 if __name__ == "__main__":

@@ -189,9 +189,10 @@ def close(ours: np.ndarray, ref: np.ndarray) -> bool:
     return bool(np.array_equal(ours, ref))
 
 
-def run_ortweb(browser, cases, deadline_ms: int = CASE_DEADLINE_MS, on_result=None) -> dict:
-    """Each case through onnxruntime-web's WebNN EP on a host of its own, against in-process ONNX
-    Runtime: name -> (status, detail), status one of pass, mismatch, error, hung, not applicable."""
+def run_ortweb(browser, cases, deadline_ms: int = CASE_DEADLINE_MS, on_result=None, native: bool = False) -> dict:
+    """Each case through onnxruntime-web's WebNN EP on a host of its own (``native``: the pages
+    without the shim, from a plain server, for a browser with WebNN built in), against in-process
+    ONNX Runtime: name -> (status, detail), status one of pass, mismatch, error, hung, not applicable."""
     import tempfile
 
     results = {}
@@ -199,7 +200,12 @@ def run_ortweb(browser, cases, deadline_ms: int = CASE_DEADLINE_MS, on_result=No
         app = Path(d)
         os.symlink(ORT_WEB, app / "ort")
         (app / "ortweb.html").write_text(PAGE)
-        host = start_host(app_dir=app)
+        if native:
+            from benchmarks.bench_webnn import StaticServer
+
+            host = StaticServer(app)
+        else:
+            host = start_host(app_dir=app)
         page = browser.new_page()
         console: list[str] = []
         page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
