@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -123,6 +124,7 @@ class Session:
         self.tensors: dict[int, MLTensor] = {}
         self.closed = False
         self.observer = observer  # policy tracing hook: (event, facts)
+        self.page = ""  # the page's path (hello), named in policy traces
         self.held: dict[str, memoryview] = {}  # constants held for the build being handled
         self.uploads: dict[int, Upload] = {}  # constants uploaded before their build (on_putConstant)
         self.sent_errors = 0
@@ -246,8 +248,10 @@ class Session:
     # ------------------------------------------------------------------ handlers
     def on_hello(self, h, payload):
         ms = int(self.keepalive_timeout_s * 1000)
+        page = h.get("page")  # the page's path, for the operator's policy trace only
+        self.page = page.split("?")[0][:200] if isinstance(page, str) else ""
         return self._ok(h, session=self.token, protocol=protocol.PROTOCOL_VERSION, keepalive=ms,
-                        rawMinBytes=protocol.RAW_MIN_BYTES)
+                        rawMinBytes=protocol.RAW_MIN_BYTES, trace=self.observer is not None)
 
     def on_createContext(self, h, payload):  # noqa: N802
         cid = self._new_id(self.contexts, h["ctx"])
@@ -256,7 +260,7 @@ class Session:
         ctx.budget = self.budget
         ctx.charged = self.budget.charge(CONTEXT_BYTES, "createContext()", NotSupportedError)
         self.contexts[cid] = ctx
-        self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx})
+        self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx, "page": self.page})
         # the shim runs the op rules itself (generated from ops/): it needs the capabilities the
         # builder enforces, i.e. the context's privacy-bucketed profile (data only)
         # whether this origin's constants are held (a reload, a restarted host): then the page
@@ -299,7 +303,7 @@ class Session:
             if not missing:  # built or failed: the builder's uploads are done with
                 self._release(h.get("release"))
         self.graphs[gid] = graph
-        self._observe("build", {"graph": graph, "context": ctx})
+        self._observe("build", {"graph": graph, "context": ctx, "page": self.page})
         return self._ok(h, uploads=uploads, **placement_report(graph))
 
     def _hold_named(self, h: dict) -> list[str]:
@@ -594,6 +598,17 @@ class Session:
         # for Session.prepare: what the graph costs (a busy machine only makes runs slower)
         graph.fastest_ms = min(ms, getattr(graph, "fastest_ms", ms))
         self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms})
+        return None
+
+    def on_pageLatency(self, h, payload):  # noqa: N802
+        """The page's own latency of a dispatch (shim: dispatch() to a read resolved), sent only
+        while the host records a policy trace; it goes to the trace alone, never to any page."""
+        graph = self.graphs.get(h.get("graph"))
+        ms = h.get("ms")
+        if self.observer is None or graph is None or not isinstance(ms, (int, float)) or isinstance(ms, bool):
+            return None
+        if math.isfinite(ms) and 0 <= ms < 3.6e6:
+            self._observe("pageLatency", {"graph": graph, "context": graph.context, "ms": float(ms)})
         return None
 
     def on_graphLatency(self, h, payload):  # noqa: N802
