@@ -657,6 +657,7 @@ class Decision:
             "strict": self.strict,
             "simulated": self.simulated,
             "candidates": [d.id for d in self.candidates],
+            "candidateFacts": {d.id: [d.kind, backend_name(d)] for d in self.candidates},
             "rejected": [list(r) for r in self.rejected],
             "reasons": list(self.reasons),
             "row": self.normalized.source if self.normalized else None,

@@ -73,9 +73,11 @@ def stats(samples: Sequence[float]) -> dict:
         lo, hi = math.floor(k), math.ceil(k)
         return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
-    half = 0.98 * math.sqrt(n)  # 1.96 * sqrt(n) / 2: the binomial interval of the median's rank
-    lo = max(0, math.floor(n / 2 - half) - 1)
-    hi = min(n - 1, math.ceil(n / 2 + half))
+    # ranks (1-based) j = floor(n/2 - 1.96 sqrt(n)/2), k = ceil(1 + n/2 + 1.96 sqrt(n)/2): the normal
+    # approximation of the binomial interval of the median's rank (distribution-free)
+    half = 0.98 * math.sqrt(n)
+    lo = min(n - 1, max(0, math.floor(n / 2 - half) - 1))
+    hi = min(n - 1, max(0, math.ceil(1 + n / 2 + half) - 1))
     return {"p50": q(0.5), "p90": q(0.9), "n": n, "ci95": [xs[lo], xs[hi]]}
 
 

@@ -416,6 +416,11 @@ def _device_facts(events: Sequence[Mapping]) -> dict[str, tuple[str, str]]:
     facts: dict[str, tuple[str, str]] = {}
     for ev in events:
         d = ev.get("decision") or {}
+        cf = d.get("candidateFacts")
+        if isinstance(cf, dict):
+            for dev, kb in cf.items():
+                if isinstance(kb, list) and len(kb) == 2 and all(isinstance(x, str) for x in kb):
+                    facts.setdefault(dev, (kb[0], kb[1]))
         if isinstance(d.get("device"), str) and isinstance(d.get("kind"), str):
             backend = d.get("backend") if isinstance(d.get("backend"), str) else d["device"].split(":")[0]
             facts[d["device"]] = (d["kind"], backend)
@@ -439,6 +444,8 @@ def align_recorded(recorded: dict[str, dict[str, float]], facts: Mapping[str, tu
         if dev not in mapping:
             kind, backend = facts.get(dev, ("?", dev.split(":")[0]))
             same = [d.id for d in inventory if d.kind == kind and backend_name(d) == backend]
+            if kind == "?":  # an old trace that does not say the device's kind: by backend alone
+                same = [d.id for d in inventory if backend_name(d) == backend]
             mapping[dev] = same[0] if len(same) == 1 else None
             if len(same) == 1:
                 notes.append(f"recorded latencies of {dev} count for {same[0]} (same backend {backend}, kind {kind})")

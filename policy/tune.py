@@ -31,6 +31,7 @@ from webnn_bridge.backends.base import Device
 
 from .engine import _merge, backend_order, validate_rules
 from .graphs import summarize
+from .inventory import backend_name
 from .trace import ReplayOutcome, plot_bars, replay, workloads
 
 OBJECTIVES = ("latency-p50", "latency-p90", "cpu-time")
@@ -116,8 +117,8 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
     by_kind: dict[str, list[str]] = {}
     for d in real:
         by_kind.setdefault(d.kind, [])
-        if d.backend not in by_kind[d.kind]:
-            by_kind[d.kind].append(d.backend)
+        if backend_name(d) not in by_kind[d.kind]:
+            by_kind[d.kind].append(backend_name(d))
     singles = []
     for kind, backends in by_kind.items():
         rest = [b for b in backend_order(base_rules, kind) if b not in backends]
@@ -148,7 +149,7 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
         best = min(allowed, key=lambda d: res[d.id].get(key, res[d.id]["p50"]), default=None)
         cur = res.get(o.device, {}).get(key)
         if best is not None and cur is not None and best.id != o.device and res[best.id].get(key, 0) < cur:
-            prefer.setdefault(best.backend, []).append(w.graph)
+            prefer.setdefault(backend_name(best), []).append(w.graph)
         else:
             stay.append(w.graph)
     if prefer:
