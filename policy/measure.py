@@ -117,22 +117,34 @@ def _progress(out, i: int, total: int, text: str) -> None:
     out.flush()
 
 
+BLOCK = 5  # timed runs per device before switching to the next one
+SETTLE_S = 0.005  # a pause at each switch: the previous runtime's pool threads stop spinning
+
+
 def run_interleaved(compiled: Mapping[str, Any], inputs, *, reps: int, seconds: float, warmup: int = 3,
                     min_reps: int = 5) -> dict[str, dict]:
-    """Time each compiled graph (by device id) round-robin: warm-up runs, then up to ``reps``
-    rounds or until ``seconds`` are spent (at least ``min_reps`` rounds)."""
+    """Time each compiled graph (by device id) in interleaved blocks of BLOCK runs (each block
+    after one untimed run and a short pause, so that one runtime's threads never compete with
+    another's, as in a host where a graph runs on one backend): warm-up runs first, then up to
+    ``reps`` runs per device or until ``seconds`` are spent (at least ``min_reps``)."""
     wall: dict[str, list[float]] = {d: [] for d in compiled}
     cpu: dict[str, list[float]] = {d: [] for d in compiled}
     for c in compiled.values():
         for _ in range(warmup):
             c.run(inputs)
     start = time.perf_counter()
-    for r in range(reps):
+    done = 0
+    while done < reps:
+        block = min(BLOCK, reps - done)
         for dev, c in compiled.items():
-            w, u = _timed(c, inputs)
-            wall[dev].append(w)
-            cpu[dev].append(u)
-        if r + 1 >= min_reps and time.perf_counter() - start > seconds:
+            time.sleep(SETTLE_S)
+            c.run(inputs)
+            for _ in range(block):
+                w, u = _timed(c, inputs)
+                wall[dev].append(w)
+                cpu[dev].append(u)
+        done += block
+        if done >= min_reps and time.perf_counter() - start > seconds:
             break
     out = {}
     for dev in compiled:

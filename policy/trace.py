@@ -333,7 +333,7 @@ class ReplayOutcome:
     kind: str | None
     fallback: str | None
     latency_ms: float | None
-    latency_source: str  # "measured" (policy measure) | "recorded" (the trace) | "modelled" | "-"
+    latency_source: str  # "recorded" (the trace) | "measured" (policy measure) | "anchored" | "modelled" | "-"
     tier: str | None
     error: str | None = None
     reasons: list[str] = field(default_factory=list)
@@ -410,6 +410,23 @@ def _recorded_latencies(events: Sequence[Mapping]) -> dict[str, dict[str, float]
     return {h: {d: statistics.median(v) for d, v in per.items()} for h, per in samples.items()}
 
 
+def _recorded_stats(events: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
+    """graph hash -> placement key -> measure.stats() of the recorded host latencies."""
+    from .measure import stats
+
+    samples: dict[str, dict[str, list[float]]] = {}
+    for ev in events:
+        if ev.get("event") != "dispatch":
+            continue
+        lat = dict(ev.get("latencyMs") or {})
+        key = _dispatch_key(ev)
+        if key is None or len(lat) != 1:
+            continue
+        samples.setdefault((ev.get("graph") or {}).get("hash"), {}).setdefault(key, []).append(
+            float(next(iter(lat.values()))))
+    return {h: {k: stats(v) for k, v in per.items()} for h, per in samples.items()}
+
+
 def _device_facts(events: Sequence[Mapping]) -> dict[str, tuple[str, str]]:
     """device id -> (kind, backend), as the trace's own decisions name them (the backend from the
     decision, else the id's prefix, e.g. "onnxruntime:CPUExecutionProvider")."""
@@ -427,8 +444,8 @@ def _device_facts(events: Sequence[Mapping]) -> dict[str, tuple[str, str]]:
     return facts
 
 
-def align_recorded(recorded: dict[str, dict[str, float]], facts: Mapping[str, tuple[str, str]],
-                   inventory: Sequence[Device]) -> tuple[dict[str, dict[str, float]], list[str]]:
+def align_recorded(recorded: dict[str, dict[str, Any]], facts: Mapping[str, tuple[str, str]],
+                   inventory: Sequence[Device]) -> tuple[dict[str, dict[str, Any]], list[str]]:
     """Latencies recorded on devices the replay inventory lacks (a trace of the real host replayed
     under --devices) count for the inventory's one device of the same kind AND backend; never for
     another backend. Returns the aligned latencies and one note per mapped or dropped device."""
@@ -524,7 +541,8 @@ def load_matrix(path: str | Path) -> dict:
 
 
 def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device],
-             recorded: Mapping[str, float], matrix: Mapping | None = None) -> ReplayOutcome:
+             recorded: Mapping[str, float], matrix: Mapping | None = None,
+             recorded_stats: Mapping[str, dict] | None = None) -> ReplayOutcome:
     from .engine import decide_build, decide_context
     from .inventory import backend_name
     from .qos import estimate_latency_ms, qos_tier
@@ -538,14 +556,29 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
         return ReplayOutcome(None, None, None, None, "-", None, "NotSupportedError", list(getattr(e, "reasons", [])))
     dev = placement.device
     key = placement_key(placement)
-    measured = ((matrix or {}).get("graphs", {}).get(graph.hash, {}).get("results", {}).get(key or "")
-                if not placement.threads else None)
+    results = (matrix or {}).get("graphs", {}).get(graph.hash, {}).get("results", {})
+    measured = results.get(key or "") if not placement.threads else None
     ci = p90 = cpu = None
-    if measured:
+    rec_stats = (recorded_stats or {}).get(key or "")
+    if key in recorded:  # what this graph's dispatches took on this device, in the host, as recorded
+        ms, src = recorded[key], "recorded"
+        if rec_stats:
+            ci, p90 = tuple(rec_stats["ci95"]), rec_stats["p90"]
+        if measured:
+            cpu = measured.get("cpu_ms")
+    elif measured:
         ms, src = float(measured["p50"]), "measured"
         ci, p90, cpu = tuple(measured["ci95"]), measured.get("p90"), measured.get("cpu_ms")
-    elif key in recorded:
-        ms, src = recorded[key], "recorded"
+        # anchored: the host's own overhead on this workload (recorded minus measured, on the
+        # device the trace ran it on) is added to the measurement of the device it did not run on
+        offsets = [recorded[k] - float(results[k]["p50"]) for k in recorded if k in results]
+        if offsets:
+            off = statistics.median(offsets)
+            shifted = max(ms + off, ms * 0.5)
+            off = shifted - ms
+            ms, src = shifted, "anchored"
+            ci = (ci[0] + off, ci[1] + off)
+            p90 = p90 + off if p90 is not None else None
     else:
         from .measure import modelled_latency_ms
 
@@ -563,17 +596,19 @@ def replay(trace_events: Iterable[Mapping], rules_a: Mapping, rules_b: Mapping,
     latency is measured (the matrix of `policy measure`), recorded (the trace), or modelled;
     ``notes`` collects how recorded device ids were mapped onto the inventory."""
     events = list(trace_events)
-    recorded, mapped = align_recorded(_recorded_latencies(events), _device_facts(events), inventory)
+    facts = _device_facts(events)
+    recorded, mapped = align_recorded(_recorded_latencies(events), facts, inventory)
     if notes is not None:
         notes.extend(mapped)
+    rstats, _ = align_recorded(_recorded_stats(events), facts, inventory)  # the same mapping, as statistics
     rows = []
     for i, w in enumerate(workloads(events)):
         graph = summarize(w.graph)
         rec = recorded.get(graph.hash, {})
         rows.append(ReplayRow(
             i, w.name, graph.hash, w.options,
-            _outcome(w.options, graph, rules_a, inventory, rec, matrix),
-            _outcome(w.options, graph, rules_b, inventory, rec, matrix),
+            _outcome(w.options, graph, rules_a, inventory, rec, matrix, rstats.get(graph.hash)),
+            _outcome(w.options, graph, rules_b, inventory, rec, matrix, rstats.get(graph.hash)),
             w.weight, w.page, w.label, statistics.median(w.page_ms) if w.page_ms else None,
         ))
     return rows
@@ -603,7 +638,7 @@ def _row_record(r: ReplayRow) -> dict:
 def _fmt_ms(o: ReplayOutcome) -> str:
     if o.latency_ms is None:
         return "FAILED" if o.error else "-"
-    return f"{o.latency_ms:.2f}{ {'modelled': '*', 'measured': 'm'}.get(o.latency_source, '')}"
+    return f"{o.latency_ms:.2f}{ {'modelled': '*', 'measured': 'm', 'anchored': 'a'}.get(o.latency_source, '')}"
 
 
 def format_table(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline", "rules")) -> str:
@@ -618,8 +653,9 @@ def format_table(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("")
     lines.append(summary_line(rows, labels))
-    lines.append("(ms per dispatch; m = measured by `policy measure`, * = modelled, others recorded in the trace; "
-                 "totals are weighted by each workload's dispatch count)")
+    lines.append("(ms per dispatch; m = measured by `policy measure`, a = measured and anchored to the host overhead "
+                 "the trace recorded for the workload, * = modelled, others recorded in the trace; totals are weighted "
+                 "by each workload's dispatch count)")
     return "\n".join(lines)
 
 

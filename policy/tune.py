@@ -35,6 +35,7 @@ from .inventory import backend_name
 from .trace import ReplayOutcome, plot_bars, replay, workloads
 
 OBJECTIVES = ("latency-p50", "latency-p90", "cpu-time")
+MIN_GAIN = 0.05  # a route must make a workload at least this much faster
 
 
 @dataclass
@@ -104,8 +105,6 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
     """The search (module doc). Returns {"best", "candidates", "baseline", "single", "rows", ...}."""
     if objective not in OBJECTIVES:
         raise ValueError(f"--objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
-    from .engine import decide_context
-
     base_override = dict(base_override or {})
     ws = workloads(events)
     real = [d for d in inventory if d.id in matrix.get("devices", {})]
@@ -133,23 +132,28 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
     if not priced:
         raise ValueError("no single-backend rule set runs every workload with the matrix's devices")
     best_single = min(priced, key=lambda c: c.total)
-    # graphs another backend (of the same kind, among the context's candidates) runs better
-    results = {h: g.get("results", {}) for h, g in matrix.get("graphs", {}).items()}
+    # graphs another backend runs clearly better (priced as the single-backend sets price them:
+    # recorded, anchored measurements or models): at least MIN_GAIN faster, and for p50 with the
+    # other backend's CI entirely below the current p50 (noise never earns a route)
     prefer: dict[str, list[dict]] = {}
     stay: list[dict] = []
-    for w, o in zip(ws, best_single.outcomes):
-        h = summarize(w.graph).hash
-        res = results.get(h, {})
-        if o.device is None or o.key is None or o.key.startswith("partition:"):
-            stay.append(w.graph)
-            continue
-        decision = decide_context(w.options, inventory, best_single.rules)
-        allowed = [d for d in decision.candidates if d.kind == o.kind and d.id in res]
-        key = {"latency-p50": "p50", "latency-p90": "p90", "cpu-time": "cpu_ms"}[objective]
-        best = min(allowed, key=lambda d: res[d.id].get(key, res[d.id]["p50"]), default=None)
-        cur = res.get(o.device, {}).get(key)
-        if best is not None and cur is not None and best.id != o.device and res[best.id].get(key, 0) < cur:
-            prefer.setdefault(backend_name(best), []).append(w.graph)
+    for i, w in enumerate(ws):
+        cur = best_single.outcomes[i]
+        cur_v = _metric(cur, objective)
+        best_alt = None
+        for c in priced:
+            alt = c.outcomes[i]
+            v = _metric(alt, objective)
+            if (c is best_single or v is None or cur_v is None or alt.device == cur.device or alt.kind != cur.kind
+                    or (alt.key or "").startswith("partition:")):
+                continue
+            significant = v < cur_v * (1 - MIN_GAIN)
+            if objective == "latency-p50" and alt.ci_ms is not None:
+                significant = significant and alt.ci_ms[1] < cur_v
+            if significant and (best_alt is None or v < _metric(best_alt, objective)):
+                best_alt = alt
+        if best_alt is not None and best_alt.backend:
+            prefer.setdefault(best_alt.backend, []).append(w.graph)
         else:
             stay.append(w.graph)
     if prefer:

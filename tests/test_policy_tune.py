@@ -298,12 +298,14 @@ def test_measure_reruns_recorded_graphs_on_every_real_device(tmp_path, capsys):
     rules.write_text('[backends]\ncpu = ["openvino", "onnxruntime"]\n')
     rc = bridge_cli.main(["policy", "replay", str(path), "--rules", str(rules), "--matrix", str(out)])
     table = capsys.readouterr().out
-    assert rc == 0 and "m  " in table and "2 placement(s) changed" in table
+    assert rc == 0 and "a  " in table and "2 placement(s) changed" in table
     rows = trace.replay(trace.read_trace(path), engine.load_rules(), engine.load_rules(rules), ml.inventory, matrix=m)
     for r in rows:
         assert r.a.backend == "onnxruntime" and r.b.backend == "openvino"
-        assert r.a.latency_ms == m["graphs"][r.graph_hash]["results"][r.a.device]["p50"]
-        assert r.b.latency_ms == m["graphs"][r.graph_hash]["results"][r.b.device]["p50"]
+        assert r.a.latency_source == "recorded" and r.b.latency_source == "anchored"
+        res = m["graphs"][r.graph_hash]["results"]
+        offset = r.a.latency_ms - res[r.a.device]["p50"]  # the host's overhead on this workload
+        assert r.b.latency_ms == pytest.approx(max(res[r.b.device]["p50"] + offset, res[r.b.device]["p50"] / 2))
 
 
 def _synthetic(tmp_path):
@@ -317,8 +319,10 @@ def _synthetic(tmp_path):
         p = engine.decide_build(d, g, inv, rules)
         events += [trace.context_event({}, d, ctx=ctx), trace.build_event(g, p, ctx=ctx, page=f"/{name}.html",
                                                                            label=name, gid=ctx)]
-        events += [trace.dispatch_event(g, {p.device.id: 1.0}, ctx=ctx, gid=ctx) for _ in range(ctx + 1)]
     p50 = {"tiny-cnn": (17.0, 9.4), "embed-int64": (1.0, 2.0), "rank6-add": (0.5, 0.9)}
+    for ctx, (name, g) in enumerate(graphs.items()):  # recorded on ONNX Runtime, the default; host overhead 0.25 ms
+        events += [trace.dispatch_event(g, {"ort-cpu": p50[name][0] + 0.25}, ctx=ctx, gid=ctx, placement="ort-cpu")
+                   for _ in range(ctx + 1)]
 
     def cell(ms):
         return {"p50": ms, "p90": ms * 1.2, "n": 20, "ci95": [ms * 0.95, ms * 1.05], "cpu_ms": ms * 1.5}
@@ -333,10 +337,12 @@ def test_tune_routes_only_the_graph_another_backend_runs_better(tmp_path):
     inv, rules, events, matrix = _synthetic(tmp_path)
     result = tune.tune(events, matrix, rules, inv, objective="latency-p50")
     by_name = {c.name: c for c in result["candidates"]}
-    assert by_name["onnxruntime first (cpu)"].total == pytest.approx(17.0 * 1 + 1.0 * 2 + 0.5 * 3)
-    assert by_name["openvino first (cpu)"].total == pytest.approx(9.4 + 2.0 * 2 + 0.9 * 3)
+    # ONNX Runtime: recorded; OpenVINO: measured, anchored by the 0.25 ms the host added to each recording
+    assert by_name["onnxruntime first (cpu)"].total == pytest.approx(17.25 * 1 + 1.25 * 2 + 0.75 * 3)
+    assert by_name["openvino first (cpu)"].total == pytest.approx(9.65 + 2.25 * 2 + 1.15 * 3)
+    assert [o.latency_source for o in by_name["openvino first (cpu)"].outcomes] == ["anchored"] * 3
     best = result["best"]
-    assert best.name == "routed (features)" and best.total == pytest.approx(9.4 + 2.0 + 1.5)
+    assert best.name == "routed (features)" and best.total == pytest.approx(9.65 + 1.25 * 2 + 0.75 * 3)
     assert best.total <= result["best_single"].total
     assert [o.device for o in best.outcomes] == ["ov-cpu", "ort-cpu", "ort-cpu"]
     # OpenVINO first is the best single backend (16.1 ms); the two graphs ONNX Runtime runs better get a route
@@ -349,12 +355,13 @@ def test_tune_routes_only_the_graph_another_backend_runs_better(tmp_path):
     rows = trace.replay(events, rules, again, inv, matrix=matrix)
     assert [r.b.device for r in rows] == ["ov-cpu", "ort-cpu", "ort-cpu"]
     md = paths["md"].read_text()
-    assert "| /tiny-cnn.html tiny-cnn | 1 | ort-cpu | 17.00 [16.15, 17.85] measured |" in md
+    assert "| /tiny-cnn.html tiny-cnn | 1 | ort-cpu | 17.25 [17.25, 17.25] recorded |" in md
+    assert "| ov-cpu | 9.65 [9.18, 10.12] anchored |" in md
     assert "+| 1 | `tuned-0-onnxruntime` | all |" in md  # the truth-table diff shows the new route
     assert paths["png"].read_bytes()[:4] == b"\x89PNG"
     # cpu-time objective prices CPU time
     cpu = tune.tune(events, matrix, rules, inv, objective="cpu-time")
-    assert cpu["best"].total == pytest.approx(1.5 * (9.4 + 2.0 + 1.5))
+    assert cpu["best"].total == pytest.approx(1.5 * (9.4 + 1.0 * 2 + 0.5 * 3))  # CPU time: measured only
     with pytest.raises(ValueError, match="objective"):
         tune.tune(events, matrix, rules, inv, objective="speed")
 
