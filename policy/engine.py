@@ -360,7 +360,7 @@ ROUTE_WHEN = {
     "data_types": list,
     "graphs": list,
 }
-ROUTE_KEYS = {"id": str, "when": dict, "policies": list, "backends": list, "threads": int, "reason": str}
+ROUTE_KEYS = {"id": str, "when": dict, "policies": list, "backends": list, "reason": str}
 
 
 def route_problems(routes: Any) -> list[str]:
@@ -376,6 +376,8 @@ def route_problems(routes: Any) -> list[str]:
         where = f"routes row {i} ({r.get('id', '?')})"
         for key, value in r.items():
             types = ROUTE_KEYS.get(key)
+            if key == "threads":
+                continue  # refused below, with its own reason
             if types is None:
                 problems.append(f"{where}: unknown key {key!r} (known: {', '.join(ROUTE_KEYS)})")
             elif not isinstance(value, types) or isinstance(value, bool):
@@ -383,17 +385,17 @@ def route_problems(routes: Any) -> list[str]:
         if not isinstance(r.get("id"), str) or r.get("id") in ids:
             problems.append(f"{where}: needs a unique id")
         ids.add(r.get("id"))
-        if not r.get("backends") and "threads" not in r:
-            problems.append(f"{where}: says nothing (give backends and/or threads)")
+        if "threads" in r:  # a CPU mode no backend takes per graph yet: refused, never silently ignored
+            problems.append(f"{where}: threads: CPU modes (intra-op threads per graph) are not supported by the "
+                            "backends yet")
+        elif not r.get("backends"):
+            problems.append(f"{where}: says nothing (give backends)")
         for name in r.get("backends", []) if isinstance(r.get("backends"), list) else []:
             if name not in known:
                 problems.append(f"{where}: unknown backend {name!r} (known: {', '.join(known)})")
         for pol in r.get("policies", []) if isinstance(r.get("policies"), list) else []:
             if pol not in POLICIES:
                 problems.append(f"{where}: policies: {pol!r} not one of {', '.join(POLICIES)}")
-        threads = r.get("threads")
-        if isinstance(threads, int) and not isinstance(threads, bool) and threads < 1:
-            problems.append(f"{where}: threads must be at least 1")
         when = r.get("when", {})
         if not isinstance(when, Mapping):
             continue
@@ -700,7 +702,6 @@ class Placement:
     exec_device: Device | None = None
     graph_hash: str = ""
     route: str | None = None  # the [[routes]] row that reordered the candidates
-    threads: int | None = None  # a CPU mode: intra-op threads (None: the backend's default)
 
     @property
     def accelerated(self) -> bool:
@@ -726,7 +727,6 @@ class Placement:
             "strict": self.strict,
             "simulated": self.simulated,
             "route": self.route,
-            "threads": self.threads,
             "rejected": [list(r) for r in self.rejected],
             "reasons": list(self.reasons),
         }
@@ -779,13 +779,10 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
                 why_not[d.id] = "the context's preferred device is a CPU: accelerators never take its builds"
         cands = [d for d in cands if d.kind == "cpu"]
     route = match_route(summary, decision.policy, rules)
-    threads = None
     if route is not None:
         cands = route_order(cands, route.get("backends", []))
-        threads = route.get("threads")
         notes.append(f"route '{route['id']}'" + (f" ({route['reason']})" if route.get("reason") else "")
                      + (f": backends {' > '.join(route['backends'])}" if route.get("backends") else "")
-                     + (f", {threads} intra-op thread(s) on a CPU" if threads else "")
                      + f"; candidates now {', '.join(d.id for d in cands)}")
     common = dict(policy=decision.policy, strict=decision.strict, simulated=decision.simulated,
                   exec_device=decision.exec_device, graph_hash=summary.hash,
@@ -806,8 +803,6 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
     cpus = [d for d in cands if d.kind == "cpu"]
 
     def done(p: Placement) -> Placement:
-        if threads and p.device.kind == "cpu" and (p.fallback_device is None or p.fallback_device.kind == "cpu"):
-            p.threads = threads
         used = {p.device.id, p.fallback_device.id if p.fallback_device else None}
         for d in cands:
             if d.id not in used and d.id not in why_not:

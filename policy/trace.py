@@ -557,7 +557,7 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
     dev = placement.device
     key = placement_key(placement)
     results = (matrix or {}).get("graphs", {}).get(graph.hash, {}).get("results", {})
-    measured = results.get(key or "") if not placement.threads else None
+    measured = results.get(key or "")
     ci = p90 = cpu = None
     rec_stats = (recorded_stats or {}).get(key or "")
     if key in recorded:  # what this graph's dispatches took on this device, in the host, as recorded

@@ -60,7 +60,8 @@ NO_CATCH_ALL = '[[options]]\nid = "only-fallback"\nwhen = { computePolicy = "fal
     ('[[routes]]\nid = "r"\nwhen = { min_opps = 3 }\nbackends = ["openvino"]\n', "unknown feature 'min_opps'"),
     ('[[routes]]\nid = "r"\nwhen = { min_flops = inf }\nbackends = ["openvino"]\n', "must be a finite number"),
     ('[[routes]]\nid = "r"\nwhen = { data_types = ["float33"] }\nbackends = ["openvino"]\n', "unknown data type"),
-    ('[[routes]]\nid = "r"\nthreads = 0\n', "threads must be at least 1"),
+    ('[[routes]]\nid = "r"\nbackends = ["openvino"]\nthreads = 1\n', "threads: CPU modes (intra-op threads per graph) "
+                                                                      "are not supported"),
     ('[[routes]]\nid = "r"\n', "says nothing"),
     ("[qos]\nupper_ms = [16, 1e400, 1000, 10000, 30000, 60000]\n", "upper_ms must be finite"),
 ])

@@ -81,14 +81,14 @@ def test_routes_by_graph_features(tmp_path):
     rules = _rules(tmp_path, '[[routes]]\nid = "convs"\nwhen = { ops_any = ["conv2d"], data_types = ["float32"] }\n'
                              'backends = ["openvino", "onnxruntime"]\nreason = "measured faster"\n'
                              '[[routes]]\nid = "big"\nwhen = { min_ops = 6, ops_none = ["conv2d"] }\n'
-                             'backends = ["onnxruntime"]\nthreads = 1\n')
+                             'backends = ["onnxruntime"]\n')
     d = engine.decide_context({}, inv, rules)
     cnn, embed = load_graph(GRAPHS / "tiny-cnn.json"), load_graph(GRAPHS / "embed-int64.json")
     p = engine.decide_build(d, cnn, inv, rules)
-    assert (p.device.id, p.route, p.threads) == ("ov-cpu", "convs", None)
+    assert (p.device.id, p.route) == ("ov-cpu", "convs")
     assert "route 'convs' (measured faster): backends openvino > onnxruntime" in p.reasons[0]
     q = engine.decide_build(d, embed, inv, rules)  # int64 data: not "convs"; 7 nodes, no conv: "big"
-    assert (q.device.id, q.route, q.threads) == ("ort-cpu", "big", 1)
+    assert (q.device.id, q.route) == ("ort-cpu", "big")
     assert q.to_dict()["route"] == "big" and q.to_dict()["backend"] == "onnxruntime"
     for feature, value, matches in (("min_flops", cnn_flops := summarize(cnn).flops(), True),
                                     ("max_flops", cnn_flops - 1, False), ("max_ops", 1, False),
