@@ -726,18 +726,21 @@ def plot_bars(names: Sequence[str], series: Sequence[tuple[str, str, Sequence[Re
                 bar.set_hatch("//")
             if o.latency_ms is None:
                 ax.scatter([0], [y], marker="x", color="red", s=40, zorder=3)
-            else:
-                ax.annotate(f" {o.backend or o.label}", (o.latency_ms, y), va="center", fontsize=7)
+            else:  # the backend, right of the bar and its error bar
+                right = max(o.latency_ms, o.ci_ms[1] if o.ci_ms else 0.0)
+                ax.annotate(f" {o.backend or o.label} ({o.latency_source})", (right, y), va="center", fontsize=7)
     ax.set_yticks(range(n))
     ax.set_yticklabels([name[:60] for name in names], fontsize=8)
     ax.invert_yaxis()
     positive = [o.latency_ms for _, _, outs in series for o in outs if o.latency_ms]
     if positive and max(positive) / min(positive) > 50:
         ax.set_xscale("log")
-    ax.set_xlabel("ms per dispatch (p50; error bars: 95% CI where measured; hatched: modelled; x: fails)")
-    ax.set_title(title)
+    ax.set_xlabel("ms per dispatch (p50; error bars: its 95% CI; hatched: modelled; x: the workload fails)")
+    ax.set_title(title, pad=28 if k > 1 else 8)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=min(k, 3), fontsize=8, frameon=False)
+    lo_x, hi_x = ax.get_xlim()
+    ax.set_xlim(lo_x, hi_x * (3.0 if ax.get_xscale() == "log" else 1.25))  # room for the labels
     p = Path(path)
     fig.savefig(p, dpi=100, bbox_inches="tight", pad_inches=0.2)
     plt.close(fig)
