@@ -254,10 +254,17 @@ def _cmd_measure(args) -> int:
 
     if not args.seconds > 0 or args.reps < 1:
         return _fail("measure", ValueError("--seconds must be > 0 and --reps >= 1"))
+    if args.cache_dir is None:
+        from webnn_bridge.backends.cache import default_cache_dir
+
+        args.cache_dir = str(default_cache_dir())
     try:
         events = _load_trace(args.trace)
+        from .replica import store_constants
+
         matrix = measure(events, seconds=args.seconds, reps=args.reps, warmup=args.warmup,
-                         progress=None if args.quiet else sys.stderr)
+                         progress=None if args.quiet else sys.stderr,
+                         constants=None if args.no_store else store_constants(args.cache_dir))
         if args.calibration:
             matrix["calibration"] = _load_matrix(None, args.calibration)["calibration"]
         path = write_matrix(matrix, args.out)
@@ -266,7 +273,9 @@ def _cmd_measure(args) -> int:
     for h, g in matrix["graphs"].items():
         cells = ", ".join(f"{dev}: p50 {r['p50']:.3f} ms [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] p90 {r['p90']:.3f} "
                           f"n={r['n']} cpu {r['cpu_ms']:.3f} ms" for dev, r in g["results"].items())
-        print(f"{g['label']} ({h[:10]}): {cells or 'not measured'}")
+        c = g.get("constants")
+        stored = f" [constants: {c['stored']}/{c['total']} from the store]" if c and c["total"] else ""
+        print(f"{g['label']} ({h[:10]}){stored}: {cells or 'not measured'}")
         for dev, why in g.get("skipped", {}).items():
             print(f"  skipped {dev}: {why}")
     print(f"wrote {path}")
@@ -362,6 +371,9 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     m.add_argument("--reps", type=int, default=50, help="repetitions per graph and device at most (default 50)")
     m.add_argument("--warmup", type=int, default=3, help="untimed runs first (default 3)")
     m.add_argument("--calibration", metavar="CAL.json", help="embed `policy calibrate` figures in the matrix")
+    m.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="the host's cache directory: constants from its store (default: serve's default)")
+    m.add_argument("--no-store", action="store_true", help="deterministic data for every constant")
     m.add_argument("--quiet", action="store_true", help="no progress bar")
     m.set_defaults(parser=m, func=_cmd_measure)
 

@@ -158,7 +158,8 @@ def run_interleaved(compiled: Mapping[str, Any], inputs, *, reps: int, seconds: 
 def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = None, seconds: float = 60.0,
             reps: int = 50, warmup: int = 3, progress=sys.stderr,
             constants: Callable[[str], bytes | None] | None = None) -> dict:
-    """The measurement matrix of every graph the trace built (see the module doc)."""
+    """The measurement matrix of every graph the trace built (see the module doc). ``constants``:
+    bytes by SHA-256 (replica.store_constants); a constant it lacks gets deterministic data."""
     from webnn_bridge.backends import backend_for
 
     from .replica import inputs_for, ir_from_json
@@ -189,6 +190,9 @@ def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = Non
         summary = summarize(_summary_of(events, h))
         _progress(progress, i, len(todo), f"{g['label']}: compiling")
         ir = ir_from_json(structures[h], constants)
+        g["constants"] = {"stored": sum(1 for sha in structures[h].get("constants", {}).values()
+                                        if constants is not None and constants(sha) is not None),
+                          "total": len(structures[h].get("constants", {}))}
         compiled: dict[str, Any] = {}
         for d in devs:
             why = _runs_whole(summary, d)

@@ -4,13 +4,15 @@ Traces carry it in build events (``"ir"``): operand descriptors, inputs, outputs
 op, arguments and options (operands as ``{"$ref": id}``, operand lists as ``{"$list": [...]}``)
 and each constant's SHA-256 and descriptor, never its bytes. ``ir_from_json`` rebuilds a GraphIR
 with constants from ``constants(sha256)`` where given (the host's content-addressed store), else
-deterministic data of the right type (zeros for integers, so that indices stay in range).
+deterministic data of the right type (zeros for integers, so that indices stay in range);
+``store_constants(cache_dir)`` is that lookup for a host's cache directory.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -93,6 +95,31 @@ def ir_from_json(data: Mapping, constants: Callable[[str], bytes | None] | None 
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise ValueError(f"a graph's structure (ir) is malformed: {e!r}") from None
     return ir
+
+
+def store_constants(cache_dir: str | Path | None) -> Callable[[str], bytes | None]:
+    """A read-only lookup of constants by SHA-256 in a host's content-addressed store
+    (``<cache dir>/constants/<origin folder>/<sha256>``, bridge/memo.py ConstantStore): any origin's
+    copy of a digest is the same bytes; each is checked against its digest."""
+    root = Path(cache_dir) / "constants" if cache_dir is not None else None
+    found: dict[str, bytes | None] = {}
+
+    def lookup(sha: str) -> bytes | None:
+        if root is None or not root.is_dir() or not isinstance(sha, str) or len(sha) != 64:
+            return None
+        if sha not in found:
+            found[sha] = None
+            for path in root.glob(f"*/{sha}"):
+                try:
+                    raw = path.read_bytes()
+                except OSError:
+                    continue
+                if hashlib.sha256(raw).hexdigest() == sha:
+                    found[sha] = raw
+                    break
+        return found[sha]
+
+    return lookup
 
 
 def inputs_for(ir: GraphIR, seed: int = 0) -> dict[str, np.ndarray]:

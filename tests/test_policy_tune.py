@@ -203,6 +203,21 @@ def test_replica_round_trips_a_graph():
     assert {k: v.shape for k, v in blind.constants.items()} == {k: v.shape for k, v in again.constants.items()}
 
 
+def test_constants_come_from_a_host_store_checked_against_their_digest(tmp_path):
+    import hashlib
+
+    from webnn_bridge.policy.replica import store_constants
+
+    good, bad = b"\x00\x00\x80\x3f" * 4, b"\x01" * 16
+    sha_good, sha_bad = hashlib.sha256(good).hexdigest(), hashlib.sha256(b"other").hexdigest()
+    (tmp_path / "constants" / "origin1").mkdir(parents=True)
+    (tmp_path / "constants" / "origin1" / sha_good).write_bytes(good)
+    (tmp_path / "constants" / "origin1" / sha_bad).write_bytes(bad)  # damaged: not the digest's bytes
+    lookup = store_constants(tmp_path)
+    assert lookup(sha_good) == good and lookup(sha_bad) is None and lookup("0" * 64) is None
+    assert store_constants(None)(sha_good) is None and store_constants(tmp_path / "none")(sha_good) is None
+
+
 def test_session_reports_page_and_page_latency_only_while_tracing():
     from webnn_bridge.bridge.session import Session
 
