@@ -226,6 +226,11 @@ def _cmd_replay(args) -> int:
     rows = replay(events, rules_a, rules_b, inventory, matrix=matrix, notes=notes)
     for note in notes:  # how the trace's devices map onto the inventory: said loudly, first
         print(f"NOTE: {note}")
+    modelled = sum(o.latency_source == "modelled" for r in rows for o in (r.a, r.b))
+    if modelled and matrix is None:
+        print(f"NOTE: {modelled} latency(ies) marked * are modelled (for a real backend without --calibration: "
+              "the static cost model, one figure per device kind); measure them with `policy measure` and pass "
+              "--matrix")
     print(format_table(rows, labels))
     if args.out is None:
         return 0

@@ -52,10 +52,16 @@ def _dec(v: Any) -> Any:
 
 def ir_to_json(ir: GraphIR) -> dict:
     """The graph's structure (no constant bytes; their SHA-256 instead)."""
+    from webnn_bridge.backends.cache import constant_digest
+
     consts = {}
-    for oid, value in ir.constants.items():
-        a = np.ascontiguousarray(value)
-        consts[str(oid)] = hashlib.sha256(a.tobytes()).hexdigest()
+    specs = getattr(ir.constants, "_specs", None)  # a remembered graph's constants (bridge/memo_disk.py)
+    if isinstance(specs, Mapping):  # their digests are known: the bytes are not read for a trace
+        for oid, spec in specs.items():
+            consts[str(oid)] = spec[1] if spec[1] is not None else constant_digest(np.asarray(spec[2])).hex()
+    else:  # digests the compile cache already took are not taken again
+        for oid, value in ir.constants.items():
+            consts[str(oid)] = constant_digest(np.asarray(value)).hex()
     return {
         "operands": {str(i): [d.data_type, list(d.shape)] for i, d in ir.operands.items()},
         "inputs": dict(ir.inputs),
