@@ -159,17 +159,13 @@ def recorded_p50(trace_file: Path) -> dict[tuple, dict]:
     from webnn_bridge.policy.trace import read_trace, workloads
 
     events = read_trace(trace_file)
-    by_gid: dict = {}
-    for ev in events:
-        if ev["event"] == "dispatch":
-            by_gid.setdefault(ev.get("gid"), []).append((ev["placement"], next(iter(ev["latencyMs"].values()))))
     out: dict[tuple, dict] = {}
     for w in workloads(events):
         key = (w.page, summarize(w.graph).hash)
-        samples = [s for gid in w.gids for s in by_gid.get(gid, [])]
         rec = out.setdefault(key, {"name": w.name, "ms": [], "devices": set(), "dispatches": 0, "page_ms": []})
-        rec["ms"] += [ms for _, ms in samples]
-        rec["devices"] |= {dev for dev, _ in samples}
+        for dev, samples in w.host_ms.items():
+            rec["ms"] += samples
+            rec["devices"].add(dev)
         rec["dispatches"] += w.dispatches
         rec["page_ms"] += w.page_ms
     return out

@@ -28,8 +28,10 @@ measured that device for that graph, else the cost-model estimate (policy/qos.py
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
+import secrets
 import statistics
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -277,11 +279,29 @@ class SessionTracer:
     def __init__(self, writer: TraceWriter, *, with_ir: bool = True):
         self.writer = writer
         self.with_ir = with_ir
+        # ids of contexts and graphs in the trace: unique in the file (id() is reused once an object
+        # is freed; another host may append to the same file)
+        self._prefix = secrets.token_hex(3)
+        self._next = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def _id(self, obj: Any) -> str | None:
+        if obj is None:
+            return None
+        tid = getattr(obj, "trace_id", None)
+        if tid is None:
+            with self._lock:
+                tid = getattr(obj, "trace_id", None) or f"{self._prefix}-{next(self._next)}"
+            try:
+                obj.trace_id = tid
+            except AttributeError:  # an object without attributes of its own: a fresh id each time
+                pass
+        return tid
 
     def __call__(self, event: str, facts: Mapping[str, Any]) -> None:
         if event == "createContext":
             d = facts.get("decision")
-            ctx = id(facts.get("context")) if facts.get("context") is not None else None
+            ctx = self._id(facts.get("context"))
             ev = (context_event(facts.get("options", {}), d, ctx=ctx) if d is not None else
                   {"event": "context", "options": facts.get("options", {})})
             if facts.get("page"):
@@ -298,9 +318,9 @@ class SessionTracer:
                     ir_json = ir_to_json(ir)
                 except Exception:  # a structure we cannot write: the build is still recorded
                     ir_json = None
-            self.writer.record(build_event(ir, getattr(g, "placement", None), ctx=id(c) if c is not None else None,
+            self.writer.record(build_event(ir, getattr(g, "placement", None), ctx=self._id(c),
                                            options=getattr(c, "options", None), page=facts.get("page"),
-                                           label=graph_label(ir), gid=id(g) if g is not None else None, ir=ir_json))
+                                           label=graph_label(ir), gid=self._id(g), ir=ir_json))
         elif event == "dispatch":
             g, c = facts.get("graph"), facts.get("context")
             ms = facts.get("latencyMs")
@@ -313,14 +333,13 @@ class SessionTracer:
             key = placement_key(p) if p is not None and not p.simulated else dev
             segments = getattr(getattr(g, "compiled", None), "last_segment_ms", None)
             latency = ms if isinstance(ms, Mapping) else {key if key and key.startswith("partition:") else dev: float(ms)}
-            self.writer.record(dispatch_event(getattr(g, "ir", g), latency, ctx=id(c) if c is not None else None,
-                                              device=dev, gid=id(g) if g is not None else None, placement=key,
+            self.writer.record(dispatch_event(getattr(g, "ir", g), latency, ctx=self._id(c),
+                                              device=dev, gid=self._id(g), placement=key,
                                               segments=dict(segments) if segments else None))
         elif event == "pageLatency":
             g, c = facts.get("graph"), facts.get("context")
             h = summarize(getattr(g, "ir", g)).hash
-            self.writer.record({"event": "pageLatency", "ctx": id(c) if c is not None else None,
-                                "gid": id(g) if g is not None else None, "graph": {"hash": h},
+            self.writer.record({"event": "pageLatency", "ctx": self._id(c), "gid": self._id(g), "graph": {"hash": h},
                                 "ms": float(facts["ms"])})
 
 
@@ -378,6 +397,7 @@ class Workload:
     gids: list = field(default_factory=list)
     dispatches: int = 0
     page_ms: list = field(default_factory=list)
+    host_ms: dict = field(default_factory=dict)  # placement key -> recorded host latencies
 
     @property
     def name(self) -> str:
@@ -528,6 +548,10 @@ def workloads(events: Sequence[Mapping]) -> list[Workload]:
                 continue
             if kind == "dispatch":
                 w.dispatches += 1
+                key = _dispatch_key(ev)
+                lat = dict(ev.get("latencyMs") or {})
+                if key is not None and len(lat) == 1:
+                    w.host_ms.setdefault(key, []).append(float(next(iter(lat.values()))))
             else:
                 w.page_ms.append(float(ev["ms"]))
     return list(by_key.values())

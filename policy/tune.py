@@ -70,6 +70,18 @@ def _price(c: Candidate, events, base_rules, inventory, matrix, objective: str) 
         c.ci = (sum(r.b.ci_ms[0] * r.weight for r in rows), sum(r.b.ci_ms[1] * r.weight for r in rows))
 
 
+def hint_violations(c: Candidate, ws: Sequence) -> list[str]:
+    """Workloads whose hint a candidate would betray: accelerated=false or "fallback" on an
+    accelerator (routes cannot do it; checked all the same, so that no search ever can)."""
+    from .engine import normalize
+
+    bad = []
+    for w, o in zip(ws, c.outcomes):
+        if o.kind not in (None, "cpu") and normalize(w.options, c.rules).policy == "fallback":
+            bad.append(f"{w.name}: {o.device} ({o.kind}) for a CPU-only hint")
+    return bad
+
+
 def _with(base_override: Mapping, extra: Mapping) -> dict:
     return _merge(dict(base_override), extra)
 
@@ -174,7 +186,7 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
             c = Candidate(name, _with(best_single.override, {"routes": routes}), rules)
             _price(c, events, base_rules, inventory, matrix, objective)
             cands.append(c)
-    ok = [c for c in cands if c.total is not None]
+    ok = [c for c in cands if c.total is not None and not hint_violations(c, ws)]
     best = min(ok, key=lambda c: (c.total, len(c.override.get("routes", []))))
     return {"best": best, "baseline": baseline, "best_single": best_single, "candidates": cands,
             "workloads": ws, "objective": objective}

@@ -377,6 +377,13 @@ def test_tune_routes_only_the_graph_another_backend_runs_better(tmp_path):
     # cpu-time objective prices CPU time
     cpu = tune.tune(events, matrix, rules, inv, objective="cpu-time")
     assert cpu["best"].total == pytest.approx(1.5 * (9.4 + 1.0 * 2 + 0.5 * 3))  # CPU time: measured only
+    assert all(not tune.hint_violations(c, result["workloads"]) for c in result["candidates"])
+    w = result["workloads"][0]
+    w_fallback = trace.Workload(0, w.page, w.label, w.graph, {"accelerated": False})
+    on_gpu = trace.ReplayOutcome("ov-gpu", "gpu", "none", 1.0, "measured", "excellent")
+    bad = tune.Candidate("bad", {}, rules, outcomes=[on_gpu])
+    assert tune.hint_violations(bad, [w_fallback]) == [f"{w_fallback.name}: ov-gpu (gpu) for a CPU-only hint"]
+    assert tune.hint_violations(bad, [w]) == []  # {} may use an accelerator
     with pytest.raises(ValueError, match="objective"):
         tune.tune(events, matrix, rules, inv, objective="speed")
 
