@@ -10,7 +10,7 @@ and rules that put OpenVINO first. Then:
 1. `policy measure` re-runs every recorded graph on both backends (the matrix);
 2. replay with the matrix predicts each workload's p50 on the *other* backend; the error is
    against what the pages' dispatches recorded on that backend (host-side p50);
-3. `policy tune` writes rules from the default-rules trace; then rounds of all three rule sets
+3. `policy tune` writes rules from both traces and the matrix; then rounds of all three rule sets
    (ONNX Runtime first, OpenVINO first, tuned), interleaved, give the measured weighted totals
    (each workload's host-side p50 x its dispatch count) and the tuned rules' prediction error.
 
@@ -239,8 +239,10 @@ def main() -> int:
                   f"over {len(errs)} workloads" + ("  (the issue's figure: default-rules trace)"
                                                   if direction == "ort->ov" else ""))
 
-        # 3. tune from the default-rules trace, then rounds of all three rule sets, interleaved
-        result = tune.tune(events, matrix, base, inventory, objective="latency-p50")
+        # 3. tune from both traces (every workload then has recorded latencies on both backends; the
+        #    matrix fills in what they lack), then rounds of all three rule sets, interleaved
+        both = events + trace.read_trace(traces["ov"])
+        result = tune.tune(both, matrix, base, inventory, objective="latency-p50")
         paths = tune.write_outputs(result, out / "tuned-rules.toml", out / "report", base)
         print(f"\npolicy tune chose: {result['best'].name} (rules: {paths['rules']})")
         rules["tuned"] = paths["rules"]
@@ -261,7 +263,8 @@ def main() -> int:
 
     totals = {k: total(k) for k in ("ort", "ov", "tuned")}
     best_single = min(("ort", "ov"), key=totals.get)
-    pred = sum((o.latency_ms or 0) * w.dispatches / args.rounds for w, o in zip(result["workloads"], result["best"].outcomes))
+    pred = sum((o.latency_ms or 0) * w.dispatches / (2 * args.rounds)  # dispatches of both traces
+               for w, o in zip(result["workloads"], result["best"].outcomes))
     print("\nre-run, interleaved: weighted totals per round (host-side p50 x dispatches, the same 7 workloads)")
     for k, label in (("ort", "ONNX Runtime first"), ("ov", "OpenVINO first"), ("tuned", "tuned rules")):
         devices = sorted({d for key in keys for d in rec[k][key]["devices"]})

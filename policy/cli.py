@@ -5,7 +5,7 @@ bridge/cli.py wires these in with ``register(subparsers)``; ``main(argv)`` runs 
 
     policy explain [--options JSON|@FILE] [--graph GRAPH.json] [--devices PROFILE.json]
                    [--rules RULES.toml] [--json]
-    policy replay TRACE.jsonl --rules RULES.toml [--baseline RULES.toml] [--out DIR]
+    policy replay TRACE.jsonl [TRACE.jsonl ...] --rules RULES.toml [--baseline RULES.toml] [--out DIR]
                   [--devices PROFILE.json]
     policy measure TRACE.jsonl --out MATRIX.json [--seconds S] [--reps N]
     policy calibrate --out CAL.json [--seconds S]
@@ -42,12 +42,15 @@ def _read_options(arg: str | None) -> dict:
     return data
 
 
-def _load_trace(path: str, *, replayable: bool = True) -> list[dict]:
+def _load_trace(paths: str | list[str], *, replayable: bool = True) -> list[dict]:
+    """The events of one or more traces, in order (e.g. rounds under different rules: then each
+    workload has recorded latencies on every backend it ran on)."""
     from .trace import check_replayable, read_trace
 
-    events = read_trace(path)
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    events = [ev for path in paths for ev in read_trace(path)]
     if replayable:
-        check_replayable(events, path)
+        check_replayable(events, ", ".join(paths))
     return events
 
 
@@ -317,7 +320,7 @@ def _cmd_tune(args) -> int:
         override = tomllib.loads(Path(args.rules).read_text()) if args.rules else {}
         events = _load_trace(args.trace)
         matrix = _load_matrix(args.matrix, args.calibration)
-        inventory, _ = _inventory(None)
+        inventory, _ = _inventory(args.devices)
         result = tune(events, matrix, base, inventory, objective=args.objective, base_override=override)
         paths = write_outputs(result, args.out, args.report, base)
     except (OSError, ValueError) as e:
@@ -360,7 +363,7 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     e.set_defaults(parser=e, func=_cmd_explain)
 
     r = sub.add_parser("replay", help="re-decide a recorded trace under two rule sets and compare")
-    r.add_argument("trace", metavar="TRACE.jsonl")
+    r.add_argument("trace", metavar="TRACE.jsonl", nargs="+", help="one or more traces, read as one")
     r.add_argument("--rules", metavar="RULES.toml", required=True, help="the candidate rules")
     r.add_argument("--baseline", metavar="RULES.toml", help="the baseline rules (default: the defaults)")
     r.add_argument("--out", metavar="DIR", help="also write replay.png, replay.csv and replay.md into DIR")
@@ -370,7 +373,7 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     r.set_defaults(parser=r, func=_cmd_replay)
 
     m = sub.add_parser("measure", help="re-run every graph of a trace on every real device of this machine")
-    m.add_argument("trace", metavar="TRACE.jsonl")
+    m.add_argument("trace", metavar="TRACE.jsonl", nargs="+", help="one or more traces, read as one")
     m.add_argument("--out", metavar="MATRIX.json", required=True)
     m.add_argument("--seconds", type=float, default=60.0, help="time budget for the timed runs (default 60)")
     m.add_argument("--reps", type=int, default=50, help="repetitions per graph and device at most (default 50)")
@@ -389,13 +392,14 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     c.set_defaults(parser=c, func=_cmd_calibrate)
 
     tn = sub.add_parser("tune", help="search rules for a trace's workloads from a measured matrix")
-    tn.add_argument("trace", metavar="TRACE.jsonl")
+    tn.add_argument("trace", metavar="TRACE.jsonl", nargs="+", help="one or more traces, read as one")
     tn.add_argument("--matrix", metavar="MATRIX.json", required=True)
     tn.add_argument("--objective", choices=("latency-p50", "latency-p90", "cpu-time"), default="latency-p50")
     tn.add_argument("--rules", metavar="RULES.toml", help="the rules the trace ran under (default: the defaults)")
     tn.add_argument("--out", metavar="RULES.toml", default="tuned-rules.toml", help="the rules file to write")
     tn.add_argument("--report", metavar="DIR", default="tune-report", help="where tune.md and tune.png go")
     tn.add_argument("--calibration", metavar="CAL.json")
+    tn.add_argument("--devices", metavar="PROFILE.json", help="a declared inventory (default: this machine's)")
     tn.set_defaults(parser=tn, func=_cmd_tune)
 
     k = sub.add_parser("check", help="validate a rules file as serve would (exit 2 with the problems)")

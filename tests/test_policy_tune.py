@@ -388,6 +388,37 @@ def test_tune_routes_only_the_graph_another_backend_runs_better(tmp_path):
         tune.tune(events, matrix, rules, inv, objective="speed")
 
 
+def test_tune_cli_reads_several_traces(tmp_path, capsys):
+    """Rounds under two rule sets: every workload has recorded latencies on both backends."""
+    inv, rules, events, matrix = _synthetic(tmp_path)
+    ov_rounds = []
+    for ev in events:
+        if ev["event"] == "dispatch":  # the same workloads run under OpenVINO-first rules: 1 ms faster each
+            ms = next(iter(ev["latencyMs"].values()))
+            ev = dict(ev, latencyMs={"ov-cpu": ms - 1.0 if ms > 2 else ms + 1.0}, placement="ov-cpu", gid=f"ov{ev['gid']}")
+        elif ev["event"] == "build":
+            ev = dict(ev, gid=f"ov{ev['gid']}")
+        ov_rounds.append(ev)
+    (tmp_path / "a.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    (tmp_path / "b.jsonl").write_text("".join(json.dumps(e) + "\n" for e in ov_rounds))
+    (tmp_path / "m.json").write_text(json.dumps(matrix))
+    profile = tmp_path / "two.json"
+    profile.write_text(json.dumps({"devices": TWO_CPUS["devices"][:2]}))
+    rc = bridge_cli.main(["policy", "tune", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--matrix",
+                          str(tmp_path / "m.json"), "--devices", str(profile), "--out", str(tmp_path / "t.toml"),
+                          "--report", str(tmp_path / "rep")])
+    out = capsys.readouterr().out
+    assert rc == 0 and "<- chosen" in out
+    md = (tmp_path / "rep" / "tune.md").read_text()
+    # both backends priced by what the pages recorded: 17.25 on ONNX Runtime, 16.25 on OpenVINO for the convnet
+    assert "| /tiny-cnn.html tiny-cnn | 2 | ort-cpu | 17.25 [17.25, 17.25] recorded |" in md
+    assert "ov-cpu | 16.25 [16.25, 16.25] recorded |" in md
+    rules_out = engine.load_rules(tmp_path / "t.toml")
+    p = engine.decide_build(engine.decide_context({}, inv, rules_out), load_graph(GRAPHS / "tiny-cnn.json"), inv,
+                            rules_out)
+    assert p.device.id == "ov-cpu"
+
+
 def test_tune_plot_stays_readable_with_many_workloads(tmp_path):
     from PIL import Image
 
