@@ -430,9 +430,13 @@ def test_tune_plot_stays_readable_with_many_workloads(tmp_path):
     assert w < 1400 and h > 60 * 20  # a row per workload, not an ever wider image
 
 
-def test_calibrate_and_the_op_class_model(tmp_path):
+def test_calibrate_and_the_op_class_model(tmp_path, capsys):
     devs = _real_cpus()
-    cal = measure.calibrate(devices=devs, seconds=2, reps=5, progress=None)
+    out = tmp_path / "cal.json"
+    assert bridge_cli.main(["policy", "calibrate", "--out", str(out), "--seconds", "2", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "onnxruntime:cpu: dispatch" in text and "ms/GFLOP" in text and "(measured on this machine)" in text
+    cal = json.loads(out.read_text())
     assert measure.calibration_problem(cal) is None
     for d in devs:
         entry = cal["backends"][f"{d.backend}:cpu"]
