@@ -207,3 +207,20 @@ def test_bad_matrix_files(tmp_path, capsys):
         m.write_text(content)
         rc, _, err = run(["policy", "replay", str(t), "--rules", str(rules), "--matrix", str(m)], capsys)
         assert rc == 2 and problem in one_line(err)
+
+
+def test_measure_and_tune_say_what_is_missing(tmp_path, capsys):
+    t = tmp_path / "t.jsonl"
+    _good_trace(t)  # recorded by hand: builds without their structure
+    rc, _, err = run(["policy", "measure", str(t), "--out", str(tmp_path / "m.json"), "--quiet"], capsys)
+    assert rc == 2 and "no graph in the trace carries its structure" in one_line(err)
+    rc, _, err = run(["policy", "measure", str(t), "--out", str(tmp_path / "m.json"), "--seconds", "0"], capsys)
+    assert rc == 2 and "--seconds must be > 0" in one_line(err)
+    m = tmp_path / "m.json"
+    m.write_text(json.dumps({"version": 1, "devices": {"elsewhere:cpu": {}}, "graphs": {}}))
+    rc, _, err = run(["policy", "tune", str(t), "--matrix", str(m), "--out", str(tmp_path / "r.toml"),
+                      "--report", str(tmp_path / "rep")], capsys)
+    assert rc == 2 and "the matrix names none of this inventory's devices" in one_line(err)
+    with pytest.raises(SystemExit) as e:  # argparse: the usage of the subcommand, exit 2
+        bridge_cli.main(["policy", "tune", str(t), "--matrix", str(m), "--objective", "speed"])
+    assert e.value.code == 2 and "invalid choice: 'speed'" in capsys.readouterr().err
