@@ -640,14 +640,15 @@ def replay(trace_events: Iterable[Mapping], rules_a: Mapping, rules_b: Mapping,
 
 # --------------------------------------------------------------------------- replay outputs
 
-CSV_FIELDS = ("index", "workload", "graph_hash", "options",
+CSV_FIELDS = ("index", "workload", "graph_hash", "options", "dispatches", "page_ms",
               "a_device", "a_kind", "a_fallback", "a_latency_ms", "a_latency_source", "a_tier",
               "b_device", "b_kind", "b_fallback", "b_latency_ms", "b_latency_source", "b_tier", "changed")
 
 
 def _row_record(r: ReplayRow) -> dict:
     rec: dict = {"index": r.index, "workload": r.workload, "graph_hash": r.graph_hash,
-                 "options": json.dumps(r.options, sort_keys=True)}
+                 "options": json.dumps(r.options, sort_keys=True), "dispatches": r.weight,
+                 "page_ms": "" if r.page_ms is None else f"{r.page_ms:.3f}"}
     for side, o in (("a", r.a), ("b", r.b)):
         rec[f"{side}_device"] = o.label
         rec[f"{side}_kind"] = o.kind or ""
@@ -667,9 +668,10 @@ def _fmt_ms(o: ReplayOutcome) -> str:
 
 def format_table(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline", "rules")) -> str:
     """A plain-text comparison table (latencies marked * are estimates)."""
-    head = ["#", "workload", "options", f"{labels[0]} device", "fallback", "ms",
+    head = ["#", "workload", "options", "dispatches", "page ms", f"{labels[0]} device", "fallback", "ms",
             f"{labels[1]} device", "fallback", "ms", "changed"]
-    body = [[str(r.index), r.workload, json.dumps(r.options, sort_keys=True, separators=(",", ":")),
+    body = [[str(r.index), r.workload, json.dumps(r.options, sort_keys=True, separators=(",", ":")), str(r.weight),
+             "-" if r.page_ms is None else f"{r.page_ms:.2f}",
              r.a.label, r.a.fallback or "-", _fmt_ms(r.a), r.b.label, r.b.fallback or "-", _fmt_ms(r.b),
              "yes" if r.changed else ""] for r in rows]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
@@ -679,7 +681,8 @@ def format_table(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline
     lines.append(summary_line(rows, labels))
     lines.append("(ms per dispatch; m = measured by `policy measure`, a = measured and anchored to the host overhead "
                  "the trace recorded for the workload, * = modelled, others recorded in the trace; totals are weighted "
-                 "by each workload's dispatch count)")
+                 "by each workload's dispatch count; page ms: the page's own dispatch-to-read p50, as the shim "
+                 "reported it under the recorded rules)")
     return "\n".join(lines)
 
 

@@ -168,6 +168,16 @@ def test_traces_carry_page_label_dispatch_count_and_structure(tmp_path):
     rows = trace.replay(events, engine.load_rules(), engine.load_rules(), ml.inventory)
     assert [r.weight for r in rows] == [4, 4] and rows[0].page_ms == 5.0
     assert "(8 dispatches)" in trace.summary_line(rows)
+    table = trace.format_table(rows).splitlines()
+    import re
+
+    assert re.search(r"\sdispatches\s+page ms\s", table[0]) and re.search(r"\}\s+4\s+5\.00\s", table[2])
+    import csv
+
+    with open(trace.write_csv(rows, tmp_path / "r.csv"), newline="") as fh:
+        recs = list(csv.DictReader(fh))
+    assert [(r["workload"], r["dispatches"], r["page_ms"]) for r in recs] == [
+        ("/bench.html logits[3 ops]", "4", "5.000"), ("/bench.html y[24 ops]", "4", "5.000")]
 
 
 def test_replica_round_trips_a_graph():
