@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, FLOAT_TYPES, WebNNTypeError, cast_number, data_type_of
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import lower_max, lower_min
 
 
@@ -102,3 +102,22 @@ def _mil_clamp(mb, call: Call):
 
 
 attach_coreml({"clamp": _mil_clamp}, types=("float32", "float16", "int32", "int8", "uint8"))
+
+
+def _torch_clamp(tb, call: Call):
+    """The reference's selects: x < min -> min, x > max -> max (NaN stays; absent or NaN bounds
+    skipped); uint64 compared in order; float16 compared in float32 (its bounds are float16 values)."""
+    torch = tb.torch
+    x = call["input"]
+    dt = tb.type(x)
+    lo, hi = bounds(call, dt)
+    v = tb.ordered(tb.f32(x), dt)
+    y = v
+    for bound, beyond in ((lo, torch.lt), (hi, torch.gt)):
+        if bound is not None:
+            b = tb.ordered_scalar(bound, dt) if dt not in FLOAT_TYPES else float(bound)
+            y = torch.where(beyond(y, b), tb.full(b, y), y)
+    return [tb.unordered(y, dt) if y is not v else x.clone()]
+
+
+attach_torch({"clamp": _torch_clamp})
