@@ -31,7 +31,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
-import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -51,9 +50,6 @@ MAX_RANK = 8
 # narrower types, and not the ops whose lowerings compute in float64
 MPS_TYPES = ("float32", "float16", "int32", "int8", "uint8")
 FLOAT64_OPS = ("cast", "quantizeLinear", "dequantizeLinear", "resample2d", "convTranspose2d", "pow", "gelu")
-# inputs and constants are read-only arrays on the host; no lowering writes into an operand (the
-# in-place scatters work on clones), so PyTorch's tensors over them are safe
-warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
 
 
 def _torch():
@@ -232,7 +228,10 @@ class TorchCompiled(Compiled):
             self.tb, self.constants = real_tb, real_consts
 
     def _upload(self, a: np.ndarray, data_type: str):
-        return self.torch.as_tensor(np.ascontiguousarray(to_storage(a, data_type))).to(self.dev)
+        a = np.ascontiguousarray(to_storage(a, data_type))
+        if not a.flags.writeable:  # PyTorch tensors over read-only memory: copy (torch.tensor does)
+            return self.torch.tensor(a, device=self.dev)
+        return self.torch.as_tensor(a).to(self.dev)
 
     def _execute(self, feeds: Mapping[str, object]) -> dict[str, object]:
         """The graph on device tensors (storage types): feeds by input name -> outputs by name."""
