@@ -39,7 +39,7 @@ from webnn_bridge.ops.core import DATA_TYPES, OperandDesc, OperationError
 from webnn_bridge.ops.graph import GraphIR, is_ref
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Capabilities, Compiled, Device
+from .base import Backend, Capabilities, Compiled, Device, DeviceValue
 
 # WebNN type -> storage type name (the torch dtype's name)
 STORAGE = {"float32": "float32", "float16": "float16", "int32": "int32", "int64": "int64", "int8": "int8",
@@ -174,6 +174,19 @@ def from_storage(a: np.ndarray, desc: OperandDesc) -> np.ndarray:
 # --------------------------------------------------------------------------- compiled graphs
 
 
+class TorchValue(DeviceValue):
+    """A tensor's contents as a torch tensor (its storage type) on a PyTorch device."""
+
+    __slots__ = ("tensor", "desc")
+
+    def __init__(self, tensor, desc: OperandDesc):
+        self.tensor = tensor
+        self.desc = desc
+
+    def numpy(self) -> np.ndarray:
+        return from_storage(np.array(self.tensor.detach().cpu().numpy()), self.desc)
+
+
 class TorchCompiled(Compiled):
     def __init__(self, graph: GraphIR, device: Device, cuda_graphs: bool | None = None,
                  compile_mode: bool | None = None):
@@ -303,6 +316,21 @@ class TorchCompiled(Compiled):
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         return self.to_host(self.run_device(self.to_device(inputs)))
+
+    resident = True
+
+    def run_resident(self, inputs: Mapping[str, np.ndarray | DeviceValue]) -> dict[str, TorchValue]:
+        feeds = {}
+        for name, d in self.ins.items():
+            v = inputs[name]
+            if isinstance(v, TorchValue) and v.tensor.device == self.dev and v.desc == d:
+                feeds[name] = v.tensor
+            else:
+                feeds[name] = self._upload(np.asarray(v.numpy() if isinstance(v, DeviceValue) else v), d.data_type)
+        outs = self.run_device(feeds)
+        # a CUDA graph's outputs are its fixed buffers, overwritten by the next replay: copied on the device
+        copy = self.use_cuda_graph and self.cuda_graph is not None
+        return {name: TorchValue(outs[name].clone() if copy else outs[name], d) for name, d in self.outs.items()}
 
     def close(self) -> None:
         self.cuda_graph = None

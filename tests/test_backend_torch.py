@@ -283,3 +283,32 @@ def test_gpu_check_dry_run_in_place(tmp_path):
         assert rows["torch:cpu"]["checked"] and rows["torch:cpu"]["resident_ms"] > 0
         assert rows["torch:cpu"]["max_abs_diff"] < 1e-4, rows["torch:cpu"]
     assert "RESULT: 1 GPU device(s) checked" in r.stdout
+
+
+@needs_torch
+def test_dispatch_keeps_tensors_in_device_memory(contexts):
+    """write -> device, dispatch -> device, read -> host: a tensor a dispatch wrote feeds the next
+    dispatch as the device value it is, and becomes a host array only when read."""
+    from webnn_bridge.backends.torch import TorchValue
+
+    ctx, _ = contexts
+    graph = _add_one_graph(ctx)
+    desc = {"dataType": "float32", "shape": [2, 3]}
+    x = ctx.createTensor({**desc, "writable": True})
+    y = ctx.createTensor({**desc, "readable": True, "writable": True})
+    z = ctx.createTensor({**desc, "readable": True})
+    data = np.arange(6, dtype=np.float32).reshape(2, 3)
+    ctx.writeTensor(x, data)
+    ctx.dispatch(graph, {"x": x}, {"y": y})
+    assert isinstance(y.current(), TorchValue) and y._host is None
+    ctx.dispatch(graph, {"x": y}, {"y": z})
+    assert y._host is None, "the intermediate tensor went through the host"
+    want = (data + 1) * data
+    np.testing.assert_array_equal(ctx.readTensor(z), (want + 1) * want)
+    ctx.writeTensor(y, data)  # a write replaces the device value
+    assert not isinstance(y.current(), TorchValue)
+    np.testing.assert_array_equal(ctx.readTensor(y), data)
+    for t in (x, y, z):
+        t.destroy()
+    assert z.current() is None
+    graph.destroy()
