@@ -105,19 +105,19 @@ attach_coreml({"clamp": _mil_clamp}, types=("float32", "float16", "int32", "int8
 
 
 def _torch_clamp(tb, call: Call):
-    """The reference's selects: x < min -> min, x > max -> max (NaN stays; absent or NaN bounds
-    skipped); uint64 compared in order; float16 compared in float32 (its bounds are float16 values)."""
-    torch = tb.torch
+    """torch.clamp with the bounds cast to the input's type: NaN input stays NaN, absent or NaN
+    bounds do not clamp (the reference's selects); uint64 compared in order; float16 in float32
+    (its bounds are float16 values)."""
     x = call["input"]
     dt = tb.type(x)
     lo, hi = bounds(call, dt)
-    v = tb.ordered(tb.f32(x), dt)
-    y = v
-    for bound, beyond in ((lo, torch.lt), (hi, torch.gt)):
-        if bound is not None:
-            b = tb.ordered_scalar(bound, dt) if dt not in FLOAT_TYPES else float(bound)
-            y = torch.where(beyond(y, b), tb.full(b, y), y)
-    return [tb.unordered(y, dt) if y is not v else x.clone()]
+    if lo is None and hi is None:
+        return [x.clone()]
+    if dt in FLOAT_TYPES:
+        lo, hi = (None if v is None else float(v) for v in (lo, hi))
+    else:
+        lo, hi = (None if v is None else tb.ordered_scalar(v, dt) for v in (lo, hi))
+    return [tb.unordered(tb.torch.clamp(tb.ordered(tb.f32(x), dt), min=lo, max=hi), dt)]
 
 
 attach_torch({"clamp": _torch_clamp})

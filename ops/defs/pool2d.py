@@ -366,8 +366,21 @@ def _torch_max(tb, x, p, dt):
     return tb.unordered(_torch_windows(tb, v, p, fill).amax(dim=(4, 5)), dt)
 
 
+def _torch_fast_path(p) -> bool:
+    """PyTorch's own pooling computes these windows: symmetric padding of at most half the window,
+    no dilation, and no windows beyond the padded input (floor rounding)."""
+    (kh, kw), pad = p["window"], p["padding"]
+    extra = _nn.extra_end_padding(p["in_hw"], *_window_args(p))
+    return (not any(extra) and pad[0] == pad[1] and pad[2] == pad[3] and 2 * pad[0] <= kh and 2 * pad[2] <= kw
+            and tuple(p["dilations"]) == (1, 1))
+
+
 def _torch_average(tb, x, p, dt):
     x = tb.f32(x)
+    if _torch_fast_path(p):  # padding excluded from the count, as the reference
+        pad = p["padding"]
+        return tb.torch.nn.functional.avg_pool2d(x, tuple(p["window"]), tuple(p["strides"]), (pad[0], pad[2]),
+                                                 count_include_pad=False)
     ones = np.ones((1, 1) + tuple(p["in_hw"]), np.float32)
     count = tb.const(_nn.windows(ones, *_window_args(p), fill=0).sum(axis=(4, 5)))
     return _torch_windows(tb, x, p, 0.0).sum(dim=(4, 5)) / count
