@@ -64,6 +64,10 @@ class Compiled:
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:  # pragma: no cover
         raise NotImplementedError
 
+    def upload(self, name: str, array: np.ndarray) -> DeviceValue:
+        """Input ``name``'s array copied into device memory (a written MLTensor keeps it)."""
+        raise NotImplementedError  # pragma: no cover
+
     def run_resident(self, inputs: Mapping[str, np.ndarray | DeviceValue]) -> dict[str, DeviceValue]:
         """Inputs as host arrays or as values a run_resident() returned (used where they are,
         when on this graph's device); outputs left in device memory."""

@@ -319,6 +319,10 @@ class TorchCompiled(Compiled):
 
     resident = True
 
+    def upload(self, name: str, array: np.ndarray) -> TorchValue:
+        d = self.ins[name]
+        return TorchValue(self._upload(np.asarray(array), d.data_type), d)
+
     def run_resident(self, inputs: Mapping[str, np.ndarray | DeviceValue]) -> dict[str, TorchValue]:
         feeds = {}
         for name, d in self.ins.items():

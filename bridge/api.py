@@ -583,7 +583,12 @@ class MLContext:
                     raise WebNNTypeError(f"dispatch: {kind} '{name}' is {t.desc}, the graph expects {expected[name]}.")
         compiled = graph.compiled
         if getattr(compiled, "resident", False):  # the outputs stay in device memory until read (backends/base.py)
-            values = compiled.run_resident({n: t.current() for n, t in inputs.items()})
+            feeds = {}
+            for n, t in inputs.items():
+                if t.current() is not None and t._device is None:  # uploaded once, kept beside the host array
+                    t._device = compiled.upload(n, t._host)
+                feeds[n] = t.current()
+            values = compiled.run_resident(feeds)
             for name, t in outputs.items():
                 t.set_resident(values[name])
             return

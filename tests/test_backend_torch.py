@@ -301,6 +301,10 @@ def test_dispatch_keeps_tensors_in_device_memory(contexts):
     ctx.writeTensor(x, data)
     ctx.dispatch(graph, {"x": x}, {"y": y})
     assert isinstance(y.current(), TorchValue) and y._host is None
+    uploaded = x.current()
+    assert isinstance(uploaded, TorchValue)  # the written tensor keeps its upload for the next dispatch
+    ctx.dispatch(graph, {"x": x}, {"y": y})
+    assert x.current() is uploaded
     ctx.dispatch(graph, {"x": y}, {"y": z})
     assert y._host is None, "the intermediate tensor went through the host"
     want = (data + 1) * data
