@@ -29,6 +29,7 @@ is missing (or ``WEBNN_BRIDGE_TORCH=0``).
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import threading
 from collections.abc import Mapping
@@ -49,7 +50,9 @@ MAX_RANK = 8
 # Apple's MPS has no float64 and only partial 64-bit integer support: its devices claim the
 # narrower types, and not the ops whose lowerings compute in float64
 MPS_TYPES = ("float32", "float16", "int32", "int8", "uint8")
-FLOAT64_OPS = ("cast", "quantizeLinear", "dequantizeLinear", "resample2d", "convTranspose2d", "pow", "gelu")
+FLOAT64_OPS = ("cast", "quantizeLinear", "dequantizeLinear", "resample2d", "gelu")
+_CAPTURE_LOCK = threading.Lock()  # one CUDA graph capture at a time in the process
+log = logging.getLogger(__name__)
 
 
 def _torch():
@@ -295,7 +298,13 @@ class TorchCompiled(Compiled):
             if self.cuda_graph is None:
                 if self.runs < 2:  # capture only graphs that are run again
                     return self.execute(feeds)
-                self._capture(feeds)
+                try:
+                    self._capture(feeds)
+                except Exception:  # a graph PyTorch cannot capture runs eagerly, as without the option
+                    log.warning("torch: CUDA graph capture failed; running eagerly", exc_info=True)
+                    self.use_cuda_graph = False
+                    self.static_in, self.static_out = {}, {}
+                    return self.execute(feeds)
             for name, t in feeds.items():
                 self.static_in[name].copy_(t, non_blocking=True)
             self.cuda_graph.replay()
@@ -310,7 +319,8 @@ class TorchCompiled(Compiled):
             self.execute(self.static_in)  # warm-up on a side stream (allocator, cuBLAS handles, constants)
         torch.cuda.current_stream(self.dev).wait_stream(stream)
         g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
+        # thread_local: another session's work on another thread does not break the capture
+        with _CAPTURE_LOCK, torch.cuda.graph(g, capture_error_mode="thread_local"):
             self.static_out = self.execute(self.static_in)
         self.cuda_graph = g
 
