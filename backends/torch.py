@@ -22,8 +22,10 @@ buffers. ``torch.compile`` is off by default (``WEBNN_BRIDGE_TORCH_COMPILE=1``).
 Lowerings never synchronise with the host (no ``.item()``, no data-dependent Python branches),
 so every graph can be captured.
 
-Importing this module never imports torch; probe() does, once, and returns no devices when torch
-is missing (or ``WEBNN_BRIDGE_TORCH=0``).
+Importing this module never imports torch. probe() finds no devices when torch is missing (or
+``WEBNN_BRIDGE_TORCH=0``); it lists ``torch:cpu`` without importing torch, and imports it (once) to
+list GPUs only where a GPU driver's device files are present (``gpu_plausible``;
+``WEBNN_BRIDGE_TORCH=gpu`` forces it): a host without a GPU does not pay torch's start-up.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import platform
 import threading
 from collections.abc import Mapping
 
@@ -63,6 +66,34 @@ def _torch():
 
 def enabled() -> bool:
     return os.environ.get("WEBNN_BRIDGE_TORCH", "1") != "0" and importlib.util.find_spec("torch") is not None
+
+
+# device files of the GPU drivers PyTorch uses (NVIDIA, also under gVisor's nvproxy; AMD ROCm; WSL)
+_GPU_DEVICE_FILES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg")
+
+
+def gpu_plausible() -> bool:
+    """Whether a GPU PyTorch could use may be here, known without importing torch (about 200 MB and
+    seconds of start-up, which a host without a GPU should not pay for its CPU device)."""
+    if os.environ.get("WEBNN_BRIDGE_TORCH") == "gpu":
+        return True
+    system = platform.system()
+    if system == "Darwin":
+        return platform.machine() == "arm64"  # MPS
+    if system == "Windows":
+        return True
+    if any(os.path.exists(p) for p in _GPU_DEVICE_FILES):
+        return True
+    return "xpu" in _version() and os.path.isdir("/dev/dri")  # Intel GPUs, with PyTorch's XPU build
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("torch")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 class TorchBuilder:
@@ -370,9 +401,14 @@ class TorchBackend(Backend):
         if not enabled():
             cls._probed = []
             return []
-        torch = _torch()
         out: list[Device] = []
-        version = torch.__version__
+        version = _version()
+        cpu = Device(id="torch:cpu", kind="cpu", backend=cls.name, name="CPU via PyTorch",
+                     details={"torch": version, "api": "cpu"}, providers=("cpu",))
+        if not gpu_plausible():  # the CPU device needs no import until a graph is compiled for it
+            cls._probed = [cpu]
+            return [cpu]
+        torch = _torch()
         if torch.cuda.is_available():
             hip = getattr(torch.version, "hip", None)
             for i in range(torch.cuda.device_count()):
@@ -391,8 +427,7 @@ class TorchBackend(Backend):
             for i in range(xpu.device_count()):
                 out.append(Device(id=f"torch:xpu:{i}", kind="gpu", backend=cls.name, name="Intel GPU via PyTorch XPU",
                                   details={"torch": version, "api": "xpu"}, providers=(f"xpu:{i}",)))
-        out.append(Device(id="torch:cpu", kind="cpu", backend=cls.name, name="CPU via PyTorch",
-                          details={"torch": version, "api": "cpu"}, providers=("cpu",)))
+        out.append(cpu)
         cls._probed = out
         return list(out)
 

@@ -254,6 +254,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     _in_place()
+    os.environ.setdefault("WEBNN_BRIDGE_TORCH", "gpu")  # ask PyTorch itself for GPUs (backends/torch.py)
     import numpy as np
 
     from webnn_bridge.policy.inventory import probe_inventory

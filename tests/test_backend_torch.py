@@ -61,6 +61,30 @@ def test_probe_finds_the_cpu_and_every_op_is_lowered():
     assert [name for name, op in load_all().items() if op.torch is None] == []
 
 
+_PROBE = """
+import sys
+from webnn_bridge.backends.torch import TorchBackend
+ids = [d.id for d in TorchBackend.probe()]
+print(ids, "torch" in sys.modules)
+"""
+
+
+@needs_torch
+@pytest.mark.parametrize("mode", ["1", "gpu"])
+def test_probe_imports_torch_only_where_a_gpu_may_be(mode):
+    from webnn_bridge.backends.torch import gpu_plausible
+
+    env = {**os.environ, "WEBNN_BRIDGE_TORCH": mode}
+    r = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    ids, imported = r.stdout.strip().rsplit(" ", 1)
+    assert "'torch:cpu'" in ids
+    if mode == "gpu":
+        assert imported == "True"
+    elif not gpu_plausible():
+        assert imported == "False", "a machine without a GPU paid torch's import to list its CPU device"
+
+
 def test_disabled_torch_shrinks_the_inventory(monkeypatch):
     monkeypatch.setenv("WEBNN_BRIDGE_TORCH", "0")
     monkeypatch.setattr(TorchBackend, "_probed", None)
