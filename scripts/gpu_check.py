@@ -3,7 +3,7 @@
 On a machine without a GPU backend it says so and exits 0. With one it:
   1. runs the WPT-derived conformance cases (../shared/data/wpt_conformance) on every GPU device
      the backends probe (PyTorch CUDA/ROCm/MPS/XPU, ONNX Runtime CUDA/TensorRT EP, TensorRT) and,
-     for comparison, on ONNX Runtime's CPU; prints passed / failed / unsupported per device;
+     for comparison, on ONNX Runtime's and PyTorch's CPU; prints passed / failed / unsupported per device;
   2. times MobileNetV2 (the e2e graph from ../shared/data/mobilenetv2, the missing FC matrix
      replaced by its seeded stand-in) on each GPU device against the CPU backends, in-process;
   3. times a larger graph where a GPU should win clearly: a stack of transformer blocks
@@ -20,7 +20,6 @@ Timings are medians of a few runs: noisy, indicative only.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
@@ -35,13 +34,21 @@ REPO = Path(__file__).resolve().parents[1]
 
 def _in_place() -> None:
     """Import this checkout as ``webnn_bridge`` (its package directories are the repo's top-level
-    folders, see pyproject.toml) and make ``tests`` importable; a stand-in for pytest where it is
-    missing (the conformance module decorates its tests at import)."""
+    folders, see pyproject.toml) and make ``tests`` importable; stand-ins for pytest (the
+    conformance module decorates its tests at import) and Pillow where they are missing."""
     pkg = types.ModuleType("webnn_bridge")
     pkg.__path__ = [str(REPO)]
     sys.modules["webnn_bridge"] = pkg
     sys.path.insert(0, str(REPO))
-    if importlib.util.find_spec("pytest") is None:
+    try:
+        import PIL.Image  # noqa: F401 - tests/models/mobilenet_data imports it (only its preprocess() uses it)
+    except ImportError:
+        pil = types.ModuleType("PIL")
+        pil.Image = None
+        sys.modules["PIL"] = pil
+    try:
+        import pytest  # noqa: F401
+    except ImportError:
         stub = types.ModuleType("pytest")
 
         class _Mark:
@@ -290,7 +297,7 @@ def main(argv=None) -> int:
                 tc.CASES = tc.load_cases()
             print(f"conformance: {len(tc.CASES)} cases per device")
             result["conformance"] = {}
-            for dev in gpus + cpu_ref:
+            for dev in gpus + cpus:
                 r = conformance(dev, tc)
                 result["conformance"][dev.id] = r
                 print(f"  {dev.id:45s} passed {r['passed']:5d}  failed {r['failed']:4d}  "

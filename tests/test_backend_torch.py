@@ -287,7 +287,8 @@ def test_gpu_check_says_no_gpu_and_exits_zero():
 # place (no webnn_bridge install used) and without websockets, as on a lent GPU machine.
 _DRY_RUN = """
 import runpy, sys
-sys.modules["websockets"] = None  # importing it fails: the check must not need it
+for name in ("websockets", "pytest", "PIL"):  # importing them fails: the check must not need them
+    sys.modules[name] = None
 sys.argv = ["gpu_check.py", "--devices", "torch:cpu", "--skip-conformance", "--iters", "2", "--layers", "1",
             "--seq", "16", "--dim", "32", "--json", sys.argv[1]]
 runpy.run_path("scripts/gpu_check.py", run_name="__main__")
