@@ -144,16 +144,6 @@ def int64_extreme(lb, x, name, shape, axes, keep):
 # (backends/torch.py: operands are torch tensors in their storage types; ``tb`` is its TorchBuilder)
 
 
-def torch_f32(fn):
-    """A float lowering run in float32 (float16 operands widened); the backend rounds the result
-    to the output's type once, as in_float32 does for the reference."""
-
-    def lower(tb, call):
-        return [fn(tb, tb.f32(call["input"]), call)]
-
-    return lower
-
-
 def torch_max(tb, a, b, data_type: str):
     """Element-wise maximum of two operands of ``data_type`` (uint64 compared in order)."""
     if data_type == "uint64":
