@@ -449,11 +449,18 @@ class TorchBackend(Backend):
         return load_all()[op].torch is not None
 
     def warm_up(self) -> None:
-        torch = _torch()
-        # exact float32 on NVIDIA GPUs: no TF32 in matmul or cuDNN convolutions
-        torch.backends.cuda.matmul.allow_tf32 = False
-        torch.backends.cudnn.allow_tf32 = False
+        """Imports torch before serving only where it found GPUs: a host whose torch device is its
+        CPU (never its default CPU) imports torch at the first build for it."""
+        if any(d.kind == "gpu" for d in type(self)._probed or ()):
+            _exact_float32()
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
-        self.warm_up()
+        _exact_float32()
         return TorchCompiled(graph, device)
+
+
+def _exact_float32() -> None:
+    torch = _torch()
+    # exact float32 on NVIDIA GPUs: no TF32 in matmul or cuDNN convolutions
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False

@@ -65,6 +65,7 @@ _PROBE = """
 import sys
 from webnn_bridge.backends.torch import TorchBackend
 ids = [d.id for d in TorchBackend.probe()]
+TorchBackend.instance().warm_up()  # what a host does before serving
 print(ids, "torch" in sys.modules)
 """
 
@@ -82,7 +83,7 @@ def test_probe_imports_torch_only_where_a_gpu_may_be(mode):
     if mode == "gpu":
         assert imported == "True"
     elif not gpu_plausible():
-        assert imported == "False", "a machine without a GPU paid torch's import to list its CPU device"
+        assert imported == "False", "a host without a GPU paid torch's import for its CPU device"
 
 
 def test_disabled_torch_shrinks_the_inventory(monkeypatch):
