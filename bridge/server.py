@@ -37,7 +37,7 @@ from websockets.http11 import Request, Response
 
 from . import landing, protocol, shim, static
 from .api import ML
-from .session import ALIVE, Session, SessionLimits, keepalive_interval
+from .session import ALIVE, Session, SessionLimits, idle, keepalive_interval
 
 log = logging.getLogger("webnn_bridge.server")
 
@@ -45,6 +45,7 @@ SHIM_PATH = "/webnn-shim.js"
 WS_PATH = "/webnn"
 SWITCH_INTERVAL_S = 0.001
 ORIGIN_PATH = "/webnn/origin"
+IDLE_TRIM_S = 1.0  # the last page gone this long: shared caches shrink to their idle size (session.idle)
 
 
 @dataclass
@@ -188,6 +189,7 @@ class Host:
         self.pool: ThreadPoolExecutor | None = None
         self._allowed: set[str] = set()
         self._hosts = {h.lower().strip("[]") for h in config.allow_hosts} | {config.host.lower().strip("[]")}
+        self._idle_timer: asyncio.TimerHandle | None = None
 
     @property
     def allowed_origins(self) -> set[str]:
@@ -326,6 +328,17 @@ class Host:
             self.sessions.pop(session.token, None)
             await loop.run_in_executor(self.pool, session.close)
             log.info("session %s closed", session.token[:6])
+            self._idle_soon(loop)
+
+    def _idle_soon(self, loop: asyncio.AbstractEventLoop) -> None:
+        """IDLE_TRIM_S after the last page left (and none came), the host gives memory back."""
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        if not self.sessions:
+            def trim() -> None:
+                if not self.sessions:
+                    loop.run_in_executor(self.pool, idle, self.ml)
+            self._idle_timer = loop.call_later(IDLE_TRIM_S, trim)
 
     async def _send(self, connection: ServerConnection, replies: list) -> None:
         for r in replies:

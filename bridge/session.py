@@ -8,10 +8,13 @@ Nothing a page sends can raise out of ``receive``: bad input becomes an error re
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import functools
 import hashlib
 import logging
 import secrets
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -617,6 +620,7 @@ class Session:
         self.graphs.clear()
         self.tensors.clear()
         self._release(list(self.uploads))
+        trim_heap()
 
     def _observe(self, event: str, facts: dict) -> None:
         if self.observer is not None:
@@ -624,6 +628,38 @@ class Session:
                 self.observer(event, facts)
             except Exception:  # tracing must never break a session
                 log.exception("observer failed")
+
+
+# ------------------------------------------------------------------ memory given back
+
+
+@functools.cache
+def _malloc_trim():
+    """glibc's malloc_trim, None elsewhere (musl, macOS, Windows)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def trim_heap() -> bool:
+    """Hand the C heap's free memory back to the OS (glibc keeps the free space of its heaps,
+    fragmented by runtimes' small allocations, for the process). Whether it could."""
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True
+
+
+def idle(ml: ML) -> None:
+    """The host has no page left: shared caches keep what they may keep while idle (the compile
+    cache's warm sessions: CompileCache.idle_bytes), and freed memory goes back to the OS."""
+    ml.compile_cache.trim()
+    trim_heap()
 
 
 def _mostly_constants(h: dict, payload) -> bool:
