@@ -4,9 +4,10 @@
 
 Starts `webnn-bridge serve --port 0 --no-cache` in a subprocess (its RSS is its own), then:
   copies     one page writes a tensor of --tensor-mib MiB (as the shim does: an announcing message,
-             then the bytes as one binary message, sent in 128 KiB fragments as Chromium sends it),
-             reads it back as the shim does (rawReply) and inline; the host's peak RSS over its RSS
-             before each, as a multiple of the tensor (the kernel's high-water mark, reset first);
+             then the bytes as one binary message, sent in 128 KiB fragments as Chromium sends it;
+             then again into the tensor holding data; then as one unfragmented frame), reads it
+             back as the shim does (rawReply) and inline; the host's peak RSS over its RSS before
+             each, as a multiple of the tensor (the kernel's high-water mark, reset first);
   sessions   --sessions pages one after another, each builds its own graph (expand of a uint8[1]
              constant to about --tensor-mib MiB, a shape no other page uses), dispatches it into
              three tensors of that size, reads one back, and leaves;
@@ -271,6 +272,14 @@ def copies(host: HostProcess, nbytes: int, sampler: Sampler) -> dict:
             page.call({"t": "hello"})  # the write is handled (messages are handled in order)
 
         peak_of("writeTensor (raw, 128 KiB fragments)", write)
+        peak_of("writeTensor again (the tensor holds data)", write)
+
+        def write_one_frame():
+            page.send({"t": "writeTensor", "tensor": 5, "raw": len(data)})
+            page.ws.send(data)
+            page.call({"t": "hello"})
+
+        peak_of("writeTensor (raw, one frame)", write_one_frame)
         peak_of("readTensor (rawReply, as the shim reads)",
                 lambda: page.call({"t": "readTensor", "tensor": 5, "rawReply": True}))
         peak_of("readTensor (inline)", lambda: page.call({"t": "readTensor", "tensor": 5}))

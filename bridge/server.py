@@ -35,6 +35,8 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from webnn_bridge.ops.core import WebNNError
+
 from . import landing, protocol, shim, static
 from .api import ML
 from .session import ALIVE, Session, SessionLimits, idle, keepalive_interval
@@ -313,14 +315,16 @@ class Host:
         sending = asyncio.Lock()  # a reply and the raw payload it announces leave with nothing between
         beat = asyncio.create_task(self.heartbeat(connection, sending))
         try:
-            async for frame in connection:
+            while True:
+                frame, charged = await self._receive(connection, session)
                 session.alone = len(self.sessions) == 1
-                for message in session.messages(frame):  # the shim batches small messages
-                    quick, job = session.prepare(message)
-                    replies = job() if quick else await loop.run_in_executor(self.pool, job)
-                    if replies:
-                        async with sending:
-                            await self._send(connection, replies)
+                try:
+                    await self._handle(connection, session, frame, sending)
+                finally:
+                    del frame  # nothing of a message outlives its handling (a big one is charged until then)
+                    session.budget.release(charged)
+        except websockets.ConnectionClosedOK:
+            pass
         except Exception as e:  # a broken connection ends only its own session
             log.info("session %s ended: %s", session.token[:6], e)
         finally:
@@ -340,10 +344,55 @@ class Host:
                     loop.run_in_executor(self.pool, idle, self.ml)
             self._idle_timer = loop.call_later(IDLE_TRIM_S, trim)
 
+    async def _handle(self, connection: ServerConnection, session: Session, frame, sending: asyncio.Lock) -> None:
+        loop = asyncio.get_running_loop()
+        for message in session.messages(frame):  # the shim batches small messages
+            quick, job = session.prepare(message)
+            replies = job() if quick else await loop.run_in_executor(self.pool, job)
+            if replies:
+                async with sending:
+                    await self._send(connection, replies)
+
+    async def _receive(self, connection: ServerConnection, session: Session) -> tuple:
+        """The next message, and the bytes charged to the page's budget for it. A raw payload the
+        session awaits (a big writeTensor's bytes) is copied fragment by fragment into one buffer
+        charged to the page while it is handled (the page's browser sends it in fragments): no
+        fragments joined into a second copy of the whole message."""
+        n = session.raw_expected()
+        if n is None or n < protocol.RAW_MIN_BYTES or n > self.config.max_message_bytes:
+            return await connection.recv(), 0
+        try:
+            charged = session.budget.charge(n, "a raw payload")
+        except WebNNError:  # over budget: received as any message (the handler refuses what it must)
+            return await connection.recv(), 0
+        try:
+            buffer, size, text = bytearray(n), 0, []
+            async for fragment in connection.recv_streaming():  # every fragment is consumed
+                if isinstance(fragment, str):  # a text message: not a raw payload, the session says so
+                    text.append(fragment)
+                    continue
+                end = size + len(fragment)
+                if end <= n:
+                    buffer[size:end] = fragment
+                size = end
+            if text:
+                return "".join(text), charged
+            if size > n:  # longer than announced: refused by its length, its bytes not kept
+                return protocol.Overlong(size), charged
+            return memoryview(buffer)[:size].toreadonly(), charged
+        except BaseException:
+            session.budget.release(charged)
+            raise
+
     async def _send(self, connection: ServerConnection, replies: list) -> None:
         for r in replies:
-            if isinstance(r, protocol.Raw):  # a tensor's bytes, right after the reply announcing them
-                await connection.send(r.data)
+            if isinstance(r, protocol.Raw):  # a binary message sent from its buffers, in fragments
+                try:
+                    if self.config.frame_tap is not None and r.head:
+                        self.config.frame_tap(bytes(r))
+                    await connection.send(r.fragments() if r.nbytes > protocol.FRAGMENT_BYTES else bytes(r))
+                finally:
+                    r.sent()
                 continue
             if self.config.frame_tap is not None:
                 self.config.frame_tap(r)

@@ -140,6 +140,11 @@ class Session:
         frame whole when it is the raw payload the previous message announced."""
         return [frame] if self._raw_for is not None else protocol.unbatch(frame)
 
+    def raw_expected(self) -> int | None:
+        """The byte length of the raw payload the previous message announced (the next message
+        is that payload), None when no message waits for one."""
+        return None if self._raw_for is None else self._raw_for["raw"]
+
     def receive(self, frame: Frame) -> list:
         """One message's frame in, the frames to send back out (a protocol.Raw is sent as its own
         binary frame)."""
@@ -536,9 +541,16 @@ class Session:
         else:
             body = np.ascontiguousarray(data).reshape(-1).view(np.uint8)  # no copy before the frame
         reply = {"t": "reply", "re": protocol.request_id(h), "ok": {}}
-        if memoryview(body).nbytes >= protocol.RAW_MIN_BYTES and h.get("rawReply") is True:  # the tensor's bytes, not copied
-            return protocol.encode_raw(reply, body)
-        return protocol.encode(reply, body)
+        n = memoryview(body).nbytes
+        if n < protocol.RAW_MIN_BYTES:
+            return protocol.encode(reply, body)
+        # sent from the tensor's own bytes (not copied into a frame), in fragments: what that costs
+        # counts against the page's budget until it is sent
+        charged = self.budget.charge(min(n, protocol.IN_FLIGHT_BYTES), "readTensor()", UnknownError)
+        release = functools.partial(self.budget.release, charged)
+        if h.get("rawReply") is True:
+            return protocol.encode_raw(reply, body, release)
+        return [protocol.encode_unjoined(reply, body, release)]
 
     def on_destroyTensor(self, h, payload):  # noqa: N802
         t = self.tensors.pop(h.get("tensor"), None)
