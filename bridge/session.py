@@ -194,7 +194,7 @@ class Session:
             return self._failed(kind, header, WebNNTypeError(f"malformed '{kind}' message: {e}"))
         except KeyError as e:
             return self._failed(kind, header, WebNNTypeError(f"malformed '{kind}' message: missing {e}"))
-        except (TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
+        except (TypeError, ValueError, IndexError, AttributeError, RecursionError, OverflowError) as e:
             log.debug("malformed %s: %r", kind, e)
             return self._failed(kind, header, WebNNTypeError(f"malformed '{kind}' message."))
         except MemoryError:
