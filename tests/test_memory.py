@@ -3,7 +3,6 @@ shared cache, memory comes back when pages leave, and big tensors travel without
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import json
 import struct
@@ -17,7 +16,7 @@ from websockets.sync.client import connect
 from webnn_bridge.backends.cache import CompileCache, held_bytes, memory_pressure
 from webnn_bridge.bridge import protocol
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-from webnn_bridge.bridge.server import Host, HostConfig
+from webnn_bridge.bridge.embed import start_host
 from webnn_bridge.bridge.session import Session, SessionLimits, idle, trim_heap
 
 warnings.filterwarnings("ignore", r"connect\(\) must be used as a context manager", DeprecationWarning)
@@ -189,34 +188,9 @@ def test_a_big_read_is_sent_from_the_tensor_in_fragments_charged_until_sent(ort_
     assert h["error"]["name"] == "UnknownError"
 
 
-class RunningHost:
-    """A Host on a free loopback port, served by an event loop on a thread of this process."""
-
-    def __init__(self, config: HostConfig):
-        self.host = Host(config)
-        self.loop = asyncio.new_event_loop()
-        self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        assert self.ready.wait(60)
-
-    def _run(self):
-        asyncio.set_event_loop(self.loop)
-        self.server = self.loop.run_until_complete(self.host.start())
-        self.ready.set()
-        self.loop.run_forever()
-
-    def connect(self):
-        url = self.host.url
-        return connect(url.replace("http", "ws", 1) + "/webnn", origin=url, max_size=None)
-
-    def close(self):
-        async def stop():
-            self.server.close()
-            await self.server.wait_closed()
-        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(30)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(30)
+def _connect(host):
+    url = host.url
+    return connect(url.replace("http", "ws", 1) + "/webnn", origin=url, max_size=None)
 
 
 def _recv(ws):
@@ -235,11 +209,11 @@ def _header(frame):
 
 def test_big_tensors_through_a_real_socket_and_every_charge_given_back(ort_devices):
     ml = ML(ort_devices, compile_cache=CompileCache())
-    host = RunningHost(HostConfig(port=0, ml_factory=lambda: ml, session_budget_bytes=64 * MIB))
+    host = start_host(ml_factory=lambda: ml, session_budget_bytes=64 * MIB)
     try:
         n = 5 * MIB + 3
         data = (np.arange(n, dtype=np.uint64) * 7).astype(np.uint8).tobytes()
-        with host.connect() as ws:
+        with _connect(host) as ws:
             ws.send(json.dumps({"t": "createContext", "id": 1, "ctx": 1}))
             _recv(ws)
             ws.send(json.dumps({"t": "createTensor", "id": 2, "ctx": 1, "tensor": 5,
@@ -270,4 +244,4 @@ def test_big_tensors_through_a_real_socket_and_every_charge_given_back(ort_devic
             threading.Event().wait(0.05)
         assert not host.host.sessions and ml.budget.used == 0
     finally:
-        host.close()
+        host.stop()
