@@ -110,20 +110,22 @@ def raw_length(header: dict) -> int | None:
     return n
 
 
-class Overlong:
-    """A binary message, longer than the raw payload announced, that the server did not keep."""
+class Unkept:
+    """A binary message the server received in place of an announced raw payload without keeping
+    its bytes: ``error``, why it was refused (over the page's budget), or else longer than announced."""
 
-    __slots__ = ("size",)
+    __slots__ = ("size", "error")
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, error: Exception | None = None):
         self.size = size
+        self.error = error
 
 
 def raw_payload(frame, n: int) -> memoryview:
     """The announced raw payload: a binary frame of exactly ``n`` bytes."""
     if isinstance(frame, str):
         raise ProtocolError("the announced raw payload is a text frame")
-    if isinstance(frame, Overlong):
+    if isinstance(frame, Unkept):
         raise ProtocolError(f"the announced raw payload has {frame.size} bytes, not {n}")
     mv = memoryview(frame).cast("B")
     if len(mv) != n:

@@ -357,28 +357,30 @@ class Host:
         """The next message, and the bytes charged to the page's budget for it. A raw payload the
         session awaits (a big writeTensor's bytes) is copied fragment by fragment into one buffer
         charged to the page while it is handled (the page's browser sends it in fragments): no
-        fragments joined into a second copy of the whole message."""
+        fragments joined into a second copy of the whole message. Over the page's budget, or
+        longer than announced, its bytes are not kept (protocol.Unkept: the session refuses it)."""
         n = session.raw_expected()
         if n is None or n < protocol.RAW_MIN_BYTES or n > self.config.max_message_bytes:
             return await connection.recv(), 0
+        refused, charged = None, 0
         try:
-            charged = session.budget.charge(n, "a raw payload")
-        except WebNNError:  # over budget: received as any message (the handler refuses what it must)
-            return await connection.recv(), 0
+            charged = session.budget.charge(n, "A tensor's bytes in transit")
+        except WebNNError as e:
+            refused = e
         try:
-            buffer, size, text = bytearray(n), 0, []
+            buffer, size, text = (bytearray(n) if refused is None else None), 0, []
             async for fragment in connection.recv_streaming():  # every fragment is consumed
                 if isinstance(fragment, str):  # a text message: not a raw payload, the session says so
                     text.append(fragment)
                     continue
                 end = size + len(fragment)
-                if end <= n:
+                if buffer is not None and end <= n:
                     buffer[size:end] = fragment
                 size = end
             if text:
                 return "".join(text), charged
-            if size > n:  # longer than announced: refused by its length, its bytes not kept
-                return protocol.Overlong(size), charged
+            if refused is not None or size > n:
+                return protocol.Unkept(size, refused), charged
             return memoryview(buffer)[:size].toreadonly(), charged
         except BaseException:
             session.budget.release(charged)

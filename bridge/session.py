@@ -174,6 +174,8 @@ class Session:
         """(quick, job) for the raw payload the previous message announced."""
         header, self._raw_for = self._raw_for, None
         kind = header["t"][:64]
+        if isinstance(frame, protocol.Unkept) and isinstance(frame.error, WebNNError):  # over the budget
+            return True, lambda: self._failed(kind, header, frame.error)
         try:
             payload = protocol.raw_payload(frame, header["raw"])
         except protocol.ProtocolError as e:

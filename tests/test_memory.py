@@ -238,6 +238,15 @@ def test_big_tensors_through_a_real_socket_and_every_charge_given_back(ort_devic
             assert _header(_recv(ws))[1] == data  # the refused writes changed nothing
             session = next(iter(host.host.sessions.values()))
             assert session.budget.used == n + 192 * 1024  # the tensor and the context: nothing in flight
+            # a page at its budget: the bytes of its write are not kept, the write is refused
+            full = session.budget.charge(session.budget.limit - session.budget.used, "filling")
+            ws.send(json.dumps({"t": "writeTensor", "tensor": 5, "raw": n}))
+            ws.send(memoryview(bytes(n))[i:i + (128 << 10)] for i in range(0, n, 128 << 10))
+            h, _ = _header(_recv(ws))
+            assert h["t"] == "warning" and h["error"]["name"] == "UnknownError", h
+            session.budget.release(full)
+            ws.send(json.dumps({"t": "readTensor", "id": 6, "tensor": 5}))
+            assert _header(_recv(ws))[1] == data
         for _ in range(100):
             if not host.host.sessions and ml.budget.used == 0:
                 break
