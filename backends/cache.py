@@ -209,7 +209,7 @@ def memory_pressure(meminfo: str = "/proc/meminfo") -> bool:
     return available < PRESSURE_FRACTION * total
 
 
-PRESSURE_FRACTION = 0.10
+PRESSURE_FRACTION = 0.05
 
 
 class _Entry:
