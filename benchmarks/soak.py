@@ -46,13 +46,24 @@ FRAGMENT = 128 << 10  # Chromium sends a big binary message in fragments of up t
 # ------------------------------------------------------------------ the host under test
 
 
+def _die_with_parent() -> None:
+    """The host ends when this script does, however it ends (Linux: PR_SET_PDEATHSIG)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+        except (OSError, AttributeError):
+            pass
+
+
 class HostProcess:
     def __init__(self, *extra: str):
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from webnn_bridge.bridge.cli import main; main()", "serve", "--port", "0",
              "--no-cache", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT, preexec_fn=_die_with_parent)
         m = re.search(r"serving on (http://\S+)", self.proc.stdout.readline())
         if not m:
             raise SystemExit("the host did not start: " + self.proc.stderr.read()[-2000:])
@@ -418,8 +429,10 @@ def main(argv=None) -> int:
         tracebacks = sum("Traceback" in line for line in host.log)
         print(f"host alive: {host.alive()}; tracebacks in the host's log: {tracebacks}")
     finally:
-        sampler.stop()
-        host.stop()
+        try:
+            sampler.stop()
+        finally:
+            host.stop()
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         plot(sampler, idle, bound, args.out / "soak.png")
