@@ -39,7 +39,7 @@ from webnn_bridge.ops.core import WebNNError
 
 from . import landing, protocol, shim, static
 from .api import ML
-from .session import ALIVE, Session, SessionLimits, idle, keepalive_interval
+from .session import ALIVE, Session, SessionLimits, idle, keepalive_interval, tune_malloc
 
 log = logging.getLogger("webnn_bridge.server")
 
@@ -429,6 +429,7 @@ class Host:
         await asyncio.get_running_loop().run_in_executor(self.pool, self.ml.warm_up)  # not in the first build
         if self.config.own_process:
             tune_gc()
+            tune_malloc()
         self.server = await serve(
             self.handler,
             self.config.host,

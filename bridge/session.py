@@ -659,6 +659,25 @@ def _malloc_trim():
         return None
 
 
+M_MMAP_THRESHOLD = -3  # mallopt's parameter (glibc malloc.h)
+MMAP_THRESHOLD_BYTES = 1 << 20
+
+
+def tune_malloc() -> bool:
+    """Process-wide, for a host that owns its process: buffers of MMAP_THRESHOLD_BYTES and more
+    (tensors, frames, a runtime's big values) are mapped on their own and unmapped when freed.
+    glibc's default threshold grows with the largest buffer freed (up to 32 MiB), after which such
+    buffers come from its heaps, whose freed space fragments and stays with the process. Whether
+    it could."""
+    if _malloc_trim() is None:
+        return False
+    try:
+        return bool(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt(M_MMAP_THRESHOLD,
+                                                                                     MMAP_THRESHOLD_BYTES))
+    except (OSError, AttributeError):
+        return False
+
+
 def trim_heap() -> bool:
     """Hand the C heap's free memory back to the OS (glibc keeps the free space of its heaps,
     fragmented by runtimes' small allocations, for the process). Whether it could."""
