@@ -146,8 +146,8 @@ class Session:
         return None if self._raw_for is None else self._raw_for["raw"]
 
     def receive(self, frame: Frame) -> list:
-        """One message's frame in, the frames to send back out (a protocol.Raw is sent as its own
-        binary frame)."""
+        """One message's frame in, the frames to send back out (a protocol.Raw is sent as one
+        binary message, from its buffers)."""
         return self.prepare(frame)[1]()
 
     def _receive(self, frame: Frame) -> list:

@@ -106,6 +106,18 @@ def test_memory_pressure_and_idleness_empty_the_warm_cache(ort_devices, tmp_path
     assert not memory_pressure(str(tmp_path / "absent"))
 
 
+def test_the_build_memo_and_constant_store_keep_nothing_in_memory_under_pressure():
+    from webnn_bridge.bridge.memo import BuildMemo, ConstantStore, Validated
+
+    for pressed in (False, True):
+        memo = BuildMemo(pressure=lambda p=pressed: p)
+        memo.put("k", Validated(None, None, "d", 1 * MIB))
+        store = ConstantStore(pressure=lambda p=pressed: p)
+        store.put("http://a.test", "0" * 64, memoryview(bytes(MIB)))
+        kept = memo.get("k") is not None, store.get("http://a.test", "0" * 64) is not None
+        assert kept == (not pressed, not pressed)
+
+
 def _rss_mib() -> float:
     with open("/proc/self/status") as f:
         for line in f:
