@@ -341,7 +341,10 @@ class Host:
         if not self.sessions:
             def trim() -> None:
                 if not self.sessions:
-                    loop.run_in_executor(self.pool, idle, self.ml)
+                    try:
+                        loop.run_in_executor(self.pool, idle, self.ml)
+                    except RuntimeError:  # the host is stopping (its pool is shut down)
+                        pass
             self._idle_timer = loop.call_later(IDLE_TRIM_S, trim)
 
     async def _handle(self, connection: ServerConnection, session: Session, frame, sending: asyncio.Lock) -> None:
