@@ -322,7 +322,9 @@ def report_latencies(lat: Latencies, windows: int) -> None:
                 print(f"  {lo:7.1f}-{hi:7.1f} s: {percentiles(sel)}")
 
 
-def plot(sampler: Sampler, idle: float, bound: float, path: Path) -> None:
+def plot(samples: list, idle: float, bound: float, path: Path, bins: int = 600) -> None:
+    """The RSS curve: with many samples, each bin's range (max to min: a page's peak and the floor
+    between pages) and its minimum as a line, so a drift of the floor shows."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -330,19 +332,31 @@ def plot(sampler: Sampler, idle: float, bound: float, path: Path) -> None:
 
     fig, ax = plt.subplots(figsize=(10, 4))
     phases = []
-    for t, _, p in sampler.samples:
+    for t, _, p in samples:
         if not phases or phases[-1][0] != p:
             phases.append([p, t, t])
         phases[-1][2] = t
     for k, (p, a, b) in enumerate(phases):
         ax.axvspan(a, b, alpha=0.08 if k % 2 else 0.16, color="tab:blue")
-        ax.text((a + b) / 2, 0.98, p, transform=ax.get_xaxis_transform(), ha="center", va="top", fontsize=8)
-    ax.plot([t for t, _, _ in sampler.samples], [r for _, r, _ in sampler.samples], lw=0.8, color="tab:red")
+        if b - a > 0.05 * (phases[-1][2] - phases[0][1]):
+            ax.text((a + b) / 2, 0.98, p, transform=ax.get_xaxis_transform(), ha="center", va="top", fontsize=8)
+    ts, rs = [t for t, _, _ in samples], [r for _, r, _ in samples]
+    if len(samples) > 2 * bins:
+        step = (ts[-1] - ts[0]) / bins
+        groups: dict[int, list[float]] = {}
+        for t, r in zip(ts, rs):
+            groups.setdefault(min(bins - 1, int((t - ts[0]) / step)), []).append(r)
+        xs = [ts[0] + (k + 0.5) * step for k in sorted(groups)]
+        ax.fill_between(xs, [min(groups[k]) for k in sorted(groups)], [max(groups[k]) for k in sorted(groups)],
+                        color="tab:red", alpha=0.3, lw=0, label=f"range per {step:.1f} s")
+        ax.plot(xs, [min(groups[k]) for k in sorted(groups)], lw=0.8, color="tab:red", label="minimum")
+    else:
+        ax.plot(ts, rs, lw=0.8, color="tab:red")
     ax.axhline(idle, ls="--", lw=0.8, color="gray", label=f"idle {idle:.0f} MiB")
     ax.axhline(idle + bound, ls=":", lw=0.8, color="black", label=f"bound {idle + bound:.0f} MiB")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("host RSS (MiB)")
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="center right", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -359,7 +373,12 @@ def main(argv=None) -> int:
     p.add_argument("--host-args", default="", help="more serve options, e.g. '--session-budget 1024'")
     p.add_argument("--out", type=Path, help="write soak.png and soak.json here")
     p.add_argument("--no-copies", action="store_true", help="skip the copies phase")
+    p.add_argument("--replot", type=Path, metavar="SOAK.JSON", help="only draw soak.png again from a run's soak.json")
     args = p.parse_args(argv)
+    if args.replot:
+        run = json.loads(args.replot.read_text())
+        plot(run["rss"], run["idle"], run["bound"], args.replot.with_suffix(".png"))
+        return 0
     nbytes = args.tensor_mib * MIB
     host = HostProcess(*args.host_args.split())
     sampler = Sampler(host)
@@ -435,7 +454,7 @@ def main(argv=None) -> int:
             host.stop()
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-        plot(sampler, idle, bound, args.out / "soak.png")
+        plot(sampler.samples, idle, bound, args.out / "soak.png")
         (args.out / "soak.json").write_text(json.dumps({
             "args": {k: str(v) for k, v in vars(args).items()}, "idle": idle, "bound": bound,
             "rss": sampler.samples, "latencies": lat.rows}))
