@@ -1,6 +1,7 @@
 """Soak a host the way days of test suites do (issue 19). Loopback only; every phase is bounded.
 
     .venv/bin/python benchmarks/soak.py [--sessions 1000] [--tensor-mib 256] [--steady-s 60] [--out DIR]
+    .venv/bin/python benchmarks/soak.py --sessions 20 --tensor-mib 64 --steady-s 10   # a quick check (~40 s)
 
 Starts `webnn-bridge serve --port 0 --no-cache` in a subprocess (its RSS is its own), then:
   copies     one page writes a tensor of --tensor-mib MiB (as the shim does: an announcing message,
