@@ -13,8 +13,9 @@ def all_backends() -> list[type]:
     from .openvino import OpenVinoBackend
     from .reference import ReferenceBackend
     from .tensorrt import TensorRtBackend
+    from .torch import TorchBackend
 
-    return [OnnxRuntimeBackend, TensorRtBackend, CoreMLBackend, OpenVinoBackend, ReferenceBackend]
+    return [OnnxRuntimeBackend, TensorRtBackend, CoreMLBackend, OpenVinoBackend, TorchBackend, ReferenceBackend]
 
 
 def backend_for(device: "Device") -> "Backend":

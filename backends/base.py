@@ -43,15 +43,35 @@ class Capabilities:
         return op in self.ops
 
 
+class DeviceValue:
+    """A tensor's contents in a backend's device memory (Compiled.run_resident): ``numpy()`` copies
+    them to the host. Whoever holds it owns the device memory; dropping it frees it."""
+
+    def numpy(self) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+
 class Compiled:
     """A compiled graph: run() maps input arrays to output arrays (by WebNN names).
     ``fell_back`` is True when the runtime silently put the graph on its CPU instead of the
     device asked for (reported truthfully as CPU fallback)."""
 
     fell_back: bool = False
+    # True: run_resident() keeps outputs in the device's memory (MLTensors hold them between
+    # dispatches: write -> device, read -> host, dispatch never copies through the host)
+    resident: bool = False
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:  # pragma: no cover
         raise NotImplementedError
+
+    def upload(self, name: str, array: np.ndarray) -> DeviceValue:
+        """Input ``name``'s array copied into device memory (a written MLTensor keeps it)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def run_resident(self, inputs: Mapping[str, np.ndarray | DeviceValue]) -> dict[str, DeviceValue]:
+        """Inputs as host arrays or as values a run_resident() returned (used where they are,
+        when on this graph's device); outputs left in device memory."""
+        raise NotImplementedError  # pragma: no cover
 
     def close(self) -> None:
         pass

@@ -188,6 +188,30 @@ def default_cache_dir() -> Path:
     return Path(base) / "webnn-bridge"
 
 
+def held_bytes(ir: GraphIR) -> int:
+    """What a compiled session of ``ir`` may hold while nobody uses it: its constants, and every
+    value it computes (constant folding materialises values when the session is created, and a
+    runtime's memory arena keeps what a run allocated). An upper bound, as a page's build is charged."""
+    values = sum(ir.operands[o].byte_length for n in ir.nodes for o in n.outputs if o in ir.operands)
+    return values + ir.constant_bytes()
+
+
+def memory_pressure(meminfo: str = "/proc/meminfo") -> bool:
+    """Whether the machine runs short of memory: less than PRESSURE_FRACTION of it available
+    (Linux's MemAvailable; False where the platform does not say)."""
+    try:
+        with open(meminfo, encoding="ascii") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        total = int(fields["MemTotal"].split()[0])
+        available = int(fields["MemAvailable"].split()[0])
+    except (OSError, KeyError, ValueError, IndexError):
+        return False
+    return available < PRESSURE_FRACTION * total
+
+
+PRESSURE_FRACTION = 0.05
+
+
 class _Entry:
     def __init__(self, key: str, compiled: Compiled, size: int):
         self.key = key
@@ -225,12 +249,20 @@ class SharedCompiled(Compiled):
 
 
 class CompileCache:
+    """``warm_entries`` / ``warm_bytes``: the most sessions nobody uses that stay warm, and what they
+    may hold together (held_bytes: constants and runtime memory); ``idle_bytes``: what they may
+    keep once the host has no page (trim); ``pressure``: whether the machine runs short of memory
+    (checked whenever a session goes warm: then none stays)."""
+
     def __init__(self, directory: str | Path | None = None, max_disk_bytes: int = 2 << 30,
-                 warm_entries: int = 16, warm_bytes: int = 256 << 20):
+                 warm_entries: int = 16, warm_bytes: int = 256 << 20, idle_bytes: int = 16 << 20,
+                 pressure=memory_pressure):
         self.directory = Path(directory) if directory is not None else None
         self.max_disk_bytes = max_disk_bytes
         self.warm_entries = warm_entries
         self.warm_bytes = warm_bytes
+        self.idle_bytes = idle_bytes
+        self.pressure = pressure
         self._live: dict[str, _Entry] = {}
         self._warm: OrderedDict[str, _Entry] = OrderedDict()
         self._lock = threading.Lock()
@@ -266,7 +298,7 @@ class CompileCache:
                 with self._lock:
                     self._building.pop(key, None)
                 raise
-            entry = _Entry(key, compiled, ir.constant_bytes())
+            entry = _Entry(key, compiled, held_bytes(ir))
             with self._lock:
                 entry.refs = 1
                 self._live[key] = entry
@@ -303,28 +335,38 @@ class CompileCache:
             return entry
 
     def _release(self, entry: _Entry) -> None:
-        evicted = []
         with self._lock:
             entry.refs -= 1
             if entry.refs > 0 or self._live.get(entry.key) is not entry:
                 return
             del self._live[entry.key]
             self._warm[entry.key] = entry
-            while self._warm and (len(self._warm) > self.warm_entries
-                                  or sum(e.size for e in self._warm.values()) > self.warm_bytes):
+        self._evict(0 if self.pressure() else self.warm_bytes, self.warm_entries)
+
+    def _evict(self, max_bytes: int, max_entries: int) -> None:
+        """Close the least recently used warm sessions until at most ``max_entries`` hold at
+        most ``max_bytes``."""
+        evicted = []
+        with self._lock:
+            while self._warm and (len(self._warm) > max_entries or self.warm_size() > max_bytes):
                 evicted.append(self._warm.popitem(last=False)[1])
             for e in evicted:
                 self._building.pop(e.key, None)
         for e in evicted:
             e.compiled.close()
 
+    def warm_size(self) -> int:
+        """What the warm sessions may hold together (held_bytes)."""
+        return sum(e.size for e in self._warm.values())
+
+    def trim(self) -> None:
+        """The host has no page: the warm sessions keep at most ``idle_bytes`` (none under memory
+        pressure)."""
+        self._evict(0 if self.pressure() else self.idle_bytes, self.warm_entries)
+
     def clear(self) -> None:
         """Drop the warm (unreferenced) sessions; graphs in use keep theirs."""
-        with self._lock:
-            evicted = list(self._warm.values())
-            self._warm.clear()
-        for e in evicted:
-            e.compiled.close()
+        self._evict(0, 0)
 
     # ------------------------------------------------------------------ disk
     def _path(self, key: str, suffix: str = ".wnc") -> Path | None:

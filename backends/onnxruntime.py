@@ -34,6 +34,14 @@ POOL_THREADS = 64  # at most this many intra-op pool threads in all (a pool has 
 POOLED_SESSIONS = max(1, POOL_THREADS // (os.cpu_count() or 1))  # sessions with a pool at once
 SPIN_US = 1000  # how long an idle pool thread spins before it sleeps (see session_options)
 POOL_MIN_BYTES = 1 << 20  # a graph "gains from threads" when its constants + values exceed this
+# Memory: ORT's CPU arena keeps what a run allocated (intermediate values) for the next run, for as
+# long as the session lives, also while the compile cache keeps it warm for nobody. Graphs whose
+# values add up to more than this run without the arena: their intermediates are allocated and
+# freed by each run (big ones are mapped and unmapped at once). Measured on a graph of a 256 MiB
+# intermediate (expand + add): with the arena every warm session kept 256 MiB, with the run option
+# memory.enable_memory_arena_shrinkage ("cpu:0") too, without the arena nothing; a run took
+# 160 -> 310 ms there (fresh pages each run), so smaller graphs (MobileNetV2) keep theirs.
+ARENA_MAX_BYTES = 64 << 20
 
 # execution provider -> (device kind, description); order is preference within a kind
 KNOWN_PROVIDERS = {
@@ -133,12 +141,18 @@ def graph_work_bytes(graph: GraphIR) -> int:
     return values + graph.constant_bytes()
 
 
-def session_options(pooled: bool = False):
-    """The options every compiled graph gets (the one place to tune ORT threading): ``pooled``
-    gives the session an intra-op pool of a thread per physical core, else it runs on the caller's
-    thread alone."""
+def graph_value_bytes(graph: GraphIR) -> int:
+    """The bytes of every value a graph computes (an upper bound of what a run allocates)."""
+    return sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
+
+
+def session_options(pooled: bool = False, arena: bool = True):
+    """The options every compiled graph gets (the one place to tune ORT threading and memory):
+    ``pooled`` gives the session an intra-op pool of a thread per physical core, else it runs on
+    the caller's thread alone; ``arena``: ORT's CPU memory arena (see ARENA_MAX_BYTES)."""
     opts = _ort().SessionOptions()
     opts.log_severity_level = 3
+    opts.enable_cpu_mem_arena = arena
     opts.intra_op_num_threads = 0 if pooled else 1
     # pool threads spin between the operators of a run, and sleep once it ends: the page's
     # threads compete for the same cores
@@ -385,7 +399,8 @@ class OrtCompiled(Compiled):
             model = serialize_graph(graph, external=True)
         self.optimized = optimized_folder is not None
         self.pooled = graph_work_bytes(graph) >= POOL_MIN_BYTES and POOL_SLOTS.take()
-        opts = session_options(self.pooled)
+        self.arena = graph_value_bytes(graph) <= ARENA_MAX_BYTES
+        opts = session_options(self.pooled, self.arena)
         self._external = []
         if self.optimized:  # its constants, optimized, are in its data file
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
@@ -411,15 +426,40 @@ class OrtCompiled(Compiled):
         packed = {DATA_TYPES[t].numpy for t in ("int4", "uint4")}
         self.output_types = [d if d in packed else None for d in
                              (graph.output_descs()[n].numpy_dtype for n in self.webnn_outputs)]
+        # what ORT computes each output into: arrays of its own storage type and shape
+        self.output_slots = []
+        for n in self.webnn_outputs:
+            d = graph.output_descs()[n]
+            self.output_slots.append((tuple(d.shape), ort_storage(np.empty(0, d.numpy_dtype)).dtype))
+        self.bound = all(np.prod(shape, dtype=np.int64) > 0 for shape, _ in self.output_slots)
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        feed = {self.in_map[k]: ort_storage(np.asarray(v)) for k, v in inputs.items()}
+        """The outputs in arrays the caller owns: ORT writes them into fresh numpy arrays bound to
+        the run (IO binding), so a session, warm in the compile cache or shared by pages, keeps
+        no page's results (outputs of session.run are views into ORT's buffers, which its
+        allocator keeps for as long as the session lives) and nothing is copied."""
         try:
-            results = self.session.run(self.output_names, feed)
+            if self.bound:
+                results = self._run_bound(inputs)
+            else:  # an empty output has no buffer to bind
+                feed = {self.in_map[k]: ort_storage(np.asarray(v)) for k, v in inputs.items()}
+                results = [np.array(r, copy=True) for r in self.session.run(self.output_names, feed)]
         except Exception as e:  # runtime internals stay in the host log, never reach a page
             log.warning("execution failed: %s", e)
             raise UnknownError("The graph could not be executed.") from None
         return {n: r if t is None else r.astype(t) for n, r, t in zip(self.webnn_outputs, results, self.output_types)}
+
+    def _run_bound(self, inputs: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+        binding = self.session.io_binding()
+        for k, v in inputs.items():
+            binding.bind_cpu_input(self.in_map[k], np.ascontiguousarray(ort_storage(np.asarray(v))))
+        results = []
+        for name, (shape, dtype) in zip(self.output_names, self.output_slots):
+            out = np.empty(shape, dtype)
+            binding.bind_output(name, "cpu", 0, dtype, list(shape), out.ctypes.data)
+            results.append(out)
+        self.session.run_with_iobinding(binding)
+        return results
 
     def close(self) -> None:
         self.session = None

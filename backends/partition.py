@@ -9,6 +9,7 @@ on their own devices' backends and run in order, numpy arrays handed from one to
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -84,11 +85,15 @@ class PartitionedCompiled(Compiled):
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         values: dict[int, np.ndarray] = {self.graph.inputs[name]: np.asarray(a) for name, a in inputs.items()}
+        segment_ms: dict[str, float] = {}
         for seg, compiled in self.parts:
             feed = {name: values[oid] for name, oid in seg.graph.inputs.items()}
+            t0 = time.perf_counter()
             out = compiled.run(feed)
+            segment_ms[seg.device_id] = segment_ms.get(seg.device_id, 0.0) + (time.perf_counter() - t0) * 1e3
             for name, oid in seg.graph.outputs.items():
                 values[oid] = out[name]
+        self.last_segment_ms = segment_ms  # host time per segment device of the latest run (policy traces)
         return {name: np.ascontiguousarray(values[oid]) for name, oid in self.graph.outputs.items()}
 
     def close(self) -> None:

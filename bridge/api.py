@@ -581,7 +581,18 @@ class MLContext:
                 seen.add(id(t))
                 if t.desc != expected[name]:
                     raise WebNNTypeError(f"dispatch: {kind} '{name}' is {t.desc}, the graph expects {expected[name]}.")
-        results = graph.compiled.run({n: t.data for n, t in inputs.items()})
+        compiled = graph.compiled
+        if getattr(compiled, "resident", False):  # the outputs stay in device memory until read (backends/base.py)
+            feeds = {}
+            for n, t in inputs.items():
+                if t.current() is not None and t._device is None:  # uploaded once, kept beside the host array
+                    t._device = compiled.upload(n, t._host)
+                feeds[n] = t.current()
+            values = compiled.run_resident(feeds)
+            for name, t in outputs.items():
+                t.set_resident(values[name])
+            return
+        results = compiled.run({n: t.data for n, t in inputs.items()})
         for name, t in outputs.items():
             t.data = np.ascontiguousarray(results[name], dtype=t.desc.numpy_dtype).reshape(t.desc.shape)
 
@@ -619,8 +630,27 @@ class MLTensor:
         self.writable = writable
         self.constant = constant
         self.destroyed = False
-        self.data: np.ndarray | None = None
+        self._host: np.ndarray | None = None
+        self._device = None  # a backend's DeviceValue: contents kept in device memory by dispatch
         self.charged = 0  # bytes reserved in the context's budget
+
+    @property
+    def data(self) -> np.ndarray | None:
+        """The contents as a host array (copied from the device once, when they live there)."""
+        if self._host is None and self._device is not None:
+            self._host = self._device.numpy()
+        return self._host
+
+    @data.setter
+    def data(self, value: np.ndarray | None) -> None:
+        self._host, self._device = value, None
+
+    def set_resident(self, value) -> None:
+        self._host, self._device = None, value
+
+    def current(self):
+        """What a dispatch feeds: the device value when there is one, else the host array."""
+        return self._device if self._device is not None else self._host
 
     @property
     def dataType(self) -> str:  # noqa: N802

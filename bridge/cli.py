@@ -33,6 +33,40 @@ def ml_factory(devices: str | None, rules_path: str | None, cache_dir: str | Non
     return make_ml
 
 
+def reload_rules(ml, rules_path: str | None) -> bool:
+    """Re-read the rules file into a running host (SIGHUP): validated first; a bad file keeps the
+    old rules and logs why. New contexts and builds use the new rules; what was built stays."""
+    from webnn_bridge.policy.engine import load_rules
+
+    log = logging.getLogger("webnn_bridge.policy")
+    try:
+        rules = load_rules(rules_path)
+    except (OSError, ValueError) as e:
+        detail = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) and e.filename and e.strerror else str(e)
+        log.warning("SIGHUP: kept the old rules: %s", detail)
+        return False
+    ml.rules = rules
+    ml._memo_fingerprint = None  # remembered builds were placed under the old rules
+    memo = getattr(ml, "build_memo", None)
+    entries = getattr(memo, "_entries", None)
+    if entries is not None:
+        with memo._lock:
+            entries.clear()
+    log.warning("SIGHUP: reloaded the rules from %s", rules_path or "the defaults")
+    return True
+
+
+def _reload_on_sighup(ml, rules_path: str | None) -> None:
+    import signal
+
+    if not hasattr(signal, "SIGHUP"):
+        return
+    try:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, reload_rules, ml, rules_path)
+    except (NotImplementedError, RuntimeError):  # no signals here (another platform, a thread)
+        pass
+
+
 class UsageError(Exception):
     """A bad argument or input file: printed as one line, exit status 2."""
 
@@ -71,6 +105,7 @@ def _serve(args) -> int:
         config.observer = SessionTracer(TraceWriter(args.trace))
 
     def ready(host):
+        _reload_on_sighup(host.ml, args.rules)
         print(f"webnn-bridge serving on {host.url}", flush=True)
         print(f"  shim:      <script src=\"{host.url}/webnn-shim.js\"></script>", flush=True)
         if config.app_dir:

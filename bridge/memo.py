@@ -35,7 +35,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from webnn_bridge.backends.cache import background_priority, checked, read_checked, trim_oldest, write_atomic
+from webnn_bridge.backends.cache import (
+    background_priority,
+    checked,
+    memory_pressure,
+    read_checked,
+    trim_oldest,
+    write_atomic,
+)
 from webnn_bridge.ops.graph import GraphIR
 
 log = logging.getLogger("webnn_bridge.memo")
@@ -61,9 +68,11 @@ class BuildMemo:
     or device set is never read."""
 
     def __init__(self, max_entries: int = 32, max_bytes: int = 256 << 20, directory: str | Path | None = None,
-                 fingerprint: Callable[[], str] = lambda: "", max_disk_bytes: int = 64 << 20):
+                 fingerprint: Callable[[], str] = lambda: "", max_disk_bytes: int = 64 << 20,
+                 pressure: Callable[[], bool] = memory_pressure):
         self.max_entries = max_entries
         self.max_bytes = max_bytes
+        self.pressure = pressure  # the machine runs short of memory: the memory keeps nothing
         self.directory = Path(directory) if directory is not None else None
         self.fingerprint = fingerprint
         self._entries: OrderedDict[str, Validated] = OrderedDict()
@@ -83,10 +92,13 @@ class BuildMemo:
         """``encode``: the entry's bytes for the disk (None, or raising: kept in memory only)."""
         if key is None or value.size > self.max_bytes:
             return
+        pressed = self.pressure()
         with self._lock:
             self._entries[key] = value
             while len(self._entries) > self.max_entries or sum(v.size for v in self._entries.values()) > self.max_bytes:
                 self._entries.popitem(last=False)
+            if pressed:
+                self._entries.clear()
         if self._writer is not None and encode is not None:
             head = self._head(key)
             self._writer.put(self._path(key), lambda: checked(MEMO_MAGIC, head + encode()))
@@ -220,8 +232,9 @@ class ConstantStore:
     restarted host still holds what pages uploaded before."""
 
     def __init__(self, max_bytes: int = 256 << 20, directory: str | Path | None = None,
-                 max_disk_bytes: int = 1 << 30):
+                 max_disk_bytes: int = 1 << 30, pressure: Callable[[], bool] = memory_pressure):
         self.max_bytes = max_bytes
+        self.pressure = pressure  # the machine runs short of memory: the memory keeps nothing
         self.directory = Path(directory) if directory is not None else None
         self.max_disk_bytes = max_disk_bytes
         self._entries: OrderedDict[tuple[str, str], memoryview] = OrderedDict()
@@ -271,11 +284,12 @@ class ConstantStore:
                 self._writer.put(folder / sha256, data)
 
     def _remember(self, origin: str, sha256: str, data: memoryview) -> None:
+        pressed = self.pressure()
         with self._lock:
             old = self._entries.pop((origin, sha256), None)
             self._bytes += len(data) - (len(old) if old is not None else 0)
             self._entries[(origin, sha256)] = data
-            while self._bytes > self.max_bytes:
+            while self._bytes > self.max_bytes or (pressed and self._entries):
                 self._bytes -= len(self._entries.popitem(last=False)[1])
 
     # ------------------------------------------------------------------ disk

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import struct
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -49,19 +50,54 @@ def encode(header: dict, payload: Buffer | None = None) -> str | bytes:
     return frame
 
 
+FRAGMENT_BYTES = 1 << 20  # a big binary message leaves in fragments of this size (see Raw)
+IN_FLIGHT_BYTES = 2 * FRAGMENT_BYTES  # what sending one costs beyond its buffers: a fragment's frame and socket buffer
+
+
 class Raw:
-    """A raw payload to send as its own binary frame, right after the message that announces it."""
+    """A binary message sent straight from its buffers, never joined into one frame: ``head`` (a
+    message's length prefix and header; empty for a raw payload, which follows the message that
+    announces it) then ``data``. The server sends it in fragments of at most FRAGMENT_BYTES with
+    flow control (one websocket message: a page receives it whole), so sending it costs
+    IN_FLIGHT_BYTES, not a copy of it. ``release``: what to do once it is sent or dropped (give
+    back the budget those bytes were charged to)."""
 
-    __slots__ = ("data",)
+    __slots__ = ("data", "head", "_release", "__weakref__")
 
-    def __init__(self, data: Buffer):
-        self.data = data
+    def __init__(self, data: Buffer, head: bytes = b"", release: Callable[[], None] | None = None):
+        self.data = memoryview(data).cast("B")
+        self.head = head
+        self._release = weakref.finalize(self, release) if release is not None else None
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.head) + len(self.data)
+
+    def fragments(self, size: int = FRAGMENT_BYTES):
+        """The message's bytes in pieces of at most ``size`` (views, not copies; at least one)."""
+        if self.head or not self.data:
+            yield self.head
+        for i in range(0, len(self.data), size):
+            yield self.data[i:i + size]
+
+    def __bytes__(self) -> bytes:
+        return b"".join((self.head, self.data))
+
+    def sent(self) -> None:
+        if self._release is not None:
+            self._release()
 
 
-def encode_raw(header: dict, payload: Buffer) -> list:
+def encode_raw(header: dict, payload: Buffer, release: Callable[[], None] | None = None) -> list:
     """A message and its payload as two frames (the payload not copied here)."""
     body = memoryview(payload).cast("B")
-    return [encode({**header, "raw": len(body)}), Raw(body)]
+    return [encode({**header, "raw": len(body)}), Raw(body, release=release)]
+
+
+def encode_unjoined(header: dict, payload: Buffer, release: Callable[[], None] | None = None) -> Raw:
+    """``encode(header, payload)`` as a Raw: the same message, its payload not copied into a frame."""
+    head = json.dumps(header, separators=(",", ":"), allow_nan=False).encode()
+    return Raw(payload, struct.pack("<I", len(head)) + head, release)
 
 
 def raw_length(header: dict) -> int | None:
@@ -74,10 +110,23 @@ def raw_length(header: dict) -> int | None:
     return n
 
 
-def raw_payload(frame: str | bytes | bytearray | memoryview, n: int) -> memoryview:
+class Unkept:
+    """A binary message the server received in place of an announced raw payload without keeping
+    its bytes: ``error``, why it was refused (over the page's budget), or else longer than announced."""
+
+    __slots__ = ("size", "error")
+
+    def __init__(self, size: int, error: Exception | None = None):
+        self.size = size
+        self.error = error
+
+
+def raw_payload(frame, n: int) -> memoryview:
     """The announced raw payload: a binary frame of exactly ``n`` bytes."""
     if isinstance(frame, str):
         raise ProtocolError("the announced raw payload is a text frame")
+    if isinstance(frame, Unkept):
+        raise ProtocolError(f"the announced raw payload has {frame.size} bytes, not {n}")
     mv = memoryview(frame).cast("B")
     if len(mv) != n:
         raise ProtocolError(f"the announced raw payload has {len(mv)} bytes, not {n}")
@@ -141,6 +190,8 @@ def parse_json(text: str | bytes, what: str = "message") -> Any:
 
 def decode(frame: str | bytes | bytearray | memoryview) -> tuple[dict, memoryview | None]:
     """Parse one frame into (header, payload). Raises ProtocolError on anything malformed."""
+    if isinstance(frame, Raw):  # a message the host sends, read back (tests)
+        frame = bytes(frame)
     if isinstance(frame, str):
         header = parse_json(frame, "text frame")
         payload = None

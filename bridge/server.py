@@ -35,9 +35,11 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from webnn_bridge.ops.core import WebNNError
+
 from . import landing, protocol, shim, static
 from .api import ML
-from .session import ALIVE, Session, SessionLimits, keepalive_interval
+from .session import ALIVE, Session, SessionLimits, idle, keepalive_interval, tune_malloc
 
 log = logging.getLogger("webnn_bridge.server")
 
@@ -45,6 +47,7 @@ SHIM_PATH = "/webnn-shim.js"
 WS_PATH = "/webnn"
 SWITCH_INTERVAL_S = 0.001
 ORIGIN_PATH = "/webnn/origin"
+IDLE_TRIM_S = 1.0  # the last page gone this long: shared caches shrink to their idle size (session.idle)
 
 
 @dataclass
@@ -191,6 +194,7 @@ class Host:
         self.pool: ThreadPoolExecutor | None = None
         self._allowed: set[str] = set()
         self._hosts = {h.lower().strip("[]") for h in config.allow_hosts} | {config.host.lower().strip("[]")}
+        self._idle_timer: asyncio.TimerHandle | None = None
 
     @property
     def allowed_origins(self) -> set[str]:
@@ -314,14 +318,16 @@ class Host:
         sending = asyncio.Lock()  # a reply and the raw payload it announces leave with nothing between
         beat = asyncio.create_task(self.heartbeat(connection, sending))
         try:
-            async for frame in connection:
+            while True:
+                frame, charged = await self._receive(connection, session)
                 session.alone = len(self.sessions) == 1
-                for message in session.messages(frame):  # the shim batches small messages
-                    quick, job = session.prepare(message)
-                    replies = job() if quick else await loop.run_in_executor(self.pool, job)
-                    if replies:
-                        async with sending:
-                            await self._send(connection, replies)
+                try:
+                    await self._handle(connection, session, frame, sending)
+                finally:
+                    del frame  # nothing of a message outlives its handling (a big one is charged until then)
+                    session.budget.release(charged)
+        except websockets.ConnectionClosedOK:
+            pass
         except Exception as e:  # a broken connection ends only its own session
             log.info("session %s ended: %s", session.token[:6], e)
         finally:
@@ -329,11 +335,72 @@ class Host:
             self.sessions.pop(session.token, None)
             await loop.run_in_executor(self.pool, session.close)
             log.info("session %s closed", session.token[:6])
+            self._idle_soon(loop)
+
+    def _idle_soon(self, loop: asyncio.AbstractEventLoop) -> None:
+        """IDLE_TRIM_S after the last page left (and none came), the host gives memory back."""
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        if not self.sessions:
+            def trim() -> None:
+                if not self.sessions:
+                    try:
+                        loop.run_in_executor(self.pool, idle, self.ml)
+                    except RuntimeError:  # the host is stopping (its pool is shut down)
+                        pass
+            self._idle_timer = loop.call_later(IDLE_TRIM_S, trim)
+
+    async def _handle(self, connection: ServerConnection, session: Session, frame, sending: asyncio.Lock) -> None:
+        loop = asyncio.get_running_loop()
+        for message in session.messages(frame):  # the shim batches small messages
+            quick, job = session.prepare(message)
+            replies = job() if quick else await loop.run_in_executor(self.pool, job)
+            if replies:
+                async with sending:
+                    await self._send(connection, replies)
+
+    async def _receive(self, connection: ServerConnection, session: Session) -> tuple:
+        """The next message, and the bytes charged to the page's budget for it. A raw payload the
+        session awaits (a big writeTensor's bytes) is copied fragment by fragment into one buffer
+        charged to the page while it is handled (the page's browser sends it in fragments): no
+        fragments joined into a second copy of the whole message. Over the page's budget, or
+        longer than announced, its bytes are not kept (protocol.Unkept: the session refuses it)."""
+        n = session.raw_expected()
+        if n is None or n < protocol.RAW_MIN_BYTES or n > self.config.max_message_bytes:
+            return await connection.recv(), 0
+        refused, charged = None, 0
+        try:
+            charged = session.budget.charge(n, "A tensor's bytes in transit")
+        except WebNNError as e:
+            refused = e
+        try:
+            buffer, size, text = (bytearray(n) if refused is None else None), 0, []
+            async for fragment in connection.recv_streaming():  # every fragment is consumed
+                if isinstance(fragment, str):  # a text message: not a raw payload, the session says so
+                    text.append(fragment)
+                    continue
+                end = size + len(fragment)
+                if buffer is not None and end <= n:
+                    buffer[size:end] = fragment
+                size = end
+            if text:
+                return "".join(text), charged
+            if refused is not None or size > n:
+                return protocol.Unkept(size, refused), charged
+            return memoryview(buffer)[:size].toreadonly(), charged
+        except BaseException:
+            session.budget.release(charged)
+            raise
 
     async def _send(self, connection: ServerConnection, replies: list) -> None:
         for r in replies:
-            if isinstance(r, protocol.Raw):  # a tensor's bytes, right after the reply announcing them
-                await connection.send(r.data)
+            if isinstance(r, protocol.Raw):  # a binary message sent from its buffers, in fragments
+                try:
+                    if self.config.frame_tap is not None and r.head:
+                        self.config.frame_tap(bytes(r))
+                    await connection.send(r.fragments() if r.nbytes > protocol.FRAGMENT_BYTES else bytes(r))
+                finally:
+                    r.sent()
                 continue
             if self.config.frame_tap is not None:
                 self.config.frame_tap(r)
@@ -368,6 +435,7 @@ class Host:
         await asyncio.get_running_loop().run_in_executor(self.pool, self.ml.warm_up)  # not in the first build
         if self.config.own_process:
             tune_gc()
+            tune_malloc()
         self.server = await serve(
             self.handler,
             self.config.host,

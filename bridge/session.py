@@ -8,10 +8,14 @@ Nothing a page sends can raise out of ``receive``: bad input becomes an error re
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import functools
 import hashlib
 import logging
+import math
 import secrets
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -125,6 +129,7 @@ class Session:
         self.tensors: dict[int, MLTensor] = {}
         self.closed = False
         self.observer = observer  # policy tracing hook: (event, facts)
+        self.page = ""  # the page's path (hello), named in policy traces
         self.held: dict[str, memoryview] = {}  # constants held for the build being handled
         self.uploads: dict[int, Upload] = {}  # constants uploaded before their build (on_putConstant)
         self.sent_errors = 0
@@ -139,9 +144,14 @@ class Session:
         frame whole when it is the raw payload the previous message announced."""
         return [frame] if self._raw_for is not None else protocol.unbatch(frame)
 
+    def raw_expected(self) -> int | None:
+        """The byte length of the raw payload the previous message announced (the next message
+        is that payload), None when no message waits for one."""
+        return None if self._raw_for is None else self._raw_for["raw"]
+
     def receive(self, frame: Frame) -> list:
-        """One message's frame in, the frames to send back out (a protocol.Raw is sent as its own
-        binary frame)."""
+        """One message's frame in, the frames to send back out (a protocol.Raw is sent as one
+        binary message, from its buffers)."""
         return self.prepare(frame)[1]()
 
     def _receive(self, frame: Frame) -> list:
@@ -168,6 +178,8 @@ class Session:
         """(quick, job) for the raw payload the previous message announced."""
         header, self._raw_for = self._raw_for, None
         kind = header["t"][:64]
+        if isinstance(frame, protocol.Unkept) and isinstance(frame.error, WebNNError):  # over the budget
+            return True, lambda: self._failed(kind, header, frame.error)
         try:
             payload = protocol.raw_payload(frame, header["raw"])
         except protocol.ProtocolError as e:
@@ -188,7 +200,7 @@ class Session:
             return self._failed(kind, header, WebNNTypeError(f"malformed '{kind}' message: {e}"))
         except KeyError as e:
             return self._failed(kind, header, WebNNTypeError(f"malformed '{kind}' message: missing {e}"))
-        except (TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
+        except (TypeError, ValueError, IndexError, AttributeError, RecursionError, OverflowError) as e:
             log.debug("malformed %s: %r", kind, e)
             return self._failed(kind, header, WebNNTypeError(f"malformed '{kind}' message."))
         except MemoryError:
@@ -248,8 +260,11 @@ class Session:
     # ------------------------------------------------------------------ handlers
     def on_hello(self, h, payload):
         ms = int(self.keepalive_timeout_s * 1000)
+        page = h.get("page")  # the page's path, for the operator's policy trace only
+        self.page = page.split("?")[0][:200] if isinstance(page, str) else ""
         return self._ok(h, session=self.token, protocol=protocol.PROTOCOL_VERSION, keepalive=ms,
-                        rawMinBytes=protocol.RAW_MIN_BYTES, strictSpec=self.strict_spec)
+                        rawMinBytes=protocol.RAW_MIN_BYTES, trace=self.observer is not None,
+                        strictSpec=self.strict_spec)
 
     def on_createContext(self, h, payload):  # noqa: N802
         cid = self._new_id(self.contexts, h["ctx"])
@@ -258,7 +273,7 @@ class Session:
         ctx.budget = self.budget
         ctx.charged = self.budget.charge(CONTEXT_BYTES, "createContext()", NotSupportedError)
         self.contexts[cid] = ctx
-        self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx})
+        self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx, "page": self.page})
         # the shim runs the op rules itself (generated from ops/): it needs the capabilities the
         # builder enforces, i.e. the context's privacy-bucketed profile (data only)
         # whether this origin's constants are held (a reload, a restarted host): then the page
@@ -301,7 +316,7 @@ class Session:
             if not missing:  # built or failed: the builder's uploads are done with
                 self._release(h.get("release"))
         self.graphs[gid] = graph
-        self._observe("build", {"graph": graph, "context": ctx})
+        self._observe("build", {"graph": graph, "context": ctx, "page": self.page})
         return self._ok(h, uploads=uploads, **placement_report(graph))
 
     def _hold_named(self, h: dict) -> list[str]:
@@ -535,9 +550,16 @@ class Session:
         else:
             body = np.ascontiguousarray(data).reshape(-1).view(np.uint8)  # no copy before the frame
         reply = {"t": "reply", "re": protocol.request_id(h), "ok": {}}
-        if memoryview(body).nbytes >= protocol.RAW_MIN_BYTES and h.get("rawReply") is True:  # the tensor's bytes, not copied
-            return protocol.encode_raw(reply, body)
-        return protocol.encode(reply, body)
+        n = memoryview(body).nbytes
+        if n < protocol.RAW_MIN_BYTES:
+            return protocol.encode(reply, body)
+        # sent from the tensor's own bytes (not copied into a frame), in fragments: what that costs
+        # counts against the page's budget until it is sent
+        charged = self.budget.charge(min(n, protocol.IN_FLIGHT_BYTES), "readTensor()", UnknownError)
+        release = functools.partial(self.budget.release, charged)
+        if h.get("rawReply") is True:
+            return protocol.encode_raw(reply, body, release)
+        return [protocol.encode_unjoined(reply, body, release)]
 
     def on_destroyTensor(self, h, payload):  # noqa: N802
         t = self.tensors.pop(h.get("tensor"), None)
@@ -598,6 +620,17 @@ class Session:
         self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms})
         return None
 
+    def on_pageLatency(self, h, payload):  # noqa: N802
+        """The page's own latency of a dispatch (shim: dispatch() to a read resolved), sent only
+        while the host records a policy trace; it goes to the trace alone, never to any page."""
+        graph = self.graphs.get(h.get("graph"))
+        ms = h.get("ms")
+        if self.observer is None or graph is None or not isinstance(ms, (int, float)) or isinstance(ms, bool):
+            return None
+        if math.isfinite(ms) and 0 <= ms < 3.6e6:
+            self._observe("pageLatency", {"graph": graph, "context": graph.context, "ms": float(ms)})
+        return None
+
     def on_graphLatency(self, h, payload):  # noqa: N802
         """The bucketed latency of a graph's latest dispatch (10-20 ms steps, coarser above)."""
         from webnn_bridge.policy import privacy
@@ -619,6 +652,7 @@ class Session:
         self.graphs.clear()
         self.tensors.clear()
         self._release(list(self.uploads))
+        trim_heap()
 
     def _observe(self, event: str, facts: dict) -> None:
         if self.observer is not None:
@@ -626,6 +660,57 @@ class Session:
                 self.observer(event, facts)
             except Exception:  # tracing must never break a session
                 log.exception("observer failed")
+
+
+# ------------------------------------------------------------------ memory given back
+
+
+@functools.cache
+def _malloc_trim():
+    """glibc's malloc_trim, None elsewhere (musl, macOS, Windows)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+M_MMAP_THRESHOLD = -3  # mallopt's parameter (glibc malloc.h)
+MMAP_THRESHOLD_BYTES = 1 << 20
+
+
+def tune_malloc() -> bool:
+    """Process-wide, for a host that owns its process: buffers of MMAP_THRESHOLD_BYTES and more
+    (tensors, frames, a runtime's big values) are mapped on their own and unmapped when freed.
+    glibc's default threshold grows with the largest buffer freed (up to 32 MiB), after which such
+    buffers come from its heaps, whose freed space fragments and stays with the process. Whether
+    it could."""
+    if _malloc_trim() is None:
+        return False
+    try:
+        return bool(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt(M_MMAP_THRESHOLD,
+                                                                                     MMAP_THRESHOLD_BYTES))
+    except (OSError, AttributeError):
+        return False
+
+
+def trim_heap() -> bool:
+    """Hand the C heap's free memory back to the OS (glibc keeps the free space of its heaps,
+    fragmented by runtimes' small allocations, for the process). Whether it could."""
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True
+
+
+def idle(ml: ML) -> None:
+    """The host has no page left: shared caches keep what they may keep while idle (the compile
+    cache's warm sessions: CompileCache.idle_bytes), and freed memory goes back to the OS."""
+    ml.compile_cache.trim()
+    trim_heap()
 
 
 def _mostly_constants(h: dict, payload) -> bool:

@@ -317,10 +317,11 @@ class HostLink {
       ws.binaryType = 'arraybuffer';
       this.ws = ws;
       ws.onopen = () => {
-        this.request({ t: 'hello' }).then((r) => {
+        this.request({ t: 'hello', page: String((GLOBAL.location && GLOBAL.location.pathname) || '').slice(0, 200) }).then((r) => {
           this.token = r.session;
           this.rawMinBytes = r.rawMinBytes;  // bigger tensors travel as raw frames (protocol.py)
           this.strictSpec = r.strictSpec === true;  // serve --strict-spec: spec HEAD's buffer rules
+          this.tracing = r.trace === true;  // the operator records a policy trace: report page-side latencies
           this.keepalive(r.keepalive);
           resolve(this);
         }, reject);
@@ -936,6 +937,8 @@ const IMPL = {
           c.link.request({ t: 'readTensor', tensor: t.id, rawReply: true }).then((r) => {
             if (!t.pendingReads.has(reject)) return;
             t.pendingReads.delete(reject);
+            const d = t.dispatched;
+            if (d) { t.dispatched = null; c.link.send({ t: 'pageLatency', graph: d.g.id, ms: performance.now() - d.at }); }
             if (out === undefined) { resolve(r.$payload.own ? r.$payload.buffer : r.$payload.slice().buffer); return; }
             if (target.byteLength !== r.$payload.byteLength) { reject(new TypeError('readTensor: the output buffer was detached.')); return; }
             target.set(r.$payload);
@@ -966,6 +969,10 @@ const IMPL = {
           }
         }
         c.link.send({ t: 'dispatch', ctx: c.id, graph: g.id, inputs: ids.input, outputs: ids.output });
+        if (c.link.tracing) {  // page-side latency for the operator's trace: dispatch() to a read of an output resolved
+          const at = performance.now();
+          for (const name of Object.keys(conv.outputs)) SLOTS.get(conv.outputs[name]).dispatched = { g, at };
+        }
       },
     },
   },

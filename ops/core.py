@@ -293,11 +293,22 @@ def same_type(name_a: str, a: OperandDesc, name_b: str, b: OperandDesc) -> None:
 # --------------------------------------------------------------------------- numeric casting (MLNumber)
 
 
+def to_double(value) -> float:
+    """A number as a double, as JavaScript's Number() makes one: an integer beyond the double's
+    range (a BigInt, or a page's over-long JSON integer) becomes +-Infinity, never an OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 def cast_number(value, to: str):
-    """The spec's internal cast of an MLNumber to a data type: round half to even, clamp, NaN -> 0."""
+    """The spec's internal cast of an MLNumber to a data type: round half to even, clamp, NaN -> 0;
+    to a float type as JavaScript does (a value beyond its range becomes +-Infinity)."""
     dt = DATA_TYPES[to]
     if dt.is_float:
-        return dt.numpy.type(float(value))
+        with np.errstate(over="ignore"):
+            return dt.numpy.type(to_double(value))
     lo, hi = dt.int_range
     if isinstance(value, int):
         v = value

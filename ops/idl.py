@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._idl import IDL
-from .core import WebNNTypeError
+from .core import WebNNTypeError, to_double
 
 UNDEFINED = object()  # an absent optional argument / dictionary member
 
@@ -102,11 +102,12 @@ def _unsupported(kind: str, what: str):
 def _convert_float(kind: str, v: Any, what: str) -> float:
     if isinstance(v, bool) or not _is_number(v):
         raise WebNNTypeError(f"{what} must be a number.")
-    f = float(v)
+    f = to_double(v)
     if not kind.startswith("unrestricted") and not math.isfinite(f):
         raise WebNNTypeError(f"{what} must be a finite number.")
     if kind.endswith("float") and math.isfinite(f):
-        f = float(np.float32(f))
+        with np.errstate(over="ignore"):
+            f = float(np.float32(f))
         if not kind.startswith("unrestricted") and not math.isfinite(f):
             raise WebNNTypeError(f"{what} is out of range for float.")
     return f
@@ -190,7 +191,7 @@ def _convert_int(t: dict, v: Any, what: str) -> int:
         v = int(v)
     if not _is_number(v):
         raise WebNNTypeError(f"{what} must be a number.")
-    f = float(v) if not isinstance(v, (int, np.integer)) else None
+    f = to_double(v) if not isinstance(v, (int, np.integer)) else None
     if t.get("enforceRange"):
         if f is not None:
             if not math.isfinite(f):

@@ -125,7 +125,8 @@ class Transpiler:
             raise JsGenError(f"{fn!r} is not a Python function")
         if not fn.__module__.startswith(self.packages):
             raise JsGenError(f"{fn.__module__}.{fn.__qualname__} is outside the translated packages")
-        key = (fn.__code__, tuple(id(c.cell_contents) for c in fn.__closure__ or ()))
+        # code objects of two files compare equal when their text and first line match: keep the file
+        key = (fn.__code__.co_filename, fn.__code__, tuple(id(c.cell_contents) for c in fn.__closure__ or ()))
         if key in self.funcs:
             return self.funcs[key]
         if fn.__name__ == "<lambda>":

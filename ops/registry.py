@@ -5,7 +5,8 @@ An OpDef keeps everything about one operator together:
   it drives the generic checks below and ``opSupportLimits()``;
 - ``infer(call)``: op-specific validation and shape inference on descriptors;
 - ``reference(call)``: numpy reference on arrays;
-- ``lower(onnx_builder, call)``: ONNX lowering on value names.
+- ``lower(onnx_builder, call)``: ONNX lowering on value names;
+- ``coreml`` / ``torch``: Core ML (MIL) and PyTorch lowerings, attached by attach_coreml/attach_torch.
 
 The three functions receive the same ``Call`` (arguments after WebIDL conversion, named as in
 the IDL) with operand values substituted: descriptors, numpy arrays or ONNX value names.
@@ -133,6 +134,10 @@ class OpDef:
     # Core ML ML Program lowering (coremltools MIL builder): fn(mb, call) -> output vars; None: absent
     coreml: Callable[[Any, Call], Sequence[Any]] | None = None
     coreml_types: tuple[str, ...] | None = None  # data types the Core ML lowering takes (None: any)
+    # PyTorch lowering (backends/torch.py): fn(tb, call) -> output tensors, operands as torch tensors
+    # in their storage types (TorchBuilder.storage); None: absent
+    torch: Callable[[Any, Call], Sequence[Any]] | None = None
+    torch_types: tuple[str, ...] | None = None  # data types the torch lowering takes (None: any)
     # names of limits entries that describe outputs, in output order
     outputs: tuple[str, ...] = ("output",)
     # conformance tolerance (WPT rule): ("ulp", n) or ("atol", x); may be a function of the call
@@ -198,6 +203,15 @@ def attach_coreml(lowerings: Mapping[str, Callable[[Any, Call], Sequence[Any]]],
     for name, fn in lowerings.items():
         REGISTRY[name].coreml = fn
         REGISTRY[name].coreml_types = None if types is None else tuple(types)
+
+
+def attach_torch(lowerings: Mapping[str, Callable[[Any, Call], Sequence[Any]]],
+                 types: Sequence[str] | None = None) -> None:
+    """Give registered ops their PyTorch lowering (backends/torch.py), next to their ONNX ``lower``;
+    ``types`` narrows the data types the lowering takes."""
+    for name, fn in lowerings.items():
+        REGISTRY[name].torch = fn
+        REGISTRY[name].torch_types = None if types is None else tuple(types)
 
 
 _LOAD_LOCK = threading.RLock()

@@ -69,6 +69,7 @@ def backend_columns() -> list[tuple[str, Capabilities]]:
     from webnn_bridge.backends.openvino import OpenVinoBackend
     from webnn_bridge.backends.reference import ReferenceBackend
     from webnn_bridge.backends.tensorrt import TensorRtBackend
+    from webnn_bridge.backends.torch import TorchBackend
 
     cols = []
     for title, cls, dev in (
@@ -80,6 +81,8 @@ def backend_columns() -> list[tuple[str, Capabilities]]:
                                                             providers=("CPU",))),
         ("TensorRT (declared)", TensorRtBackend, Device("tensorrt:0", "gpu", TensorRtBackend.name, providers=("0",))),
         ("Core ML (converts)", CoreMLBackend, Device("coreml:cpu", "cpu", CoreMLBackend.name, providers=("CPU_ONLY",))),
+        ("PyTorch CPU, CUDA", TorchBackend, Device("torch:cpu", "cpu", TorchBackend.name, providers=("cpu",))),
+        ("PyTorch MPS (declared)", TorchBackend, Device("torch:mps", "gpu", TorchBackend.name, providers=("mps",))),
     ):
         cols.append((title, cls.instance().capabilities(dev)))
     return cols

@@ -5,8 +5,13 @@ bridge/cli.py wires these in with ``register(subparsers)``; ``main(argv)`` runs 
 
     policy explain [--options JSON|@FILE] [--graph GRAPH.json] [--devices PROFILE.json]
                    [--rules RULES.toml] [--json]
-    policy replay TRACE.jsonl --rules RULES.toml [--baseline RULES.toml] [--out DIR]
+    policy replay TRACE.jsonl [TRACE.jsonl ...] --rules RULES.toml [--baseline RULES.toml] [--out DIR]
                   [--devices PROFILE.json]
+    policy measure TRACE.jsonl --out MATRIX.json [--seconds S] [--reps N]
+    policy calibrate --out CAL.json [--seconds S]
+    policy tune TRACE.jsonl --matrix MATRIX.json [--objective latency-p50|latency-p90|cpu-time]
+                [--rules RULES.toml] [--out RULES.toml] [--report DIR]
+    policy check RULES.toml
     policy truth-table [--write | --check]
 """
 
@@ -19,13 +24,51 @@ from pathlib import Path
 
 
 def _read_options(arg: str | None) -> dict:
+    from .engine import OPTION_KEYS
+
     if not arg:
         return {}
     text = Path(arg[1:]).read_text() if arg.startswith("@") else arg
     data = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError("--options must be a JSON object")
+    unknown = sorted(set(data) - set(OPTION_KEYS))
+    if unknown:
+        import difflib
+
+        hints = [f"{k!r} (did you mean {m[0]!r}?)" if (m := difflib.get_close_matches(k, OPTION_KEYS, 1)) else repr(k)
+                 for k in unknown]
+        raise ValueError(f"--options: unknown key(s) {', '.join(hints)}; known: {', '.join(OPTION_KEYS)}")
     return data
+
+
+def _load_trace(paths: str | list[str], *, replayable: bool = True) -> list[dict]:
+    """The events of one or more traces, in order (e.g. rounds under different rules: then each
+    workload has recorded latencies on every backend it ran on)."""
+    from .trace import check_replayable, read_trace
+
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    events = [ev for path in paths for ev in read_trace(path)]
+    if replayable:
+        check_replayable(events, ", ".join(paths))
+    return events
+
+
+def _load_matrix(matrix: str | None, calibration: str | None) -> dict | None:
+    from .measure import calibration_problem, read_matrix
+
+    m = read_matrix(matrix) if matrix else None
+    if calibration:
+        try:
+            cal = json.loads(Path(calibration).read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise ValueError(f"{calibration}: not a calibration (JSON) file: {e}") from None
+        problem = calibration_problem(cal)
+        if problem:
+            raise ValueError(f"{calibration}: {problem}")
+        m = dict(m or {"version": 1, "graphs": {}, "devices": {}})
+        m["calibration"] = cal
+    return m
 
 
 def _inventory(arg: str | None):
@@ -161,22 +204,36 @@ def _cmd_explain(args) -> int:
     return 0
 
 
+def _fail(cmd: str, e: BaseException) -> int:
+    detail = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) and e.filename and e.strerror else str(e)
+    print(f"policy {cmd}: {detail}", file=sys.stderr)
+    return 2
+
+
 def _cmd_replay(args) -> int:
     from .engine import load_rules
-    from .trace import format_table, read_trace, replay, write_replay
+    from .trace import format_table, replay, write_replay
 
     try:
         rules_b = load_rules(args.rules)
         rules_a = load_rules(args.baseline)
-        events = read_trace(args.trace)
+        events = _load_trace(args.trace)
         inventory, _ = _inventory(args.devices)
+        matrix = _load_matrix(args.matrix, args.calibration)
     except (OSError, ValueError) as e:
-        print(f"policy replay: {e}", file=sys.stderr)
-        return 2
+        return _fail("replay", e)
     labels = (Path(args.baseline).stem if args.baseline else "defaults", Path(args.rules).stem)
     if labels[0] == labels[1]:
         labels = ("baseline", "rules")
-    rows = replay(events, rules_a, rules_b, inventory)
+    notes: list[str] = []
+    rows = replay(events, rules_a, rules_b, inventory, matrix=matrix, notes=notes)
+    for note in notes:  # how the trace's devices map onto the inventory: said loudly, first
+        print(f"NOTE: {note}")
+    modelled = sum(o.latency_source == "modelled" for r in rows for o in (r.a, r.b))
+    if modelled and matrix is None:
+        print(f"NOTE: {modelled} latency(ies) marked * are modelled (for a real backend without --calibration: "
+              "the static cost model, one figure per device kind); measure them with `policy measure` and pass "
+              "--matrix")
     print(format_table(rows, labels))
     if args.out is None:
         return 0
@@ -186,6 +243,93 @@ def _cmd_replay(args) -> int:
         print(f"policy replay: cannot write to {args.out}: {e.strerror or e}", file=sys.stderr)
         return 2
     print("wrote " + ", ".join(str(p) for p in paths.values()))
+    return 0
+
+
+def _cmd_check(args) -> int:
+    from .engine import load_rules
+
+    try:
+        rules = load_rules(args.file)
+    except (OSError, ValueError) as e:
+        return _fail("check", e)
+    print(f"{args.file}: ok ({len(rules['options'])} option rows, {len(rules.get('routes', []))} route(s))")
+    return 0
+
+
+def _cmd_measure(args) -> int:
+    from .measure import measure, write_matrix
+
+    if not args.seconds > 0 or args.reps < 1:
+        return _fail("measure", ValueError("--seconds must be > 0 and --reps >= 1"))
+    if args.cache_dir is None:
+        from webnn_bridge.backends.cache import default_cache_dir
+
+        args.cache_dir = str(default_cache_dir())
+    try:
+        events = _load_trace(args.trace)
+        from .replica import store_constants
+
+        matrix = measure(events, seconds=args.seconds, reps=args.reps, warmup=args.warmup,
+                         progress=None if args.quiet else sys.stderr,
+                         constants=None if args.no_store else store_constants(args.cache_dir))
+        if args.calibration:
+            matrix["calibration"] = _load_matrix(None, args.calibration)["calibration"]
+        path = write_matrix(matrix, args.out)
+    except (OSError, ValueError) as e:
+        return _fail("measure", e)
+    for h, g in matrix["graphs"].items():
+        cells = ", ".join(f"{dev}: p50 {r['p50']:.3f} ms [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] p90 {r['p90']:.3f} "
+                          f"n={r['n']} cpu {r['cpu_ms']:.3f} ms" for dev, r in g["results"].items())
+        c = g.get("constants")
+        stored = f" [constants: {c['stored']}/{c['total']} from the store]" if c and c["total"] else ""
+        print(f"{g['label']} ({h[:10]}){stored}: {cells or 'not measured'}")
+        for dev, why in g.get("skipped", {}).items():
+            print(f"  skipped {dev}: {why}")
+    print(f"wrote {path}")
+    return 0
+
+
+def _cmd_calibrate(args) -> int:
+    from .measure import calibrate
+
+    if not args.seconds > 0:
+        return _fail("calibrate", ValueError("--seconds must be > 0"))
+    try:
+        cal = calibrate(seconds=args.seconds, progress=None if args.quiet else sys.stderr)
+        out = Path(args.out)
+        out.write_text(json.dumps(cal, indent=1, sort_keys=True), encoding="utf-8")
+    except (OSError, ValueError) as e:
+        return _fail("calibrate", e)
+    for name, b in cal["backends"].items():
+        print(f"{name}: dispatch {b['dispatch_ms']:.3f} ms; " + ", ".join(
+            f"{c} {f['ms_per_node']:.3f} ms/node + {f['ms_per_unit'] * (1e9 if f['unit'] == 'flop' else 1e6):.3f} "
+            f"ms/{'GFLOP' if f['unit'] == 'flop' else 'MB'}" for c, f in b["classes"].items()))
+    print(f"wrote {out} (measured on this machine)")
+    return 0
+
+
+def _cmd_tune(args) -> int:
+    import tomllib
+
+    from .engine import load_rules
+    from .tune import tune, write_outputs
+
+    try:
+        base = load_rules(args.rules)
+        override = tomllib.loads(Path(args.rules).read_text()) if args.rules else {}
+        events = _load_trace(args.trace)
+        matrix = _load_matrix(args.matrix, args.calibration)
+        inventory, _ = _inventory(args.devices)
+        result = tune(events, matrix, base, inventory, objective=args.objective, base_override=override)
+        paths = write_outputs(result, args.out, args.report, base)
+    except (OSError, ValueError) as e:
+        return _fail("tune", e)
+    unit = "ms CPU" if args.objective == "cpu-time" else "ms"
+    for c in result["candidates"]:
+        total = "fails a workload" if c.total is None else f"{c.total:.2f} {unit}"
+        print(f"  {c.name:<28} {total}{'  <- chosen' if c is result['best'] else ''}")
+    print(f"wrote {paths['rules']}, {paths['md']}, {paths['png']}")
     return 0
 
 
@@ -219,12 +363,48 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     e.set_defaults(parser=e, func=_cmd_explain)
 
     r = sub.add_parser("replay", help="re-decide a recorded trace under two rule sets and compare")
-    r.add_argument("trace", metavar="TRACE.jsonl")
+    r.add_argument("trace", metavar="TRACE.jsonl", nargs="+", help="one or more traces, read as one")
     r.add_argument("--rules", metavar="RULES.toml", required=True, help="the candidate rules")
     r.add_argument("--baseline", metavar="RULES.toml", help="the baseline rules (default: the defaults)")
     r.add_argument("--out", metavar="DIR", help="also write replay.png, replay.csv and replay.md into DIR")
     r.add_argument("--devices", metavar="PROFILE.json", help="a declared inventory (file or fixture name)")
+    r.add_argument("--matrix", metavar="MATRIX.json", help="measured latencies from `policy measure`")
+    r.add_argument("--calibration", metavar="CAL.json", help="per-op-class figures from `policy calibrate`")
     r.set_defaults(parser=r, func=_cmd_replay)
+
+    m = sub.add_parser("measure", help="re-run every graph of a trace on every real device of this machine")
+    m.add_argument("trace", metavar="TRACE.jsonl", nargs="+", help="one or more traces, read as one")
+    m.add_argument("--out", metavar="MATRIX.json", required=True)
+    m.add_argument("--seconds", type=float, default=60.0, help="time budget for the timed runs (default 60)")
+    m.add_argument("--reps", type=int, default=50, help="repetitions per graph and device at most (default 50)")
+    m.add_argument("--warmup", type=int, default=3, help="untimed runs first (default 3)")
+    m.add_argument("--calibration", metavar="CAL.json", help="embed `policy calibrate` figures in the matrix")
+    m.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="the host's cache directory: constants from its store (default: serve's default)")
+    m.add_argument("--no-store", action="store_true", help="deterministic data for every constant")
+    m.add_argument("--quiet", action="store_true", help="no progress bar")
+    m.set_defaults(parser=m, func=_cmd_measure)
+
+    c = sub.add_parser("calibrate", help="per backend and op class micro-benchmarks (for the latency model)")
+    c.add_argument("--out", metavar="CAL.json", required=True)
+    c.add_argument("--seconds", type=float, default=30.0)
+    c.add_argument("--quiet", action="store_true")
+    c.set_defaults(parser=c, func=_cmd_calibrate)
+
+    tn = sub.add_parser("tune", help="search rules for a trace's workloads from a measured matrix")
+    tn.add_argument("trace", metavar="TRACE.jsonl", nargs="+", help="one or more traces, read as one")
+    tn.add_argument("--matrix", metavar="MATRIX.json", required=True)
+    tn.add_argument("--objective", choices=("latency-p50", "latency-p90", "cpu-time"), default="latency-p50")
+    tn.add_argument("--rules", metavar="RULES.toml", help="the rules the trace ran under (default: the defaults)")
+    tn.add_argument("--out", metavar="RULES.toml", default="tuned-rules.toml", help="the rules file to write")
+    tn.add_argument("--report", metavar="DIR", default="tune-report", help="where tune.md and tune.png go")
+    tn.add_argument("--calibration", metavar="CAL.json")
+    tn.add_argument("--devices", metavar="PROFILE.json", help="a declared inventory (default: this machine's)")
+    tn.set_defaults(parser=tn, func=_cmd_tune)
+
+    k = sub.add_parser("check", help="validate a rules file as serve would (exit 2 with the problems)")
+    k.add_argument("file", metavar="RULES.toml")
+    k.set_defaults(parser=k, func=_cmd_check)
 
     t = sub.add_parser("truth-table", help="render policy/TRUTH_TABLE.md from the rules")
     g = t.add_mutually_exclusive_group()
@@ -237,7 +417,7 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
 def register(subparsers) -> argparse.ArgumentParser:
     """Add `policy` (with explain / replay / truth-table) to a top-level CLI's subparsers.
     The parsed args carry ``func``; call ``args.func(args)``."""
-    p = subparsers.add_parser("policy", help="device-selection policy: explain, replay, truth table")
+    p = subparsers.add_parser("policy", help="device-selection policy: explain, replay, measure, tune, check, truth table")
     add_commands(p)
     return p
 

@@ -13,6 +13,7 @@ Host entry points (signatures kept stable for bridge/api.py and bridge/session.p
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from webnn_bridge.backends.base import Capabilities, Device
-from webnn_bridge.ops.core import NotSupportedError, WebNNTypeError
+from webnn_bridge.ops.core import DATA_TYPES, NotSupportedError, WebNNTypeError
 
 from .capabilities import graph_issues, union
 from .graphs import GraphSummary, summarize
@@ -86,14 +87,36 @@ def _resolve_profiles(table: Mapping, base_dir: Path) -> None:
 # --------------------------------------------------------------------------- rules-file checks
 
 ROW_KEYS = {"id": str, "when": dict, "policy": str, "kinds": list, "strict": (bool, str), "reason": str}
-# values that only take a few strings, by dotted key ("*" matches any table name)
-RULE_ENUMS: dict[str, tuple] = {
+# Runtimes this host has no backend for that declared (what-if) inventories may still name, so that
+# [backends] orders can rank them: DirectML (Windows). Any other name must be a backend of backends/.
+DECLARED_ONLY_BACKENDS = ("directml",)
+
+
+def known_backends() -> tuple[str, ...]:
+    """Backend names a rules file may name: every backend class (installed or not) and the
+    declared-only runtimes above."""
+    try:
+        from webnn_bridge.backends import all_backends
+
+        names = [cls.name for cls in all_backends()]
+    except Exception:  # pragma: no cover - importing backends never fails (a missing runtime probes empty)
+        names = ["onnxruntime", "tensorrt", "coreml", "openvino", "reference"]
+    return tuple(dict.fromkeys([*names, *DECLARED_ONLY_BACKENDS]))
+
+
+# values that only take a few strings, by dotted key ("*" matches any table name); a callable is
+# asked for the allowed values when a file is checked
+RULE_ENUMS: dict[str, tuple | Callable[[], tuple]] = {
     "build.prefer": ("whole-graph", "preferred-device"),
     "privacy.report": ("context", "device"),
     "privacy.accelerated": ("echo", "effective"),
     "policy.*.order": DEVICE_TYPES,
     "policy.*.power": POWER_CLASSES,
     "strict.drop": DEVICE_TYPES,
+    "backends.order": known_backends,
+    "backends.cpu": known_backends,
+    "backends.gpu": known_backends,
+    "backends.npu": known_backends,
 }
 
 
@@ -115,7 +138,7 @@ def _enum_for(where: str) -> tuple | None:
     for key, allowed in RULE_ENUMS.items():
         kp = key.split(".")
         if len(kp) == len(parts) and all(k in ("*", p) for k, p in zip(kp, parts)):
-            return allowed
+            return allowed() if callable(allowed) else allowed
     return None
 
 
@@ -146,6 +169,8 @@ def _check_table(table: Mapping, default: Mapping, where: str, problems: list[st
         name = f"{prefix}{key}"
         if name == "options":
             _check_rows(value, problems)
+        elif name == "routes":
+            continue  # [[routes]]: checked on the merged rules (validate_rules)
         elif name == "privacy.profiles" and isinstance(value, (str, list)):
             continue  # a profiles file, or [[privacy.profiles]] tables (policy/privacy.py checks them)
         elif key in default:
@@ -248,7 +273,190 @@ def validate_rules(rules: Mapping) -> list[str]:
     for pol in POLICIES:
         if "order" not in rules.get("policy", {}).get(pol, {}):
             problems.append(f"[policy.{pol}] needs an order")
+    if not problems:
+        problems += _catch_all_problems(rules)
+    problems += _number_problems(rules)
+    problems += _backend_problems(rules)
+    problems += route_problems(rules.get("routes", []))
     return problems
+
+
+def _catch_all_problems(rules: Mapping) -> list[str]:
+    """Every one of the 120 option combinations must match a row (else createContext() fails)."""
+    import itertools
+
+    keys = list(OPTION_VALUES)
+    unmatched = []
+    for values in itertools.product(*(OPTION_VALUES[k] for k in keys)):
+        opts = dict(zip(keys, values))
+        try:
+            match_row(opts, rules)
+        except ValueError:
+            unmatched.append(opts)
+    if not unmatched:
+        return []
+    example = ", ".join(f"{k}={_fmt(v)}" for k, v in unmatched[0].items())
+    return [f"no [[options]] row matches {len(unmatched)} of the 120 option combinations (e.g. {example}): "
+            "the last row must be a catch-all (when = {{}})".replace("{{}}", "{}")]
+
+
+# [perf.*] figures: (key, strictly positive?) — all must be finite numbers
+PERF_FIGURES = {"gflops": True, "bandwidth_gbs": True, "dispatch_ms": False, "per_node_ms": False,
+                "boundary_ms": False}
+
+
+def finite_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _number_problems(rules: Mapping) -> list[str]:
+    problems = []
+    for kind, table in dict(rules.get("perf", {})).items():
+        if not isinstance(table, Mapping):
+            continue
+        for key, value in table.items():
+            positive = PERF_FIGURES.get(key)
+            if positive is None:
+                continue
+            if not finite_number(value) or (value <= 0 if positive else value < 0):
+                need = "a finite number > 0" if positive else "a finite number >= 0"
+                problems.append(f"[perf.{kind}] {key} must be {need}, not {value!r}")
+    frac = dict(rules.get("build", {})).get("partial_min_fraction", 0.5)
+    if not finite_number(frac) or not 0.0 <= frac <= 1.0:
+        problems.append(f"[build] partial_min_fraction must be a share between 0 and 1, not {frac!r}")
+    q = dict(rules.get("qos", {}))
+    bounds, tiers = q.get("upper_ms", []), q.get("tiers", [])
+    if isinstance(bounds, list) and isinstance(tiers, list):
+        if len(bounds) != len(tiers) - 1:
+            problems.append("[qos] needs one upper_ms bound fewer than tiers")
+        elif not all(finite_number(b) and b > 0 for b in bounds) or bounds != sorted(bounds):
+            problems.append("[qos] upper_ms must be finite, positive and ascending")
+    return problems
+
+
+def _backend_problems(rules: Mapping) -> list[str]:
+    known = known_backends()
+    problems = []
+    table = dict(rules.get("backends", {}))
+    for key in ("order", *DEVICE_TYPES):
+        names = table.get(key, [])
+        if not isinstance(names, list):
+            continue
+        bad = [n for n in names if n not in known]
+        if bad:
+            problems.append(f"[backends] {key}: unknown backend(s) {', '.join(map(repr, bad))} "
+                            f"(known: {', '.join(known)})")
+    return problems
+
+
+# --------------------------------------------------------------------------- per-graph routes
+
+# [[routes]] `when` keys: graph features (see rules.toml §4b)
+ROUTE_WHEN = {
+    "min_ops": int, "max_ops": int,
+    "min_flops": (int, float), "max_flops": (int, float),
+    "min_constant_bytes": int, "max_constant_bytes": int,
+    "ops_any": list, "ops_all": list, "ops_none": list,
+    "data_types": list,
+    "graphs": list,
+}
+ROUTE_KEYS = {"id": str, "when": dict, "policies": list, "backends": list, "reason": str}
+
+
+def route_problems(routes: Any) -> list[str]:
+    """Why a [[routes]] array is unusable (empty when it is fine)."""
+    if routes in (None, []):
+        return []
+    if not isinstance(routes, list) or not all(isinstance(r, Mapping) for r in routes):
+        return ["routes must be an array of tables ([[routes]])"]
+    problems = []
+    known = known_backends()
+    ids: set = set()
+    for i, r in enumerate(routes):
+        where = f"routes row {i} ({r.get('id', '?')})"
+        for key, value in r.items():
+            types = ROUTE_KEYS.get(key)
+            if key == "threads":
+                continue  # refused below, with its own reason
+            if types is None:
+                problems.append(f"{where}: unknown key {key!r} (known: {', '.join(ROUTE_KEYS)})")
+            elif not isinstance(value, types) or isinstance(value, bool):
+                problems.append(f"{where}: {key} must not be {_type_name(value)} ({value!r})")
+        if not isinstance(r.get("id"), str) or r.get("id") in ids:
+            problems.append(f"{where}: needs a unique id")
+        ids.add(r.get("id"))
+        if "threads" in r:  # a CPU mode no backend takes per graph yet: refused, never silently ignored
+            problems.append(f"{where}: threads: CPU modes (intra-op threads per graph) are not supported by the "
+                            "backends yet")
+        elif not r.get("backends"):
+            problems.append(f"{where}: says nothing (give backends)")
+        for name in r.get("backends", []) if isinstance(r.get("backends"), list) else []:
+            if name not in known:
+                problems.append(f"{where}: unknown backend {name!r} (known: {', '.join(known)})")
+        for pol in r.get("policies", []) if isinstance(r.get("policies"), list) else []:
+            if pol not in POLICIES:
+                problems.append(f"{where}: policies: {pol!r} not one of {', '.join(POLICIES)}")
+        when = r.get("when", {})
+        if not isinstance(when, Mapping):
+            continue
+        for key, value in when.items():
+            types = ROUTE_WHEN.get(key)
+            if types is None:
+                problems.append(f"{where}: unknown feature {key!r} in when (known: {', '.join(ROUTE_WHEN)})")
+            elif not isinstance(value, types) or isinstance(value, bool):
+                problems.append(f"{where}: when.{key} must not be {_type_name(value)} ({value!r})")
+            elif isinstance(value, (int, float)) and (not math.isfinite(value) or value < 0):
+                problems.append(f"{where}: when.{key} must be a finite number >= 0")
+            elif key == "data_types" and any(t not in DATA_TYPES for t in value):
+                problems.append(f"{where}: when.data_types: unknown data type(s) "
+                                f"{', '.join(repr(t) for t in value if t not in DATA_TYPES)}")
+            elif key.startswith("ops_") and any(not isinstance(o, str) for o in value):
+                problems.append(f"{where}: when.{key} must list operator names")
+            elif key == "graphs" and any(not isinstance(h, str) or len(h) < 8 for h in value):
+                problems.append(f"{where}: when.graphs lists graph hashes (at least 8 hex digits) or labels")
+    return problems
+
+
+def route_matches(route: Mapping, summary: GraphSummary, policy: str) -> bool:
+    """Whether a [[routes]] row applies to this graph in a context of this internal policy."""
+    pols = route.get("policies")
+    if pols and policy not in pols:
+        return False
+    w = dict(route.get("when", {}))
+    n = len(summary.nodes)
+    ops = set(summary.op_counts())
+    checks = (
+        ("min_ops", lambda v: n >= v), ("max_ops", lambda v: n <= v),
+        ("min_flops", lambda v: summary.flops() >= v), ("max_flops", lambda v: summary.flops() <= v),
+        ("min_constant_bytes", lambda v: summary.constant_bytes >= v),
+        ("max_constant_bytes", lambda v: summary.constant_bytes <= v),
+        ("ops_any", lambda v: bool(ops & set(v))), ("ops_all", lambda v: set(v) <= ops),
+        ("ops_none", lambda v: not ops & set(v)),
+        ("data_types", lambda v: set(summary.data_types()) <= set(v)),
+        ("graphs", lambda v: any(summary.hash.startswith(h) or (summary.name and summary.name == h) for h in v)),
+    )
+    return all(test(w[key]) for key, test in checks if key in w)
+
+
+def route_order(cands: Sequence[Device], backends: Sequence[str]) -> list[Device]:
+    """Candidates reordered by a route's backend order within each kind; the kinds keep their
+    order (a route never brings in a device the context's rules did not accept)."""
+    kinds = list(dict.fromkeys(d.kind for d in cands))
+    order = list(backends)
+
+    def key(d: Device):
+        b = backend_name(d)
+        return kinds.index(d.kind), order.index(b) if b in order else len(order)
+
+    return sorted(cands, key=key)
+
+
+def match_route(summary: GraphSummary, policy: str, rules: Mapping) -> dict | None:
+    """The first [[routes]] row that applies, or None."""
+    for route in rules.get("routes", []) or []:
+        if route_matches(route, summary, policy):
+            return dict(route)
+    return None
 
 
 # --------------------------------------------------------------------------- normalization
@@ -359,8 +567,14 @@ def expand_truth_table(rules: Mapping | None = None) -> list[dict]:
 # --------------------------------------------------------------------------- ranking
 
 
+def backend_order(rules: Mapping, kind: str) -> list[str]:
+    """The backend order within a device kind: [backends].<kind> when set, else [backends].order."""
+    table = rules.get("backends", {})
+    return list(table.get(kind) or table.get("order", []))
+
+
 def _backend_rank(rules: Mapping, d: Device) -> int:
-    order = list(rules.get("backends", {}).get("order", []))
+    order = backend_order(rules, d.kind)
     b = backend_name(d)
     return order.index(b) if b in order else len(order)
 
@@ -440,10 +654,12 @@ class Decision:
         return {
             "device": self.device.id if self.device else None,
             "kind": self.device.kind if self.device else None,
+            "backend": backend_name(self.device) if self.device else None,
             "policy": self.policy,
             "strict": self.strict,
             "simulated": self.simulated,
             "candidates": [d.id for d in self.candidates],
+            "candidateFacts": {d.id: [d.kind, backend_name(d)] for d in self.candidates},
             "rejected": [list(r) for r in self.rejected],
             "reasons": list(self.reasons),
             "row": self.normalized.source if self.normalized else None,
@@ -485,6 +701,7 @@ class Placement:
     simulated: bool = False
     exec_device: Device | None = None
     graph_hash: str = ""
+    route: str | None = None  # the [[routes]] row that reordered the candidates
 
     @property
     def accelerated(self) -> bool:
@@ -502,12 +719,14 @@ class Placement:
         return {
             "device": self.device.id,
             "kind": self.device.kind,
+            "backend": backend_name(self.device),
             "fallback": self.fallback,
             "fallbackDevice": self.fallback_device.id if self.fallback_device else None,
             "partitions": [[d, len(nodes)] for d, nodes in self.partitions()],
             "policy": self.policy,
             "strict": self.strict,
             "simulated": self.simulated,
+            "route": self.route,
             "rejected": [list(r) for r in self.rejected],
             "reasons": list(self.reasons),
         }
@@ -549,10 +768,26 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
     prefer = build.get("prefer", "whole-graph")
     n = len(summary.nodes)
     cands = list(decision.candidates) or [decision.device]
-    common = dict(policy=decision.policy, strict=decision.strict, simulated=decision.simulated,
-                  exec_device=decision.exec_device, graph_hash=summary.hash)
     head = f"graph {summary.hash[:10]}: {n} node(s), ops {', '.join(summary.op_counts()) or 'none'}"
     tail = ["simulated inventory: the graph executes on the host CPU backend"] if decision.simulated else []
+    why_not: dict[str, str] = {}
+    notes: list[str] = []
+    # the rules put this context on the CPU: no accelerator takes its builds (rules.toml §4, rule 0)
+    if decision.device.kind == "cpu":
+        for d in cands:
+            if d.kind != "cpu":
+                why_not[d.id] = "the context's preferred device is a CPU: accelerators never take its builds"
+        cands = [d for d in cands if d.kind == "cpu"]
+    route = match_route(summary, decision.policy, rules)
+    if route is not None:
+        cands = route_order(cands, route.get("backends", []))
+        notes.append(f"route '{route['id']}'" + (f" ({route['reason']})" if route.get("reason") else "")
+                     + (f": backends {' > '.join(route['backends'])}" if route.get("backends") else "")
+                     + f"; candidates now {', '.join(d.id for d in cands)}")
+    common = dict(policy=decision.policy, strict=decision.strict, simulated=decision.simulated,
+                  exec_device=decision.exec_device, graph_hash=summary.hash,
+                  route=route["id"] if route else None)
+    head = "; ".join([head, *notes])
 
     issues: dict[str, list[list[str]]] = {}  # per candidate, checked when a step first asks
 
@@ -566,7 +801,6 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
 
     accels = [d for d in cands if d.kind != "cpu"]
     cpus = [d for d in cands if d.kind == "cpu"]
-    why_not: dict[str, str] = {}
 
     def done(p: Placement) -> Placement:
         used = {p.device.id, p.fallback_device.id if p.fallback_device else None}

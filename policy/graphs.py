@@ -150,6 +150,8 @@ def _output_names(op: str, n: int) -> list[str]:
 
 
 def _node_from_dict(d: Mapping, i: int) -> NodeSummary:
+    if not isinstance(d, Mapping):
+        raise ValueError(f"node {i}: a node must be an object, not {type(d).__name__} ({str(d)[:40]})")
     op = d.get("op")
     if not isinstance(op, str):
         raise ValueError(f"node {i}: 'op' must be a string")
@@ -161,34 +163,47 @@ def _node_from_dict(d: Mapping, i: int) -> NodeSummary:
             for x in values:
                 t, s = _desc(x, f"node {i} ({op}) input {name}")
                 operands.append((name, t, s))
-    else:  # trace form: [[name, type, shape], ...]
+    elif isinstance(raw_in, list):  # trace form: [[name, type, shape], ...]
         for x in raw_in:
+            if not isinstance(x, (list, tuple)) or len(x) != 3 or not isinstance(x[0], str):
+                raise ValueError(f"node {i} ({op}): an input must be [name, dataType, shape]")
             operands.append((x[0], *_desc(x[1:], f"node {i} ({op}) input")))
+    else:
+        raise ValueError(f"node {i} ({op}): inputs must be an object or a list")
     outputs: list[Operand] = []
     raw_out = d.get("outputs", [])
     if isinstance(raw_out, Mapping):
         for name, v in raw_out.items():
             outputs.append((name, *_desc(v, f"node {i} ({op}) output {name}")))
-    else:
-        raw_out = list(raw_out)
+    elif isinstance(raw_out, list):
         if raw_out and isinstance(raw_out[0], (list, tuple)) and len(raw_out[0]) == 3:
             for x in raw_out:
+                if not isinstance(x, (list, tuple)) or len(x) != 3 or not isinstance(x[0], str):
+                    raise ValueError(f"node {i} ({op}): an output must be [name, dataType, shape]")
                 outputs.append((x[0], *_desc(x[1:], f"node {i} ({op}) output")))
         else:
             names = _output_names(op, len(raw_out))
             for name, x in zip(names, raw_out):
                 outputs.append((name, *_desc(x, f"node {i} ({op}) output")))
-    opts = {k: v for k, v in dict(d.get("options", {})).items() if k in COST_OPTIONS}
+    else:
+        raise ValueError(f"node {i} ({op}): outputs must be an object or a list")
+    raw_opts = d.get("options", {})
+    if not isinstance(raw_opts, Mapping):
+        raise ValueError(f"node {i} ({op}): options must be an object")
+    opts = {k: v for k, v in raw_opts.items() if k in COST_OPTIONS and isinstance(v, (str, int, float, bool))}
     return NodeSummary(op, tuple(operands), tuple(outputs), tuple(sorted(opts.items())))
 
 
 def _from_mapping(data: Mapping) -> GraphSummary:
     if "event" in data and "graph" in data:  # a trace line
         data = data["graph"]
-    if "nodes" not in data:
+    if not isinstance(data, Mapping) or not isinstance(data.get("nodes"), list):
         raise ValueError("a graph needs a 'nodes' list")
     nodes = tuple(_node_from_dict(n, i) for i, n in enumerate(data["nodes"]))
     b = data.get("bytes", {})
+    if not isinstance(b, Mapping) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                                             for v in b.values() if v is not None):
+        raise ValueError("a graph's bytes must map to non-negative integers")
     in_bytes = b.get("inputs")
     if in_bytes is None:
         in_bytes = sum(_nbytes(*_desc(v, f"input {k}")) for k, v in dict(data.get("inputs", {})).items())
@@ -258,12 +273,17 @@ def load_graph(path: str | Path) -> GraphSummary:
             line = line.strip()
             if not line:
                 continue
-            ev = json.loads(line)
+            try:
+                ev = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}: neither a graph JSON file nor a trace: {e}") from None
             if isinstance(ev, Mapping) and "graph" in ev and isinstance(ev["graph"], Mapping) and "nodes" in ev["graph"]:
                 data = ev
                 break
         if data is None:
             raise ValueError(f"{path}: no graph found") from None
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{path}: a graph is a JSON object with a 'nodes' list")
     summary = _from_mapping(data)
     if not summary.name:
         summary = GraphSummary(summary.nodes, Path(path).stem, summary.input_bytes, summary.constant_bytes,

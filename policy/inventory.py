@@ -25,6 +25,7 @@ bound device is not on this machine fails to load.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -92,9 +93,18 @@ def _device_from_entry(d: Mapping[str, Any], presets: Mapping[str, Any], where: 
     power = d.get("power", "unspecified")
     if power not in POWER_CLASSES:
         raise ValueError(f"{where}: power must be one of {POWER_CLASSES}, not {power!r}")
-    perf = dict(d.get("perf", {}))
+    perf = d.get("perf", {})
+    if not isinstance(perf, Mapping):
+        raise ValueError(f"{where}: perf must be an object")
+    perf = dict(perf)
     if set(perf) - PERF_KEYS:
         raise ValueError(f"{where}: unknown perf keys {sorted(set(perf) - PERF_KEYS)}")
+    for key, value in perf.items():
+        positive = key not in ("dispatchMs", "perNodeMs")
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        if not ok or (value <= 0 if positive else value < 0):
+            raise ValueError(f"{where}: perf.{key} must be a finite number {'> 0' if positive else '>= 0'}, "
+                             f"not {value!r}")
     spec = d.get("capabilities")
     if isinstance(spec, str):
         if spec not in presets:

@@ -7,6 +7,14 @@ One JSON object per line. Event types and their fields:
                                   "decision": Placement.to_dict()}
     {"v": 1, "event": "dispatch", "ctx": ID, "graph": {"hash": H}, "device": DEVICE_ID,
                                   "latencyMs": {DEVICE_ID: ms, ...}}
+    {"v": 1, "event": "pageLatency", "ctx": ID, "gid": BUILD, "graph": {"hash": H}, "ms": ms}
+
+Since the tuner (policy/tune.py) needs them, the host also records: per build ``page`` (the
+page's path), ``label`` (the graph's output names), ``gid`` (a build id its dispatches repeat) and
+``ir`` (the full structure, policy/replica.py, for `policy measure`); per dispatch ``gid``,
+``placement`` (the device id, or "partition:A>B" for a partitioned graph) and ``segmentsMs``
+(host time per segment device of a partitioned graph); ``pageLatency``: the page's own time from
+dispatch() to the read of an output resolving, measured in the shim (js_shim/runtime.js).
 
 ``graph`` summaries hold op counts, data types, sizes, a stable hash and the node list (op and
 operand types/shapes), never tensor values. Traces stay on the host: they name device ids and
@@ -20,7 +28,10 @@ measured that device for that graph, else the cost-model estimate (policy/qos.py
 from __future__ import annotations
 
 import csv
+import itertools
 import json
+import math
+import secrets
 import statistics
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -77,9 +88,17 @@ class TraceWriter:
 
 
 def read_trace(path: str | Path) -> list[dict]:
-    """Every event of a JSONL trace. A truncated last line (a crash mid-write) is skipped; any
-    other malformed line raises ValueError."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    """Every event of a JSONL trace. A truncated last line (a crash mid-write: it starts like an
+    event) after at least one event is skipped; any other malformed line, an empty file, binary
+    data or another trace version raises ValueError naming the line."""
+    raw = Path(path).read_bytes()
+    if b"\x00" in raw:
+        raise ValueError(f"{path}: binary data, not a JSONL trace")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text, not a JSONL trace") from None
+    lines = text.splitlines()
     events = []
     for i, line in enumerate(lines):
         if not line.strip():
@@ -87,41 +106,116 @@ def read_trace(path: str | Path) -> list[dict]:
         try:
             ev = json.loads(line)
         except json.JSONDecodeError as e:
-            if i == len(lines) - 1:
+            if i == len(lines) - 1 and events and line.lstrip().startswith("{") and not text.endswith("\n"):
                 break
             raise ValueError(f"{path}:{i + 1}: not JSON: {e}") from None
         problem = event_problem(ev)
         if problem:
             raise ValueError(f"{path}:{i + 1}: {problem}")
         events.append(ev)
+    if not events:
+        raise ValueError(f"{path}: empty trace (no events)")
     return events
 
 
 def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+
+
+def _options_problem(options: Any) -> str | None:
+    from webnn_bridge.ops.core import WebNNError
+
+    from .engine import OPTION_KEYS, effective_options
+
+    if not isinstance(options, dict):
+        return "options must be an object"
+    unknown = sorted(set(options) - set(OPTION_KEYS))
+    if unknown:
+        return f"unknown option key(s) {', '.join(map(repr, unknown))} (known: {', '.join(OPTION_KEYS)})"
+    acc = options.get("accelerated")
+    if acc is not None and not isinstance(acc, bool):
+        return f"invalid option: accelerated must be a boolean, not {acc!r}"
+    try:
+        effective_options(options)
+    except (WebNNError, TypeError) as e:
+        return f"invalid option: {e}"
+    return None
 
 
 def event_problem(ev: Any) -> str | None:
     """Why ``ev`` is not a well-formed trace event (see the module doc), or None."""
     if not isinstance(ev, dict) or "event" not in ev:
         return "not a trace event"
+    if "v" in ev and ev["v"] != VERSION:
+        return f"trace version {ev['v']!r} is not supported (this webnn-bridge reads version {VERSION})"
     kind = ev["event"]
     graph = ev.get("graph")
+    if kind in ("context", "build") and isinstance(ev.get("options"), dict):
+        problem = _options_problem(ev["options"])
+        if problem:
+            return f"{kind} event: {problem}"
     if kind == "context":
         ok = isinstance(ev.get("options", {}), dict) and isinstance(ev.get("decision", {}), dict)
         return None if ok else "context event: options and decision must be objects"
     if kind == "build":
         if not isinstance(graph, dict) or not isinstance(graph.get("nodes"), list):
             return "build event: graph must be a graph summary with nodes"
-        return None if isinstance(ev.get("options", {}), dict) else "build event: options must be an object"
+        try:
+            summarize(graph)
+        except (ValueError, TypeError, KeyError, IndexError) as e:
+            return f"build event: {e}"
+        if not isinstance(ev.get("decision", {}), dict):
+            return "build event: decision must be an object"
+        return None
     if kind == "dispatch":
         lat = ev.get("latencyMs")
         if not isinstance(graph, dict) or not isinstance(graph.get("hash"), str):
             return "dispatch event: graph.hash must be a string"
-        if not isinstance(lat, dict) or not all(_is_number(v) for v in lat.values()):
-            return "dispatch event: latencyMs must map device ids to non-negative numbers"
+        if not isinstance(lat, dict) or not lat or not all(_is_number(v) for v in lat.values()):
+            return "dispatch event: latencyMs must map device ids to finite, non-negative numbers"
+        seg = ev.get("segmentsMs", {})
+        if not isinstance(seg, dict) or not all(_is_number(v) for v in seg.values()):
+            return "dispatch event: segmentsMs must map device ids to finite, non-negative numbers"
         return None
+    if kind == "pageLatency":
+        if not isinstance(graph, dict) or not isinstance(graph.get("hash"), str):
+            return "pageLatency event: graph.hash must be a string"
+        return None if _is_number(ev.get("ms")) else "pageLatency event: ms must be a finite, non-negative number"
     return f"unknown event type {kind!r}"
+
+
+def trace_devices(events: Sequence[Mapping]) -> set[str]:
+    """Every device id the trace's decisions name."""
+    ids: set[str] = set()
+    for ev in events:
+        d = ev.get("decision") or {}
+        for key in ("device", "fallbackDevice"):
+            if isinstance(d.get(key), str):
+                ids.add(d[key])
+        for c in d.get("candidates") or []:
+            if isinstance(c, str):
+                ids.add(c)
+        for part in d.get("partitions") or []:
+            if isinstance(part, list) and part and isinstance(part[0], str):
+                ids.add(part[0])
+    return ids
+
+
+def check_replayable(events: Sequence[Mapping], path: str | Path = "trace") -> None:
+    """What replay, measure and tune need beyond well-formed lines: at least one build, and
+    dispatches only on devices the trace's decisions name. ValueError otherwise."""
+    if not any(ev.get("event") == "build" for ev in events):
+        raise ValueError(f"{path}: no build events: nothing to replay (a trace of dispatches alone, or contexts alone)")
+    known = trace_devices(events)
+    unknown: set[str] = set()
+    for ev in events:
+        if ev.get("event") == "dispatch":
+            for dev in [*dict(ev.get("latencyMs") or {}), *dict(ev.get("segmentsMs") or {})]:
+                if dev not in known and not dev.startswith("partition:"):
+                    unknown.add(dev)
+    if unknown:
+        raise ValueError(f"{path}: dispatches on device(s) {', '.join(sorted(unknown))} that no decision in the "
+                         "trace names")
 
 
 # --------------------------------------------------------------------------- event builders
@@ -131,21 +225,50 @@ def context_event(options: Mapping, decision, *, ctx: Any = None) -> dict:
     return {"event": "context", "ctx": ctx, "options": dict(options or {}), "decision": decision.to_dict()}
 
 
-def build_event(graph, placement=None, *, ctx: Any = None, options: Mapping | None = None) -> dict:
+def build_event(graph, placement=None, *, ctx: Any = None, options: Mapping | None = None, page: str | None = None,
+                label: str | None = None, gid: Any = None, ir: Mapping | None = None) -> dict:
     ev: dict = {"event": "build", "ctx": ctx, "graph": summarize(graph).to_dict()}
     if options is not None:
         ev["options"] = dict(options)
     if placement is not None:
         ev["decision"] = placement.to_dict()
+    for key, value in (("page", page), ("label", label), ("gid", gid), ("ir", ir)):
+        if value is not None:
+            ev[key] = value
     return ev
 
 
-def dispatch_event(graph, latency_ms: Mapping[str, float], *, ctx: Any = None, device: str | None = None) -> dict:
+def placement_key(placement) -> str | None:
+    """What a recorded latency is the latency of: the device id of a whole-graph placement, or
+    "partition:A>B>..." (segment devices in order) for a partitioned one."""
+    if placement is None:
+        return None
+    parts = placement.partitions()
+    if len(parts) <= 1:
+        return placement.device.id
+    return "partition:" + ">".join(d for d, _ in parts)
+
+
+def dispatch_event(graph, latency_ms: Mapping[str, float], *, ctx: Any = None, device: str | None = None,
+                   gid: Any = None, placement: str | None = None, segments: Mapping[str, float] | None = None) -> dict:
     h = graph if isinstance(graph, str) else summarize(graph).hash
     ev = {"event": "dispatch", "ctx": ctx, "graph": {"hash": h}, "latencyMs": {k: float(v) for k, v in latency_ms.items()}}
     if device is not None:
         ev["device"] = device
+    if gid is not None:
+        ev["gid"] = gid
+    if placement is not None:
+        ev["placement"] = placement
+    if segments:
+        ev["segmentsMs"] = {k: float(v) for k, v in segments.items()}
     return ev
+
+
+def graph_label(ir) -> str:
+    """A readable label for a built graph: its output names and node count."""
+    outs = sorted(getattr(ir, "outputs", {}) or {})
+    n = len(getattr(ir, "nodes", []) or [])
+    return f"{','.join(outs)[:40]}[{n} ops]"
 
 
 class SessionTracer:
@@ -153,29 +276,71 @@ class SessionTracer:
     into trace events. Duck-typed (no bridge import). A dispatch is timed only when the facts
     carry "latencyMs" (a number, or {device id: ms})."""
 
-    def __init__(self, writer: TraceWriter):
+    def __init__(self, writer: TraceWriter, *, with_ir: bool = True):
         self.writer = writer
+        self.with_ir = with_ir
+        # ids of contexts and graphs in the trace: unique in the file (id() is reused once an object
+        # is freed; another host may append to the same file)
+        self._prefix = secrets.token_hex(3)
+        self._next = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def _id(self, obj: Any) -> str | None:
+        if obj is None:
+            return None
+        tid = getattr(obj, "trace_id", None)
+        if tid is None:
+            with self._lock:
+                tid = getattr(obj, "trace_id", None) or f"{self._prefix}-{next(self._next)}"
+            try:
+                obj.trace_id = tid
+            except AttributeError:  # an object without attributes of its own: a fresh id each time
+                pass
+        return tid
 
     def __call__(self, event: str, facts: Mapping[str, Any]) -> None:
         if event == "createContext":
             d = facts.get("decision")
-            ctx = id(facts.get("context")) if facts.get("context") is not None else None
-            self.writer.record(context_event(facts.get("options", {}), d, ctx=ctx) if d is not None else
-                               {"event": "context", "options": facts.get("options", {})})
+            ctx = self._id(facts.get("context"))
+            ev = (context_event(facts.get("options", {}), d, ctx=ctx) if d is not None else
+                  {"event": "context", "options": facts.get("options", {})})
+            if facts.get("page"):
+                ev["page"] = str(facts["page"])
+            self.writer.record(ev)
         elif event == "build":
             g, c = facts.get("graph"), facts.get("context")
             ir = getattr(g, "ir", g)
-            self.writer.record(build_event(ir, getattr(g, "placement", None), ctx=id(c) if c is not None else None,
-                                           options=getattr(c, "options", None)))
+            ir_json = None
+            if self.with_ir and hasattr(ir, "nodes") and hasattr(ir, "operands"):
+                from .replica import ir_to_json
+
+                try:
+                    ir_json = ir_to_json(ir)
+                except Exception:  # a structure we cannot write: the build is still recorded
+                    ir_json = None
+            self.writer.record(build_event(ir, getattr(g, "placement", None), ctx=self._id(c),
+                                           options=getattr(c, "options", None), page=facts.get("page"),
+                                           label=graph_label(ir), gid=self._id(g), ir=ir_json))
         elif event == "dispatch":
             g, c = facts.get("graph"), facts.get("context")
             ms = facts.get("latencyMs")
             if ms is None:
                 return
+            p = getattr(g, "placement", None)
             dev = getattr(getattr(c, "exec_device", None), "id", None) or "unknown"
-            latency = ms if isinstance(ms, Mapping) else {dev: float(ms)}
-            self.writer.record(dispatch_event(getattr(g, "ir", g), latency, ctx=id(c) if c is not None else None,
-                                              device=dev))
+            if p is not None and not p.simulated and len(p.partitions()) <= 1:
+                dev = p.device.id  # a route may have moved the graph to another backend than the context's
+            key = placement_key(p) if p is not None and not p.simulated else dev
+            segments = getattr(getattr(g, "compiled", None), "last_segment_ms", None)
+            latency = ms if isinstance(ms, Mapping) else {key if key and key.startswith("partition:") else dev: float(ms)}
+            self.writer.record(dispatch_event(getattr(g, "ir", g), latency, ctx=self._id(c),
+                                              device=dev, gid=self._id(g), placement=key,
+                                              segments=dict(segments) if segments else None))
+        elif event == "pageLatency":
+            g, c = facts.get("graph"), facts.get("context")
+            h = summarize(getattr(g, "ir", g)).hash
+            self.writer.record({"event": "pageLatency", "ctx": self._id(c), "gid": self._id(g), "graph": {"hash": h},
+                                "ms": float(facts["ms"])})
 
 
 # --------------------------------------------------------------------------- replay
@@ -187,10 +352,15 @@ class ReplayOutcome:
     kind: str | None
     fallback: str | None
     latency_ms: float | None
-    latency_source: str  # "recorded" | "estimated" | "-"
+    latency_source: str  # "recorded" (the trace) | "measured" (policy measure) | "anchored" | "modelled" | "-"
     tier: str | None
     error: str | None = None
     reasons: list[str] = field(default_factory=list)
+    backend: str | None = None
+    ci_ms: tuple[float, float] | None = None  # the p50's 95% confidence interval (measured only)
+    p90_ms: float | None = None
+    cpu_ms: float | None = None
+    key: str | None = None  # placement_key()
 
     @property
     def label(self) -> str:
@@ -205,77 +375,200 @@ class ReplayRow:
     options: dict
     a: ReplayOutcome
     b: ReplayOutcome
+    weight: int = 1  # dispatches recorded for this workload (at least 1)
+    page: str = ""
+    label: str = ""
+    page_ms: float | None = None  # median page-side latency, when the shim reported it
 
     @property
     def changed(self) -> bool:
         return (self.a.device, self.a.fallback) != (self.b.device, self.b.fallback)
 
 
+@dataclass
+class Workload:
+    """Builds of one graph by one page with the same options (what replay and tune price)."""
+
+    index: int
+    page: str
+    label: str
+    graph: dict  # the graph summary dict
+    options: dict
+    gids: list = field(default_factory=list)
+    dispatches: int = 0
+    page_ms: list = field(default_factory=list)
+    host_ms: dict = field(default_factory=dict)  # placement key -> recorded host latencies
+
+    @property
+    def name(self) -> str:
+        g = self.label or self.graph.get("name") or str(self.graph.get("hash", ""))[:10]
+        return f"{self.page} {g}".strip() if self.page else g
+
+    @property
+    def weight(self) -> int:
+        return max(1, self.dispatches)
+
+
+def _dispatch_key(ev: Mapping) -> str | None:
+    if isinstance(ev.get("placement"), str):
+        return ev["placement"]
+    lat = dict(ev.get("latencyMs") or {})
+    return next(iter(lat)) if len(lat) == 1 else None
+
+
 def _recorded_latencies(events: Sequence[Mapping]) -> dict[str, dict[str, float]]:
-    """graph hash -> device id -> median recorded latency."""
+    """graph hash -> placement key (device id or partition:...) -> median recorded host latency."""
     samples: dict[str, dict[str, list[float]]] = {}
     for ev in events:
         if ev.get("event") != "dispatch":
             continue
         h = (ev.get("graph") or {}).get("hash")
+        key = _dispatch_key(ev)
         for dev, ms in dict(ev.get("latencyMs") or {}).items():
-            samples.setdefault(h, {}).setdefault(dev, []).append(float(ms))
+            samples.setdefault(h, {}).setdefault(key if key is not None and len(ev["latencyMs"]) == 1 else dev,
+                                                 []).append(float(ms))
     return {h: {d: statistics.median(v) for d, v in per.items()} for h, per in samples.items()}
 
 
-def _device_kinds(events: Sequence[Mapping]) -> dict[str, str]:
-    """device id -> kind, as the trace's own decisions name them."""
-    kinds = {}
+def _recorded_stats(events: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
+    """graph hash -> placement key -> measure.stats() of the recorded host latencies."""
+    from .measure import stats
+
+    samples: dict[str, dict[str, list[float]]] = {}
+    for ev in events:
+        if ev.get("event") != "dispatch":
+            continue
+        lat = dict(ev.get("latencyMs") or {})
+        key = _dispatch_key(ev)
+        if key is None or len(lat) != 1:
+            continue
+        samples.setdefault((ev.get("graph") or {}).get("hash"), {}).setdefault(key, []).append(
+            float(next(iter(lat.values()))))
+    return {h: {k: stats(v) for k, v in per.items()} for h, per in samples.items()}
+
+
+def _device_facts(events: Sequence[Mapping]) -> dict[str, tuple[str, str]]:
+    """device id -> (kind, backend), as the trace's own decisions name them (the backend from the
+    decision, else the id's prefix, e.g. "onnxruntime:CPUExecutionProvider")."""
+    facts: dict[str, tuple[str, str]] = {}
     for ev in events:
         d = ev.get("decision") or {}
+        cf = d.get("candidateFacts")
+        if isinstance(cf, dict):
+            for dev, kb in cf.items():
+                if isinstance(kb, list) and len(kb) == 2 and all(isinstance(x, str) for x in kb):
+                    facts.setdefault(dev, (kb[0], kb[1]))
         if isinstance(d.get("device"), str) and isinstance(d.get("kind"), str):
-            kinds[d["device"]] = d["kind"]
-    return kinds
+            backend = d.get("backend") if isinstance(d.get("backend"), str) else d["device"].split(":")[0]
+            facts[d["device"]] = (d["kind"], backend)
+    return facts
 
 
-def _align_recorded(recorded: dict[str, dict[str, float]], kinds: Mapping[str, str],
-                    inventory: Sequence[Device]) -> dict[str, dict[str, float]]:
-    """Latencies recorded on a device the replay inventory lacks (a trace of the real host
-    replayed under --devices) count for the inventory's one device of the same kind, unless
-    that device has recordings of its own."""
+def align_recorded(recorded: dict[str, dict[str, Any]], facts: Mapping[str, tuple[str, str]],
+                   inventory: Sequence[Device]) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Latencies recorded on devices the replay inventory lacks (a trace of the real host replayed
+    under --devices) count for the inventory's one device of the same kind AND backend; never for
+    another backend. Returns the aligned latencies and one note per mapped or dropped device."""
+    from .inventory import backend_name
+
     ids = {d.id for d in inventory}
-    by_kind: dict[str, list[str]] = {}
-    for d in inventory:
-        by_kind.setdefault(d.kind, []).append(d.id)
+    mapping: dict[str, str | None] = {}
+    notes: list[str] = []
+
+    def target(dev: str) -> str | None:
+        if dev in ids:
+            return dev
+        if dev not in mapping:
+            kind, backend = facts.get(dev, ("?", dev.split(":")[0]))
+            same = [d.id for d in inventory if d.kind == kind and backend_name(d) == backend]
+            if kind == "?":  # an old trace that does not say the device's kind: by backend alone
+                same = [d.id for d in inventory if backend_name(d) == backend]
+            mapping[dev] = same[0] if len(same) == 1 else None
+            if len(same) == 1:
+                notes.append(f"recorded latencies of {dev} count for {same[0]} (same backend {backend}, kind {kind})")
+            else:
+                notes.append(f"recorded latencies of {dev} are NOT used: the inventory has "
+                             f"{'no' if not same else 'several'} {backend} {kind} device(s)")
+        return mapping[dev]
+
     out = {}
     for h, per in recorded.items():
-        aligned = {dev: ms for dev, ms in per.items() if dev in ids}
-        for dev, ms in per.items():
-            same = by_kind.get(kinds.get(dev, ""), [])
-            if dev not in ids and len(same) == 1:
-                aligned.setdefault(same[0], ms)
+        aligned: dict[str, float] = {}
+        for key, ms in per.items():
+            if key.startswith("partition:"):
+                devs = [target(x) for x in key[len("partition:"):].split(">")]
+                if all(devs):
+                    aligned.setdefault("partition:" + ">".join(devs), ms)  # type: ignore[arg-type]
+            else:
+                t = target(key)
+                if t is not None and (t == key or t not in per):
+                    aligned.setdefault(t, ms)
         out[h] = aligned
-    return out
+    return out, notes
 
 
-def _workloads(events: Sequence[Mapping]) -> list[tuple[dict, dict]]:
-    """(options, graph summary dict) for each build event, options from the build event or from
-    the context event it belongs to (same "ctx", else the latest context event)."""
+def workloads(events: Sequence[Mapping]) -> list[Workload]:
+    """The trace's workloads: builds grouped by (page, graph, options), with their dispatch counts
+    and page-side latencies. Options come from the build event, else from its context event (same
+    "ctx", else the latest context event)."""
     ctx_options: dict[Any, dict] = {}
+    ctx_page: dict[Any, str] = {}
     last: dict = {}
-    out = []
+    by_key: dict[tuple, Workload] = {}
+    by_gid: dict[Any, Workload] = {}
+    by_ctx_hash: dict[tuple, Workload] = {}
     for ev in events:
         kind = ev.get("event")
         if kind == "context":
             last = dict(ev.get("options") or {})
             if ev.get("ctx") is not None:
                 ctx_options[ev["ctx"]] = last
+                if ev.get("page"):
+                    ctx_page[ev["ctx"]] = str(ev["page"])
         elif kind == "build":
             opts = ev.get("options")
             if opts is None:
                 opts = ctx_options.get(ev.get("ctx"), last)
-            out.append((dict(opts), ev["graph"]))
-    return out
+            page = str(ev.get("page") or ctx_page.get(ev.get("ctx"), ""))
+            g = ev["graph"]
+            h = summarize(g).hash
+            key = (page, h, json.dumps(opts, sort_keys=True))
+            w = by_key.get(key)
+            if w is None or "gid" not in ev:  # old traces: one workload per build
+                w = Workload(len(by_key), page, str(ev.get("label") or ""), g, dict(opts))
+                by_key[key if "gid" in ev else (*key, len(by_key))] = w
+            if ev.get("gid") is not None:
+                w.gids.append(ev["gid"])
+                by_gid[ev["gid"]] = w
+            by_ctx_hash[(ev.get("ctx"), h)] = w
+        elif kind in ("dispatch", "pageLatency"):
+            h = (ev.get("graph") or {}).get("hash")
+            w = by_gid.get(ev.get("gid")) if ev.get("gid") is not None else by_ctx_hash.get((ev.get("ctx"), h))
+            if w is None:
+                continue
+            if kind == "dispatch":
+                w.dispatches += 1
+                key = _dispatch_key(ev)
+                lat = dict(ev.get("latencyMs") or {})
+                if key is not None and len(lat) == 1:
+                    w.host_ms.setdefault(key, []).append(float(next(iter(lat.values()))))
+            else:
+                w.page_ms.append(float(ev["ms"]))
+    return list(by_key.values())
+
+
+def load_matrix(path: str | Path) -> dict:
+    """A measurement matrix written by `policy measure` (policy/measure.py)."""
+    from .measure import read_matrix
+
+    return read_matrix(path)
 
 
 def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device],
-             recorded: Mapping[str, float]) -> ReplayOutcome:
+             recorded: Mapping[str, float], matrix: Mapping | None = None,
+             recorded_stats: Mapping[str, dict] | None = None) -> ReplayOutcome:
     from .engine import decide_build, decide_context
+    from .inventory import backend_name
     from .qos import estimate_latency_ms, qos_tier
 
     decision = decide_context(options, inventory, rules)
@@ -286,43 +579,76 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
     except NotSupportedError as e:
         return ReplayOutcome(None, None, None, None, "-", None, "NotSupportedError", list(getattr(e, "reasons", [])))
     dev = placement.device
-    if len(placement.partitions()) <= 1 and dev.id in recorded:
-        ms, src = recorded[dev.id], "recorded"
+    key = placement_key(placement)
+    results = (matrix or {}).get("graphs", {}).get(graph.hash, {}).get("results", {})
+    measured = results.get(key or "")
+    ci = p90 = cpu = None
+    rec_stats = (recorded_stats or {}).get(key or "")
+    if key in recorded:  # what this graph's dispatches took on this device, in the host, as recorded
+        ms, src = recorded[key], "recorded"
+        if rec_stats:
+            ci, p90 = tuple(rec_stats["ci95"]), rec_stats["p90"]
+        if measured:
+            cpu = measured.get("cpu_ms")
+    elif measured:
+        ms, src = float(measured["p50"]), "measured"
+        ci, p90, cpu = tuple(measured["ci95"]), measured.get("p90"), measured.get("cpu_ms")
+        # anchored: the host's own overhead on this workload (recorded minus measured, on the
+        # device the trace ran it on) is added to the measurement of the device it did not run on
+        offsets = [recorded[k] - float(results[k]["p50"]) for k in recorded if k in results]
+        if offsets:
+            off = statistics.median(offsets)
+            shifted = max(ms + off, ms * 0.5)
+            off = shifted - ms
+            ms, src = shifted, "anchored"
+            ci = (ci[0] + off, ci[1] + off)
+            p90 = p90 + off if p90 is not None else None
     else:
-        ms, src = estimate_latency_ms(graph, dev, rules, placement=placement), "estimated"
-    return ReplayOutcome(dev.id, dev.kind, placement.fallback, ms, src, qos_tier(ms, rules), None, placement.reasons)
+        from .measure import modelled_latency_ms
+
+        ms, src = modelled_latency_ms(graph, placement, rules, matrix), "modelled"
+        if ms is None:
+            ms = estimate_latency_ms(graph, dev, rules, placement=placement)
+    return ReplayOutcome(dev.id, dev.kind, placement.fallback, ms, src, qos_tier(ms, rules), None, placement.reasons,
+                         backend_name(dev), ci, p90, cpu, key)
 
 
 def replay(trace_events: Iterable[Mapping], rules_a: Mapping, rules_b: Mapping,
-           inventory: Sequence[Device]) -> list[ReplayRow]:
-    """Re-decide every recorded context + build under two rule sets (a: baseline, b: candidate)."""
+           inventory: Sequence[Device], *, matrix: Mapping | None = None,
+           notes: list[str] | None = None) -> list[ReplayRow]:
+    """Re-decide every recorded workload under two rule sets (a: baseline, b: candidate). Each
+    latency is measured (the matrix of `policy measure`), recorded (the trace), or modelled;
+    ``notes`` collects how recorded device ids were mapped onto the inventory."""
     events = list(trace_events)
-    recorded = _align_recorded(_recorded_latencies(events), _device_kinds(events), inventory)
+    facts = _device_facts(events)
+    recorded, mapped = align_recorded(_recorded_latencies(events), facts, inventory)
+    if notes is not None:
+        notes.extend(mapped)
+    rstats, _ = align_recorded(_recorded_stats(events), facts, inventory)  # the same mapping, as statistics
     rows = []
-    for i, (options, gdict) in enumerate(_workloads(events)):
-        graph = summarize(gdict)
+    for i, w in enumerate(workloads(events)):
+        graph = summarize(w.graph)
         rec = recorded.get(graph.hash, {})
         rows.append(ReplayRow(
-            i,
-            graph.name or graph.hash[:10],
-            graph.hash,
-            options,
-            _outcome(options, graph, rules_a, inventory, rec),
-            _outcome(options, graph, rules_b, inventory, rec),
+            i, w.name, graph.hash, w.options,
+            _outcome(w.options, graph, rules_a, inventory, rec, matrix, rstats.get(graph.hash)),
+            _outcome(w.options, graph, rules_b, inventory, rec, matrix, rstats.get(graph.hash)),
+            w.weight, w.page, w.label, statistics.median(w.page_ms) if w.page_ms else None,
         ))
     return rows
 
 
 # --------------------------------------------------------------------------- replay outputs
 
-CSV_FIELDS = ("index", "workload", "graph_hash", "options",
+CSV_FIELDS = ("index", "workload", "graph_hash", "options", "dispatches", "page_ms",
               "a_device", "a_kind", "a_fallback", "a_latency_ms", "a_latency_source", "a_tier",
               "b_device", "b_kind", "b_fallback", "b_latency_ms", "b_latency_source", "b_tier", "changed")
 
 
 def _row_record(r: ReplayRow) -> dict:
     rec: dict = {"index": r.index, "workload": r.workload, "graph_hash": r.graph_hash,
-                 "options": json.dumps(r.options, sort_keys=True)}
+                 "options": json.dumps(r.options, sort_keys=True), "dispatches": r.weight,
+                 "page_ms": "" if r.page_ms is None else f"{r.page_ms:.3f}"}
     for side, o in (("a", r.a), ("b", r.b)):
         rec[f"{side}_device"] = o.label
         rec[f"{side}_kind"] = o.kind or ""
@@ -337,14 +663,15 @@ def _row_record(r: ReplayRow) -> dict:
 def _fmt_ms(o: ReplayOutcome) -> str:
     if o.latency_ms is None:
         return "FAILED" if o.error else "-"
-    return f"{o.latency_ms:.2f}{'*' if o.latency_source == 'estimated' else ''}"
+    return f"{o.latency_ms:.2f}{ {'modelled': '*', 'measured': 'm', 'anchored': 'a'}.get(o.latency_source, '')}"
 
 
 def format_table(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline", "rules")) -> str:
     """A plain-text comparison table (latencies marked * are estimates)."""
-    head = ["#", "workload", "options", f"{labels[0]} device", "fallback", "ms",
+    head = ["#", "workload", "options", "dispatches", "page ms", f"{labels[0]} device", "fallback", "ms",
             f"{labels[1]} device", "fallback", "ms", "changed"]
-    body = [[str(r.index), r.workload, json.dumps(r.options, sort_keys=True, separators=(",", ":")),
+    body = [[str(r.index), r.workload, json.dumps(r.options, sort_keys=True, separators=(",", ":")), str(r.weight),
+             "-" if r.page_ms is None else f"{r.page_ms:.2f}",
              r.a.label, r.a.fallback or "-", _fmt_ms(r.a), r.b.label, r.b.fallback or "-", _fmt_ms(r.b),
              "yes" if r.changed else ""] for r in rows]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
@@ -352,7 +679,10 @@ def format_table(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("")
     lines.append(summary_line(rows, labels))
-    lines.append("(* = cost-model estimate; other latencies were recorded in the trace)")
+    lines.append("(ms per dispatch; m = measured by `policy measure`, a = measured and anchored to the host overhead "
+                 "the trace recorded for the workload, * = modelled, others recorded in the trace; totals are weighted "
+                 "by each workload's dispatch count; page ms: the page's own dispatch-to-read p50, as the shim "
+                 "reported it under the recorded rules)")
     return "\n".join(lines)
 
 
@@ -361,13 +691,14 @@ def summary_line(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline
     run (a workload that fails is never counted as fast)."""
     changed = sum(r.changed for r in rows)
     both = [r for r in rows if r.a.latency_ms is not None and r.b.latency_ms is not None]
-    ta = sum(r.a.latency_ms for r in both)
-    tb = sum(r.b.latency_ms for r in both)
+    ta = sum(r.a.latency_ms * r.weight for r in both)
+    tb = sum(r.b.latency_ms * r.weight for r in both)
     fa = sum(r.a.latency_ms is None for r in rows)
     fb = sum(r.b.latency_ms is None for r in rows)
     failed = f"; FAILED: {labels[0]} {fa}, {labels[1]} {fb}" if fa or fb else ""
     return (f"{len(rows)} workload(s), {changed} placement(s) changed{failed}; total latency over the "
-            f"{len(both)} workload(s) both run: {labels[0]} {ta:.2f} ms, {labels[1]} {tb:.2f} ms")
+            f"{len(both)} workload(s) both run ({sum(r.weight for r in both)} dispatches): "
+            f"{labels[0]} {ta:.2f} ms, {labels[1]} {tb:.2f} ms")
 
 
 def format_markdown(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline", "rules")) -> str:
@@ -380,7 +711,8 @@ def format_markdown(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("basel
         out.append(f"| {r.index} | {r.workload} | `{opts}` | {r.a.label} | {r.a.fallback or '-'} | {_fmt_ms(r.a)} "
                    f"| {r.a.tier or '-'} | {r.b.label} | {r.b.fallback or '-'} | {_fmt_ms(r.b)} | {r.b.tier or '-'} "
                    f"| {'yes' if r.changed else ''} |")
-    out += ["", "Latencies marked * are cost-model estimates; the others were recorded in the trace.", ""]
+    out += ["", "Latencies marked m were measured (`policy measure`), * modelled; the others were recorded in the trace.",
+            ""]
     return "\n".join(out)
 
 
@@ -394,52 +726,59 @@ def write_csv(rows: Sequence[ReplayRow], path: str | Path) -> Path:
     return p
 
 
-def plot_replay(rows: Sequence[ReplayRow], path: str | Path, labels: tuple[str, str] = ("baseline", "rules")) -> Path:
-    """replay.png: the chosen device (top) and latency (bottom, log scale) per workload for each
-    rule set. Hatched bars are estimates."""
+def plot_bars(names: Sequence[str], series: Sequence[tuple[str, str, Sequence[ReplayOutcome]]], path: str | Path,
+              title: str) -> Path:
+    """Horizontal bars, one row per workload (readable at 50+ workloads: the figure grows in
+    height, labels stay horizontal), one bar per series, 95% CI error bars where measured, hatched
+    bars for modelled latencies, a red x for a workload that fails, the chosen backend at each bar."""
     import matplotlib
 
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
-    n = len(rows)
-    xs = list(range(n))
-    devices = sorted({o.label for r in rows for o in (r.a, r.b)})
-    ypos = {d: i for i, d in enumerate(devices)}
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(max(6.0, 0.7 * n + 3), 7), sharex=True)
-    off = 0.18
-    for side, (lab, color, marker, dx) in enumerate(((labels[0], "tab:blue", "o", -off), (labels[1], "tab:orange", "s", off))):
-        outs = [r.a if side == 0 else r.b for r in rows]
-        ax1.scatter([x + dx for x in xs], [ypos[o.label] for o in outs], label=lab, color=color, marker=marker, s=60)
+    n = len(names)
+    k = max(1, len(series))
+    height = max(3.0, 0.32 * n * max(1.0, k / 2) + 1.6)
+    fig, ax = plt.subplots(figsize=(11, height))
+    bar_h = 0.8 / k
+    for j, (lab, color, outs) in enumerate(series):
+        ys = [i + (j - (k - 1) / 2) * bar_h for i in range(n)]
         vals = [o.latency_ms or 0.0 for o in outs]
-        bars = ax2.bar([x + dx for x in xs], vals, width=2 * off * 0.95, label=lab, color=color)
-        for bar, o in zip(bars, outs):
-            if o.latency_source == "estimated":
+        lo = [max(0.0, v - o.ci_ms[0]) if o.ci_ms else 0.0 for v, o in zip(vals, outs)]
+        hi = [max(0.0, o.ci_ms[1] - v) if o.ci_ms else 0.0 for v, o in zip(vals, outs)]
+        bars = ax.barh(ys, vals, height=bar_h * 0.9, color=color, label=lab, xerr=[lo, hi],
+                       error_kw={"elinewidth": 1, "capsize": 2, "ecolor": "black"})
+        for bar, o, y in zip(bars, outs, ys):
+            if o.latency_source == "modelled":
                 bar.set_hatch("//")
-        failed = [x + dx for x, o in zip(xs, outs) if o.latency_ms is None]
-        if failed:  # a failed workload has no latency: marked, never drawn as a fast bar
-            ax2.scatter(failed, [0] * len(failed), marker="x", color="red", s=80, zorder=3,
-                        transform=ax2.get_xaxis_transform(), clip_on=False,
-                        label=f"{lab}: failed" if side == 0 else f"{lab}: failed ")
-    ax1.set_yticks(range(len(devices)))
-    ax1.set_yticklabels(devices)
-    ax1.set_ylabel("chosen device")
-    fig.suptitle("Policy replay: chosen device and latency per workload")
-    ax1.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    ax1.grid(axis="y", alpha=0.3)
-    positive = [o.latency_ms for r in rows for o in (r.a, r.b) if o.latency_ms]
-    if positive and max(positive) / min(positive) > 50:  # wide spread: log scale
-        ax2.set_yscale("log")
-    ax2.set_ylabel("latency (ms; hatched = estimate)")
-    ax2.set_xticks(xs)
-    ax2.set_xticklabels([f"{r.index}:{r.workload}" for r in rows], rotation=30, ha="right")
-    ax2.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    ax2.grid(axis="y", alpha=0.3)
+            if o.latency_ms is None:
+                ax.scatter([0], [y], marker="x", color="red", s=40, zorder=3)
+            else:  # the backend, right of the bar and its error bar
+                right = max(o.latency_ms, o.ci_ms[1] if o.ci_ms else 0.0)
+                ax.annotate(f" {o.backend or o.label} ({o.latency_source})", (right, y), va="center", fontsize=7)
+    ax.set_yticks(range(n))
+    ax.set_yticklabels([name[:60] for name in names], fontsize=8)
+    ax.invert_yaxis()
+    positive = [o.latency_ms for _, _, outs in series for o in outs if o.latency_ms]
+    if positive and max(positive) / min(positive) > 50:
+        ax.set_xscale("log")
+    ax.set_xlabel("ms per dispatch (p50; error bars: its 95% CI; hatched: modelled; x: the workload fails)")
+    ax.set_title(title, pad=28 if k > 1 else 8)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=min(k, 3), fontsize=8, frameon=False)
+    lo_x, hi_x = ax.get_xlim()
+    ax.set_xlim(lo_x, hi_x * (3.0 if ax.get_xscale() == "log" else 1.25))  # room for the labels
     p = Path(path)
-    # legends sit right of the axes; a tight bounding box keeps them, the title and labels whole
     fig.savefig(p, dpi=100, bbox_inches="tight", pad_inches=0.2)
     plt.close(fig)
     return p
+
+
+def plot_replay(rows: Sequence[ReplayRow], path: str | Path, labels: tuple[str, str] = ("baseline", "rules")) -> Path:
+    """replay.png: each workload's latency and chosen backend under the two rule sets."""
+    return plot_bars([f"{r.index}:{r.workload} (x{r.weight})" for r in rows],
+                     [(labels[0], "tab:blue", [r.a for r in rows]), (labels[1], "tab:orange", [r.b for r in rows])],
+                     path, "Policy replay: latency per workload and the backend each rule set picks")
 
 
 def write_replay(rows: Sequence[ReplayRow], out_dir: str | Path,

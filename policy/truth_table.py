@@ -81,6 +81,30 @@ def render_truth_table(rules: Mapping | None = None) -> str:
     add("file) lose the kinds in `[strict].drop` (the CPU) and make `build()` reject with")
     add("`NotSupportedError` instead of partitioning the graph or falling back to the CPU.")
     add("")
+    add("## The order in which the rules apply")
+    add("")
+    add("1. the truth table below maps the options to an internal policy, its kinds and strictness;")
+    add("2. the ranking sorts the inventory's devices of those kinds (kind, power class, throughput for")
+    add("   `high-performance`, backend order: `[backends].<kind>` when set, else `[backends].order`, id):")
+    add("   the context's preferred device is the first;")
+    add("3. at `build()`, when the preferred device is a CPU, only CPU candidates remain: an accelerator")
+    add("   never takes the build of a context the rules put on the CPU;")
+    add("4. the first `[[routes]]` row whose graph features match (node count, FLOPs, constant bytes,")
+    add("   operators present, data types, graph hash) reorders those candidates by its backend order")
+    add("   within each kind; it never adds a device, so `fallback` and `accelerated: false` stay on the CPU;")
+    add("5. the graph is placed on the candidates: whole graph on an accelerator, a partition, the CPU.")
+    add("")
+    routes = rules.get("routes") or []
+    if routes:
+        add("Routes of these rules:")
+        add("")
+        add("| # | route | applies to policies | when | backends | reason |")
+        add("|---|---|---|---|---|---|")
+        for i, r in enumerate(routes, 1):
+            when = ", ".join(f"{k} = {json.dumps(v)}" for k, v in dict(r.get("when", {})).items()) or "every graph"
+            add(f"| {i} | `{r['id']}` | {', '.join(r.get('policies', [])) or 'all'} | {when} | "
+                f"{' > '.join(r.get('backends', [])) or '-'} | {str(r.get('reason', '')).replace('|', '/')} |")
+        add("")
     add("## Rules, in order (the first matching row wins)")
     add("")
     add("| # | row | computePolicy | accelerated | deviceType | powerPreference | policy | kinds | strict | reason |")

@@ -22,6 +22,12 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=".venv/.installed${EXTRAS:+-$EXTRAS}"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  if [[ ",$EXTRAS," == *",test,"* ]] && ! .venv/bin/python -c 'import torch' 2>/dev/null; then
+    # the tests run the torch backend on the CPU: its CPU build, pinned, so that resolving the
+    # extra's "torch>=2.1" does not fetch a CUDA build and its GBs of libraries (on these machines
+    # pip's find-links hold torch==2.13.0+cpu; elsewhere set WEBNN_BRIDGE_TORCH_PIN or pre-install)
+    .venv/bin/python -m pip install -q --disable-pip-version-check "torch==${WEBNN_BRIDGE_TORCH_PIN:-2.13.0}"
+  fi
   .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${EXTRAS:+[$EXTRAS]}"
   touch "$stamp"
 fi

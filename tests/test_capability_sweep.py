@@ -1,4 +1,4 @@
-"""Capability sweep: opSupportLimits() of the ONNX Runtime CPU context must be truthful.
+"""Capability sweep: opSupportLimits() of the ONNX Runtime (and PyTorch) CPU contexts must be truthful.
 
 For every operator in the registry and for every data type that the ORT context reports for the
 op's main input operand (read from ``opSupportLimits()``, never from a hard-coded list), a minimal
@@ -31,6 +31,15 @@ _ML = ML()
 ORT = _ML.createContext()
 REF = ML([d for d in _ML.inventory if d.backend == "reference"]).createContext()
 LIMITS = ORT.opSupportLimits()
+# every CPU backend swept against the reference: ONNX Runtime, and PyTorch's CPU device when torch
+# is installed (the test extra installs it); test ids of the ONNX Runtime cases carry no prefix
+_TORCH_CPU = [d for d in _ML.inventory if d.backend == "torch" and d.kind == "cpu"]
+CONTEXTS = {"onnxruntime": ORT, **({"torch": ML(_TORCH_CPU[:1]).createContext()} if _TORCH_CPU else {})}
+LIMITS_OF = {name: ctx.opSupportLimits() for name, ctx in CONTEXTS.items()}
+
+
+def _id(backend: str, text: str) -> str:
+    return text if backend == "onnxruntime" else f"{backend}:{text}"
 
 _rng = np.random.default_rng(0)
 
@@ -535,18 +544,19 @@ def main_operand(op: str) -> str:
     return MAIN.get(op) or next(iter(load_all()[op].limits))
 
 
-def allowed(op: str, operand: str) -> list[str]:
+def allowed(op: str, operand: str, backend: str = "onnxruntime") -> list[str]:
     """The data types opSupportLimits() promises for one operand of one op ([] if absent)."""
-    return list(LIMITS.get(op, {}).get(operand, {}).get("dataTypes", []))
+    return list(LIMITS_OF[backend].get(op, {}).get(operand, {}).get("dataTypes", []))
 
 
-MAIN_CASES = [(op, dt) for op in sorted(load_all()) for dt in allowed(op, main_operand(op))]
+MAIN_CASES = [(be, op, dt) for be in CONTEXTS for op in sorted(load_all()) for dt in allowed(op, main_operand(op), be)]
 SECONDARY_CASES = [
-    (op, main, kw, t)
+    (be, op, main, kw, t)
+    for be in CONTEXTS
     for op, (operand, kw) in sorted(SECONDARY.items())
     # cast: every (input, output) pair; the others: the op's first allowed main type
-    for main in (allowed(op, main_operand(op)) if op == "cast" else allowed(op, main_operand(op))[:1])
-    for t in allowed(op, operand)
+    for main in (allowed(op, main_operand(op), be) if op == "cast" else allowed(op, main_operand(op), be)[:1])
+    for t in allowed(op, operand, be)
 ]
 
 
@@ -569,10 +579,10 @@ def _run(ctx, op, dt, kw):
 def _compare_outputs(op, dt, ref, got):
     assert len(ref) == len(got)
     for i, (r, o) in enumerate(zip(ref, got)):
-        assert (o.dtype, o.shape) == (r.dtype, r.shape), f"output {i}: ORT {o.dtype}{o.shape}, ref {r.dtype}{r.shape}"
+        assert (o.dtype, o.shape) == (r.dtype, r.shape), f"output {i}: got {o.dtype}{o.shape}, ref {r.dtype}{r.shape}"
         if r.dtype.kind != "f":
             diff = np.abs(o.astype(np.float64) - r.astype(np.float64)).max(initial=0)
-            assert np.array_equal(o, r), f"output {i} ({r.dtype}) differs, max abs diff {diff}\nORT {o}\nref {r}"
+            assert np.array_equal(o, r), f"output {i} ({r.dtype}) differs, max abs diff {diff}\ngot {o}\nref {r}"
             continue
         rtol, atol = OVERRIDES.get((op, r.dtype.name), TOL[r.dtype.name])
         o64, r64 = o.astype(np.float64), r.astype(np.float64)
@@ -588,28 +598,30 @@ def _compare_outputs(op, dt, ref, got):
         )
 
 
-def _check(op, dt, **kw):
+def _check(backend, op, dt, **kw):
     ref = _run(REF, op, dt, kw)
-    got = _run(ORT, op, dt, kw)
+    got = _run(CONTEXTS[backend], op, dt, kw)
     _compare_outputs(op, dt, ref, got)
 
 
 def test_contexts():
-    assert ORT.exec_device.backend == "onnxruntime" and ORT.exec_device.kind == "cpu"
+    for name, ctx in CONTEXTS.items():
+        assert ctx.exec_device.backend == name and ctx.exec_device.kind == "cpu"
     assert REF.exec_device.backend == "reference"
 
 
-@pytest.mark.parametrize(("op", "dt"), MAIN_CASES, ids=[f"{op}-{dt}" for op, dt in MAIN_CASES])
-def test_main_input_types(op, dt):
+@pytest.mark.parametrize(("backend", "op", "dt"), MAIN_CASES, ids=[_id(be, f"{op}-{dt}") for be, op, dt in MAIN_CASES])
+def test_main_input_types(backend, op, dt):
     assert op in TABLE, f"no sweep entry for {op}"
-    _check(op, dt)
+    _check(backend, op, dt)
 
 
 @pytest.mark.parametrize(
-    ("op", "dt", "kw", "t"), SECONDARY_CASES, ids=[f"{op}-{dt}-{kw}={t}" for op, dt, kw, t in SECONDARY_CASES]
+    ("backend", "op", "dt", "kw", "t"), SECONDARY_CASES,
+    ids=[_id(be, f"{op}-{dt}-{kw}={t}") for be, op, dt, kw, t in SECONDARY_CASES]
 )
-def test_secondary_operand_types(op, dt, kw, t):
-    _check(op, dt, **{kw: t})
+def test_secondary_operand_types(backend, op, dt, kw, t):
+    _check(backend, op, dt, **{kw: t})
 
 
 # --------------------------------------------------------------------------- beyond minimal graphs
@@ -665,20 +677,21 @@ LARGE64 = {
     "greater": ([[_B + 1, _B]], [[_U + 1, _U]], lambda b, x: b.greater(x, b.reverse(x))),
 }
 LARGE64_CASES = [
-    (op, dt)
+    (be, op, dt)
+    for be in CONTEXTS
     for op, (i64, u64, _) in sorted(LARGE64.items())
     for dt, data in (("int64", i64), ("uint64", u64 if u64 is not None else i64))
-    if dt in allowed(op.split(":")[0], main_operand(op.split(":")[0]))
+    if dt in allowed(op.split(":")[0], main_operand(op.split(":")[0]), be)
 ]
 
 
 @pytest.mark.parametrize(
-    ("op", "dt"),
-    [pytest.param(op, dt, marks=pytest.mark.xfail(reason=ORT_LARGE_INT64[op, dt], strict=True))
-     if (op, dt) in ORT_LARGE_INT64 else (op, dt) for op, dt in LARGE64_CASES],
-    ids=[f"{op}-{dt}" for op, dt in LARGE64_CASES],
+    ("backend", "op", "dt"),
+    [pytest.param(be, op, dt, marks=pytest.mark.xfail(reason=ORT_LARGE_INT64[op, dt], strict=True))
+     if be == "onnxruntime" and (op, dt) in ORT_LARGE_INT64 else (be, op, dt) for be, op, dt in LARGE64_CASES],
+    ids=[_id(be, f"{op}-{dt}") for be, op, dt in LARGE64_CASES],
 )
-def test_large_64bit_values_are_exact(op, dt):
+def test_large_64bit_values_are_exact(backend, op, dt):
     i64, u64, build = LARGE64[op]
     data = i64 if dt == "int64" or u64 is None else u64
 
@@ -691,8 +704,8 @@ def test_large_64bit_values_are_exact(op, dt):
         finally:
             graph.destroy()
 
-    ref, got = run(REF), run(ORT)
-    assert ref.dtype == got.dtype and np.array_equal(ref, got), f"ORT {got.tolist()} != reference {ref.tolist()}"
+    ref, got = run(REF), run(CONTEXTS[backend])
+    assert ref.dtype == got.dtype and np.array_equal(ref, got), f"{backend} {got.tolist()} != reference {ref.tolist()}"
 
 
 # cast from a float type to an integer type, for values outside the target's range (and NaN,
@@ -700,16 +713,17 @@ def test_large_64bit_values_are_exact(op, dt):
 # (ops/defs/cast.py: truncate, NaN -> 0, saturate), so both backends of one host should agree.
 CAST_OUT_OF_RANGE = [-3.7, -1.0, 300.0, -300.0, 7e4, -7e4, 5e9, -5e9, np.nan, np.inf, -np.inf]
 CAST_CASES = [
-    (src, to)
-    for src in allowed("cast", "input")
+    (be, src, to)
+    for be in CONTEXTS
+    for src in allowed("cast", "input", be)
     if _is_float(src)
-    for to in allowed("cast", "output")
+    for to in allowed("cast", "output", be)
     if not _is_float(to)
 ]
 
 
-@pytest.mark.parametrize(("src", "to"), CAST_CASES, ids=[f"{s}-to-{t}" for s, t in CAST_CASES])
-def test_cast_float_to_integer_out_of_range(src, to):
+@pytest.mark.parametrize(("backend", "src", "to"), CAST_CASES, ids=[_id(be, f"{s}-to-{t}") for be, s, t in CAST_CASES])
+def test_cast_float_to_integer_out_of_range(backend, src, to):
     with np.errstate(over="ignore"):
         x = np.array(CAST_OUT_OF_RANGE, src)
 
@@ -722,16 +736,17 @@ def test_cast_float_to_integer_out_of_range(src, to):
         finally:
             graph.destroy()
 
-    ref, got = run(REF), run(ORT)
+    ref, got = run(REF), run(CONTEXTS[backend])
     bad = ref != got
-    assert not bad.any(), f"x={x[bad].tolist()}: ORT {got[bad].tolist()} != reference {ref[bad].tolist()}"
+    assert not bad.any(), f"x={x[bad].tolist()}: {backend} {got[bad].tolist()} != reference {ref[bad].tolist()}"
 
 
 def test_every_registered_op_has_a_case():
     registry = load_all()
     assert sorted(set(registry) - set(TABLE)) == [], "operators without a capability-sweep entry"
     assert sorted(set(TABLE) - set(registry)) == [], "sweep entries for unknown operators"
-    # every op the ORT context reports must be swept over at least one data type
-    reported = {op for op in registry if op in LIMITS}
-    swept = {op for op, _ in MAIN_CASES}
-    assert sorted(reported - swept) == []
+    # every op a swept context reports must be swept over at least one data type
+    for backend, limits in LIMITS_OF.items():
+        reported = {op for op in registry if op in limits}
+        swept = {op for be, op, _ in MAIN_CASES if be == backend}
+        assert sorted(reported - swept) == [], backend

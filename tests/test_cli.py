@@ -140,7 +140,8 @@ def test_failed_workloads_are_flagged_not_fast(tmp_path):
     line = trace.summary_line(rows, ("base", "strict"))
     assert "FAILED: base 0, strict 1" in line
     both = [r for r in rows if r.b.latency_ms is not None]
-    assert f"{len(both)} workload(s) both run: base {sum(r.a.latency_ms for r in both):.2f} ms" in line
+    weighted = sum(r.a.latency_ms * r.weight for r in both)  # totals weigh each workload by its dispatches
+    assert f"{len(both)} workload(s) both run ({sum(r.weight for r in both)} dispatches): base {weighted:.2f} ms" in line
     assert "FAILED" in trace.format_table(rows)
 
 

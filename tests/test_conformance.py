@@ -48,7 +48,7 @@ except ImportError:  # tests/ is not a package: pytest puts this directory on sy
 
 REPO = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO.parent / "shared" / "data" / "wpt_conformance"
-BACKENDS = ("reference", "onnxruntime")
+BACKENDS = ("reference", "onnxruntime", "torch")
 
 # --------------------------------------------------------------------------- loading
 

@@ -154,7 +154,7 @@ def test_replay_compares_two_rule_sets(tmp_path):
     assert (rows[0].a.latency_source, rows[0].a.latency_ms) == ("recorded", 3.0)
     assert (rows[1].a.latency_source, rows[1].a.latency_ms) == ("recorded", 4.0)
     assert rows[1].b.latency_source == "recorded" and rows[1].b.latency_ms == 3.0  # measured in workload 0
-    assert rows[2].a.latency_source == "estimated" and rows[2].b.latency_ms is None
+    assert rows[2].a.latency_source == "modelled" and rows[2].b.latency_ms is None
     assert rows[3].a.tier == "excellent"
 
     table = trace.format_table(rows, ("base", "cand"))

@@ -138,3 +138,70 @@ def int64_extreme(lb, x, name, shape, axes, keep):
         return x
     out_shape = [d for i, d in enumerate(shape) if i not in set(axes)]
     return lb.node("Reshape", [x, lb.ints(out_shape)], dtype="int64")
+
+
+# --------------------------------------------------------------------------- PyTorch lowering helpers
+# (backends/torch.py: operands are torch tensors in their storage types; ``tb`` is its TorchBuilder)
+
+
+def torch_max(tb, a, b, data_type: str):
+    """Element-wise maximum of two operands of ``data_type`` (uint64 compared in order)."""
+    if data_type == "uint64":
+        return tb.unordered(tb.torch.maximum(tb.ordered(a, data_type), tb.ordered(b, data_type)), data_type)
+    return tb.torch.maximum(a, b)
+
+
+def torch_min(tb, a, b, data_type: str):
+    if data_type == "uint64":
+        return tb.unordered(tb.torch.minimum(tb.ordered(a, data_type), tb.ordered(b, data_type)), data_type)
+    return tb.torch.minimum(a, b)
+
+
+def torch_int_div(tb, a, b, data_type: str):
+    """Integer division as the reference's _int_div: truncation toward zero; a zero divisor gives
+    1 for a negative dividend and 0 otherwise; INT64_MIN / -1 wraps. uint64 is unsigned division on
+    the int64 bits. Never raises (PyTorch's integer division by zero does, and INT64_MIN / -1 traps)."""
+    torch = tb.torch
+    a, b = tb.wide(a), tb.wide(b)
+    zero = b == 0
+    if data_type == "uint64":
+        q = _torch_udiv64(tb, a, torch.where(zero, 1, b))
+        return torch.where(zero, 0, q)
+    safe = torch.where(zero | (b == -1), 1, b)
+    q = torch.div(a, safe, rounding_mode="trunc")
+    q = torch.where(b == -1, -a, q)
+    return torch.where(zero, (a < 0).to(a.dtype), q)
+
+
+def _torch_udiv64(tb, n, d):
+    """Unsigned 64-bit n // d on int64 bits (d != 0): divisors below 2^63 through the halved
+    dividend (Hacker's Delight), at or above 2^63 the quotient is 0 or 1."""
+    torch = tb.torch
+    big = d < 0  # d >= 2^63
+    d_small = torch.where(big, 1, d)
+    half = (n >> 1) & 0x7FFFFFFFFFFFFFFF  # n // 2, logical shift
+    q = torch.div(half, d_small, rounding_mode="floor") << 1
+    r = n - q * d_small
+    q = q + (tb.ordered(r, "uint64") >= tb.ordered(d_small, "uint64")).to(torch.int64)
+    q_big = (tb.ordered(n, "uint64") >= tb.ordered(d, "uint64")).to(torch.int64)
+    return torch.where(big, q_big, q)
+
+
+def torch_int_pow(tb, a, b, data_type: str):
+    """Integer pow as the reference's _pow: low bits of the exact power (square-and-multiply in
+    int64, which wraps mod 2^64: every narrower type's low bits are right), negative exponents
+    truncated (1 for base 1, +/-1 for base -1, else 0). 64 fixed steps: no host synchronisation."""
+    torch = tb.torch
+    a, b = tb.wide(a), tb.wide(b)
+    e = b if data_type in ("uint64",) else torch.where(b < 0, 0, b)
+    result = torch.ones_like(a)
+    base = a
+    for _ in range(64):
+        result = torch.where((e & 1) == 1, result * base, result)
+        base = base * base
+        e = (e >> 1) & 0x7FFFFFFFFFFFFFFF
+    if data_type.startswith("u"):
+        return result
+    odd = (b & 1) != 0
+    neg = torch.where(a == 1, 1, torch.where(a == -1, torch.where(odd, -1, 1), 0))
+    return torch.where(b < 0, neg, result)

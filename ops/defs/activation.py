@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import in_float32, lower_expm1
 
 F = FLOAT_TYPES
@@ -155,3 +155,35 @@ attach_coreml({
     "linear": lambda mb, call: [mb.linear_activation(x=call["input"], alpha=float(call["alpha"]), beta=float(call["beta"]))],
     "hardSigmoid": lambda mb, call: [mb.sigmoid_hard(x=call["input"], alpha=float(call["alpha"]), beta=float(call["beta"]))],
 })
+
+
+# PyTorch lowerings: the reference's formulas in float32 (float16 widened; rounded once by the
+# backend); the options are float32 scalars as np.float32 makes them. prelu on integers in int64,
+# the product wrapped back by the backend.
+def _torch_act(name: str):
+    def lower(tb, call: Call):
+        torch = tb.torch
+        x = tb.f32(call["input"])
+        if name == "elu":
+            return [torch.where(x > 0, x, torch.expm1(torch.clamp_max(x, 0.0)) * float(np.float32(call["alpha"])))]
+        a = float(np.float32(call["alpha"]))
+        if name == "leakyRelu":
+            return [torch.where(x >= 0, x, x * a)]
+        b = float(np.float32(call["beta"]))
+        if name == "linear":
+            return [x * a + b]
+        return [torch.clamp(x * a + b, 0.0, 1.0)]  # hardSigmoid
+
+    return lower
+
+
+def _torch_prelu(tb, call: Call):
+    x, s = call["input"], call["slope"]
+    if x.is_floating_point():
+        x, s = tb.f32(x), tb.f32(s)
+    else:
+        x, s = tb.wide(x), tb.wide(s)
+    return [tb.torch.where(x >= 0, x, x * s)]
+
+
+attach_torch({**{n: _torch_act(n) for n in _ROWS}, "prelu": _torch_prelu})

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, broadcast_shapes
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
-from ._common import in_float32, lower_max, lower_min
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
+from ._common import in_float32, lower_max, lower_min, torch_int_div, torch_int_pow, torch_max, torch_min
 
 
 def _int_div(a, b):
@@ -129,3 +129,33 @@ def _mil_binary(op: str):
 
 attach_coreml({n: _mil_binary(op) for n, op in _MIL.items() if n not in _MIL_8BIT})
 attach_coreml({n: _mil_binary(_MIL[n]) for n in _MIL_8BIT}, types=FLOAT_TYPES + ("int32", "int8", "uint8"))
+
+
+# PyTorch lowerings: floats in float32 (float16 widened, rounded once by the backend); integers in
+# int64, where add/sub/mul keep the low bits the backend wraps back to the operand's width (uint64's
+# int64 bits are exact as they are); max/min of uint64 compare in order; div and pow as the reference.
+def _torch_binary(name: str):
+    def lower(tb, call: Call):
+        a, b = call["a"], call["b"]
+        dt = tb.type(a)
+        torch = tb.torch
+        if dt in FLOAT_TYPES:
+            a, b = tb.f32(a), tb.f32(b)
+            fn = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "max": torch.maximum,
+                  "min": torch.minimum, "pow": torch.pow}[name]
+            return [fn(a, b)]
+        if name == "max":
+            return [torch_max(tb, a, b, dt)]
+        if name == "min":
+            return [torch_min(tb, a, b, dt)]
+        if name == "div":
+            return [torch_int_div(tb, a, b, dt)]
+        if name == "pow":
+            return [torch_int_pow(tb, a, b, dt)]
+        a, b = tb.wide(a), tb.wide(b)
+        return [{"add": torch.add, "sub": torch.sub, "mul": torch.mul}[name](a, b)]
+
+    return lower
+
+
+attach_torch({n: _torch_binary(n) for n in _TABLE})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, DATA_TYPES, PACKED_TYPES
-from ..registry import Call, Limits, OpDef, attach_coreml, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
 
 REQUIRED = ("float32", "float16", "int32", "int8", "uint8")
 TYPES = ALL_TYPES + PACKED_TYPES  # int4 / uint4: extension (idl/extensions.idl)
@@ -146,3 +146,41 @@ def _mil_cast(mb, call: Call):
 
 
 attach_coreml({"cast": _mil_cast}, types=tuple(_MIL_TYPES))
+
+
+_F64_BELOW_2_63 = 9223372036854774784.0  # the largest float64 under 2^63
+
+
+# PyTorch: as the reference. float -> integer: truncate in float64, NaN -> 0, saturate (64-bit
+# targets built from their int64 bits, as float64 cannot hold their maxima); integer -> float
+# through int64 (uint64 halved with a sticky bit, so that it rounds once); integer -> integer: the
+# low bits (the backend wraps int64 to the target's width).
+def _torch_cast(tb, call: Call):
+    torch = tb.torch
+    x, to = call["input"], call["dataType"]
+    src, dst = DATA_TYPES[tb.type(x)], DATA_TYPES[to]
+    if src.is_float and dst.is_float:
+        return [tb.f32(x)]
+    if src.is_float:
+        lo, hi = dst.int_range
+        t = torch.nan_to_num(torch.trunc(x.double()), nan=0.0, posinf=float(hi), neginf=float(lo))
+        t = torch.clamp(t, float(lo), float(hi))
+        if dst.element_bits < 64:
+            return [t.to(torch.int64)]
+        top = t >= float(hi)
+        if to == "int64":
+            return [torch.where(top, hi, torch.clamp_max(t, _F64_BELOW_2_63).to(torch.int64))]
+        upper = t >= 2.0**63  # uint64 values with the top bit set: their int64 bits
+        bits = torch.where(upper, (torch.clamp(t - 2.0**63, 0.0, _F64_BELOW_2_63)).to(torch.int64) ^ -(2**63),
+                           torch.clamp_max(t, _F64_BELOW_2_63).to(torch.int64))
+        return [torch.where(top, -1, bits)]
+    if dst.is_float:
+        v = tb.wide(x)
+        if src.name == "uint64":
+            halved = ((v >> 1) & 0x7FFFFFFFFFFFFFFF) | (v & 1)
+            return [torch.where(v < 0, halved.to(torch.float32) * 2.0, v.to(torch.float32))]
+        return [v.to(torch.float32)]
+    return [tb.wide(x)]
+
+
+attach_torch({"cast": _torch_cast})

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, FLOAT_TYPES, WebNNTypeError, cast_number, data_type_of
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import lower_max, lower_min
 
 
@@ -102,3 +102,22 @@ def _mil_clamp(mb, call: Call):
 
 
 attach_coreml({"clamp": _mil_clamp}, types=("float32", "float16", "int32", "int8", "uint8"))
+
+
+def _torch_clamp(tb, call: Call):
+    """torch.clamp with the bounds cast to the input's type: NaN input stays NaN, absent or NaN
+    bounds do not clamp (the reference's selects); uint64 compared in order; float16 in float32
+    (its bounds are float16 values)."""
+    x = call["input"]
+    dt = tb.type(x)
+    lo, hi = bounds(call, dt)
+    if lo is None and hi is None:
+        return [x.clone()]
+    if dt in FLOAT_TYPES:
+        lo, hi = (None if v is None else float(v) for v in (lo, hi))
+    else:
+        lo, hi = (None if v is None else tb.ordered_scalar(v, dt) for v in (lo, hi))
+    return [tb.unordered(tb.torch.clamp(tb.ordered(tb.f32(x), dt), min=lo, max=hi), dt)]
+
+
+attach_torch({"clamp": _torch_clamp})

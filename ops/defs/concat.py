@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, MAX_DIMENSION, MAX_TENSOR_COUNT, PACKED_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
 
 REQUIRED = ("float32", "float16", "int32")
 
@@ -69,3 +69,6 @@ register(
 
 attach_coreml({"concat": lambda mb, call: [mb.concat(values=list(call["inputs"]), axis=int(call["axis"]))]},
               types=("float32", "float16", "int32", "int8", "uint8"))
+
+
+attach_torch({"concat": lambda tb, call: [tb.torch.cat(list(call["inputs"]), dim=int(call["axis"]))]})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
 from . import _nn
 
 # filter layout -> positions of (outputChannels, filterInputChannels, height, width)
@@ -157,3 +157,26 @@ def _mil_conv2d(mb, call: Call):
 
 
 attach_coreml({"conv2d": _mil_conv2d})
+
+
+def _torch_conv2d(tb, call: Call):
+    """NCHW input, OIHW filter (other layouts permuted around), asymmetric padding applied first."""
+    F = tb.torch.nn.functional
+    x, f, bias = tb.f32(call["input"]), tb.f32(call["filter"]), call["bias"]
+    p = parse(call, tuple(x.shape), tuple(f.shape))
+    if p["layout"] == "nhwc":
+        x = x.permute(0, 3, 1, 2)
+    if p["filter_layout"] != "oihw":
+        f = f.permute(FILTER_AXES[p["filter_layout"]])
+    pt, pb, pl, pr = p["padding"]
+    pad = 0
+    if (pt, pl) == (pb, pr):
+        pad = (pt, pl)
+    else:
+        x = F.pad(x, (pl, pr, pt, pb))
+    y = F.conv2d(x, f.contiguous(), None if bias is None else tb.f32(bias), stride=tuple(p["strides"]), padding=pad,
+                 dilation=tuple(p["dilations"]), groups=p["groups"])
+    return [y.permute(0, 2, 3, 1) if p["layout"] == "nhwc" else y]
+
+
+attach_torch({"conv2d": _torch_conv2d})

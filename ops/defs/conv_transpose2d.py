@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, MAX_DIMENSION, OperationError, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import f32
 
 F = FLOAT_TYPES
@@ -203,3 +203,30 @@ def _mil_conv_transpose2d(mb, call: Call):
 
 
 attach_coreml({"convTranspose2d": _mil_conv_transpose2d})
+
+
+def _torch_conv_transpose2d(tb, call: Call):
+    """PyTorch's transposed convolution without padding (the full output), then the reference's
+    window of it: padding cut at the start, the end zero-extended where outputPadding reaches past it."""
+    torch = tb.torch
+    F = torch.nn.functional
+    x, f = tb.f32(call["input"]), tb.f32(call["filter"])
+    g = _geometry(call, tuple(x.shape), tuple(f.shape))
+    _executable(g)
+    if g["layout"] == "nhwc":
+        x = x.permute(0, 3, 1, 2)
+    if g["flayout"] != "iohw":
+        f = f.permute(_TO_IOHW[g["flayout"]])
+    y = F.conv_transpose2d(x, f.contiguous(), stride=tuple(g["strides"]), dilation=tuple(g["dil"]), groups=g["groups"])
+    pt, _, pl, _ = g["pad"]
+    oh, ow = g["out_hw"]
+    extra_h, extra_w = max(0, pt + oh - y.shape[2]), max(0, pl + ow - y.shape[3])
+    if extra_h or extra_w:
+        y = F.pad(y, (0, extra_w, 0, extra_h))
+    y = y[:, :, pt:pt + oh, pl:pl + ow]
+    if call["bias"] is not None:
+        y = y + tb.f32(call["bias"]).reshape(1, -1, 1, 1)
+    return [y.permute(0, 2, 3, 1) if g["layout"] == "nhwc" else y]
+
+
+attach_torch({"convTranspose2d": _torch_conv_transpose2d})

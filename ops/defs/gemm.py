@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes, cast_number
-from ..registry import Call, Limits, OpDef, attach_coreml, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
 
 
 def output_shape(call: Call, shape_a, shape_b) -> tuple[int, int]:
@@ -111,3 +111,17 @@ def _mil_gemm(mb, call: Call):
 
 
 attach_coreml({"gemm": _mil_gemm})
+
+
+def _torch_gemm(tb, call: Call):
+    a, b, c = tb.f32(call["a"]), tb.f32(call["b"]), call["c"]
+    alpha, beta = _scalars(call, "float16" if call["a"].dtype == tb.torch.float16 else "float32")
+    a = a.t() if call.get("aTranspose", False) else a
+    b = b.t() if call.get("bTranspose", False) else b
+    y = tb.torch.matmul(a, b) * alpha
+    if c is not None and beta != 0:
+        y = y + tb.f32(c) * beta
+    return [y.broadcast_to((a.shape[0], b.shape[1]))]
+
+
+attach_torch({"gemm": _torch_gemm})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, broadcast_shapes
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 
 REQ = FLOAT_TYPES + ("int32",)
 U8 = ("uint8",)
@@ -239,3 +239,47 @@ attach_coreml({**{n: _mil_compare(op) for n, op in _MIL_COMPARE.items()},
 attach_coreml({"logicalAnd": _mil_logical("logical_and"), "logicalOr": _mil_logical("logical_or"),
                "logicalXor": _mil_logical("logical_xor"),
                "logicalNot": lambda mb, call: [mb.to_u8(mb.logical_not(x=mb.to_bool(call["a"])))]}, types=U8)
+
+
+# --------------------------------------------------------------------------- PyTorch
+# bool results (the backend makes them uint8); uint64 ordered comparisons on its int64 bits.
+def _torch_compare(name: str):
+    def lower(tb, call: Call):
+        torch = tb.torch
+        a, b = call["a"], call["b"]
+        dt = tb.type(a)
+        fn = {"equal": torch.eq, "notEqual": torch.ne, "greater": torch.gt, "greaterOrEqual": torch.ge,
+              "lesser": torch.lt, "lesserOrEqual": torch.le}[name]
+        return [fn(tb.ordered(a, dt), tb.ordered(b, dt))]
+
+    return lower
+
+
+def _torch_logical(name: str):
+    def lower(tb, call: Call):
+        torch = tb.torch
+        a, b = call["a"] != 0, call["b"] != 0
+        return [{"logicalAnd": torch.logical_and, "logicalOr": torch.logical_or,
+                 "logicalXor": torch.logical_xor}[name](a, b)]
+
+    return lower
+
+
+def _torch_isx(fn_name: str):
+    def lower(tb, call: Call):
+        a = call["a"]
+        if not a.is_floating_point():
+            return [tb.torch.zeros_like(a, dtype=tb.torch.bool)]
+        return [getattr(tb.torch, fn_name)(a)]
+
+    return lower
+
+
+attach_torch({
+    **{n: _torch_compare(n) for n in _COMPARE},
+    **{n: _torch_logical(n) for n in _LOGICAL},
+    "logicalNot": lambda tb, call: [call["a"] == 0],
+    "isNaN": _torch_isx("isnan"),
+    "isInfinite": _torch_isx("isinf"),
+    "where": lambda tb, call: [tb.torch.where(call["condition"] != 0, call["trueValue"], call["falseValue"])],
+})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes
-from ..registry import Call, Limits, OpDef, attach_coreml, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
 from ._common import in_float32
 
 
@@ -55,3 +55,6 @@ register(
 
 
 attach_coreml({"matmul": lambda mb, call: [mb.matmul(x=call["a"], y=call["b"])]})
+
+
+attach_torch({"matmul": lambda tb, call: [tb.torch.matmul(tb.f32(call["a"]), tb.f32(call["b"]))]})

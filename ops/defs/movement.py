@@ -24,7 +24,7 @@ from ..core import (
     check_axes,
     check_axis,
 )
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import INT64_MIN
 
 REQ3 = FLOAT_TYPES + ("int32",)
@@ -605,3 +605,127 @@ attach_coreml({
     "tile": _mil_tile,
 }, types=REQ5)  # int8/uint8 through int32 where MIL's op lacks them (split, tile)
 attach_coreml({"pad": _mil_pad}, types=REQ5)
+
+
+# --------------------------------------------------------------------------- PyTorch lowerings
+# Indices are clamped to [-dim, dim - 1] and made non-negative, as the reference does (int32,
+# uint32 and int64 indices alike: their storage is int32 or int64). Index arrays that depend only
+# on shapes (pad's edge/reflection sources, triangular's mask) are constants of the compiled graph.
+
+
+def _torch_norm_index(tb, idx, dim):
+    """Indices -> int64 in [0, dim); ``dim`` an int, or a list broadcast along the last axis."""
+    torch = tb.torch
+    i = idx.to(torch.int64)
+    if isinstance(dim, int):
+        i = torch.clamp(i, -dim, dim - 1)
+        return torch.where(i < 0, i + dim, i)
+    d = tb.const(np.asarray(dim, np.int64))
+    i = torch.minimum(torch.maximum(i, -d), d - 1)
+    return torch.where(i < 0, i + d, i)
+
+
+def _torch_gather(tb, call: Call):
+    x, axis = call["input"], int(call["axis"])
+    idx = _torch_norm_index(tb, call["indices"], x.shape[axis])
+    out = x.index_select(axis, idx.reshape(-1))
+    return [out.reshape(tuple(x.shape[:axis]) + tuple(idx.shape) + tuple(x.shape[axis + 1:]))]
+
+
+def _torch_gather_el(tb, call: Call):
+    x, axis = call["input"], int(call["axis"])
+    return [tb.torch.gather(x, axis, _torch_norm_index(tb, call["indices"], x.shape[axis]))]
+
+
+def _torch_linear_index(tb, x, idx):
+    """N-d indices (last axis k) -> (flat positions into x's first k axes, k)."""
+    k = idx.shape[-1]
+    dims = [int(d) for d in x.shape[:k]]
+    norm = _torch_norm_index(tb, idx, dims).reshape(-1, k)
+    strides = [int(np.prod(dims[j + 1:])) for j in range(k)]
+    lin = (norm * tb.const(np.asarray(strides, np.int64))).sum(dim=1)
+    return lin, k, int(np.prod(dims))
+
+
+def _torch_gather_nd(tb, call: Call):
+    x, idx = call["input"], call["indices"]
+    lin, k, n = _torch_linear_index(tb, x, idx)
+    rest = tuple(x.shape[k:])
+    return [x.reshape((n,) + rest).index_select(0, lin).reshape(tuple(idx.shape[:-1]) + rest)]
+
+
+def _torch_scatter_el(tb, call: Call):
+    x, axis = call["input"], int(call["axis"])
+    idx = _torch_norm_index(tb, call["indices"], x.shape[axis])
+    return [x.clone().scatter_(axis, idx, call["updates"])]
+
+
+def _torch_scatter_nd(tb, call: Call):
+    x, idx, upd = call["input"], call["indices"], call["updates"]
+    lin, k, n = _torch_linear_index(tb, x, idx)
+    rest = tuple(x.shape[k:])
+    out = x.clone().reshape((n,) + rest)
+    out.index_copy_(0, lin, upd.reshape((lin.shape[0],) + rest))
+    return [out.reshape(x.shape)]
+
+
+def _torch_slice(tb, call: Call):
+    x = call["input"]
+    if x.dim() == 0:
+        return [x.clone()]
+    starts, sizes, strides = _slice_parts(call, x.dim())
+    return [x[tuple(slice(s, s + n, st) for s, n, st in zip(starts, sizes, strides))]]
+
+
+def _torch_split(tb, call: Call):
+    x, axis = call["input"], int(call["axis"])
+    return list(tb.torch.split(x, _split_sizes(call, x.shape[axis]), dim=axis))
+
+
+def _torch_pad(tb, call: Call):
+    x = call["input"]
+    if x.dim() == 0:
+        return [x.clone()]
+    widths = [(int(b), int(e)) for b, e in zip(call["beginningPadding"], call["endingPadding"])]
+    mode = call.get("mode", "constant")
+    if mode == "constant":
+        dt = tb.type(x)
+        v = cast_number(call.get("value", 0), dt)
+        if dt == "uint64":
+            v = v - 2**64 if v >= 2**63 else v
+        shape = [d + b + e for d, (b, e) in zip(x.shape, widths)]
+        out = tb.torch.full(shape, v, dtype=x.dtype, device=x.device)
+        out[tuple(slice(b, b + d) for d, (b, _) in zip(x.shape, widths))] = x
+        return [out]
+    y = x
+    for axis, (b, e) in enumerate(widths):
+        if b or e:
+            src = np.pad(np.arange(int(x.shape[axis])), (b, e), mode="edge" if mode == "edge" else "reflect")
+            y = y.index_select(axis, tb.const(src.astype(np.int64)))
+    return [y]
+
+
+def _torch_tile(tb, call: Call):
+    x = call["input"]
+    return [x.repeat([int(r) for r in call["repetitions"]]) if x.dim() else x.clone()]
+
+
+def _torch_reverse(tb, call: Call):
+    x = call["input"]
+    axes = _reverse_axes(call, x.dim())
+    return [tb.torch.flip(x, [int(a) for a in axes]) if axes else x.clone()]
+
+
+def _torch_tri(tb, call: Call):
+    x = call["input"]
+    mask = tb.const(_tri_mask(tuple(x.shape), bool(call.get("upper", True)), int(call.get("diagonal", 0))))
+    return [tb.torch.where(mask, x, tb.torch.zeros_like(x))]
+
+
+attach_torch({
+    "expand": lambda tb, call: [call["input"].expand([int(d) for d in call["newShape"]])],
+    "gather": _torch_gather, "gatherElements": _torch_gather_el, "gatherND": _torch_gather_nd,
+    "scatterElements": _torch_scatter_el, "scatterND": _torch_scatter_nd, "slice": _torch_slice,
+    "split": _torch_split, "pad": _torch_pad, "tile": _torch_tile, "reverse": _torch_reverse,
+    "triangular": _torch_tri,
+})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, check_axes, check_axis
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import f32
 
 F = FLOAT_TYPES
@@ -300,3 +300,67 @@ def _mil_layer_norm(mb, call: Call):
 
 attach_coreml({"batchNormalization": _mil_batch_norm, "instanceNormalization": _mil_instance_norm,
                "layerNormalization": _mil_layer_norm})
+
+
+# --------------------------------------------------------------------------- PyTorch
+# The reference's formulas in float32 (float16 widened, rounded once by the backend).
+
+
+def _torch_normalize(tb, x, axes, eps: float):
+    if not axes:  # the mean over no axes is x itself
+        return (x - x) / tb.torch.sqrt(tb.full(eps, x))
+    mean = x.mean(dim=tuple(axes), keepdim=True)
+    d = x - mean
+    var = (d * d).mean(dim=tuple(axes), keepdim=True)
+    return d / tb.torch.sqrt(var + eps)
+
+
+def _torch_bn(tb, call: Call):
+    x = tb.f32(call["input"])
+    axis = call["axis"]
+    shape = _param_shape(x.dim(), axis, x.shape[axis])
+
+    def p(n):
+        return tb.f32(call[n]).reshape(shape)
+
+    y = (x - p("mean")) / tb.torch.sqrt(p("variance") + float(np.float32(call["epsilon"])))
+    if call["scale"] is not None:
+        y = y * p("scale")
+    if call["bias"] is not None:
+        y = y + p("bias")
+    return [y]
+
+
+def _torch_in(tb, call: Call):
+    x = tb.f32(call["input"])
+    c_axis, axes = _in_axes(call.get("layout", "nchw"))
+    y = _torch_normalize(tb, x, axes, float(np.float32(call["epsilon"])))
+    shape = _param_shape(4, c_axis, x.shape[c_axis])
+    if call["scale"] is not None:
+        y = y * tb.f32(call["scale"]).reshape(shape)
+    if call["bias"] is not None:
+        y = y + tb.f32(call["bias"]).reshape(shape)
+    return [y]
+
+
+def _torch_ln_param(p, axes: list[int], rank: int):
+    if len(axes) > 1:
+        p = p.permute([int(i) for i in np.argsort(axes)])
+    shape = [1] * rank
+    for a in axes:
+        shape[a] = p.shape[sorted(axes).index(a)]
+    return p.reshape(shape)
+
+
+def _torch_ln(tb, call: Call):
+    x = tb.f32(call["input"])
+    axes = _ln_axes(call, x.dim())
+    y = _torch_normalize(tb, x, axes, float(np.float32(call["epsilon"])))
+    if call["scale"] is not None:
+        y = y * _torch_ln_param(tb.f32(call["scale"]), axes, x.dim())
+    if call["bias"] is not None:
+        y = y + _torch_ln_param(tb.f32(call["bias"]), axes, x.dim())
+    return [y]
+
+
+attach_torch({"batchNormalization": _torch_bn, "instanceNormalization": _torch_in, "layerNormalization": _torch_ln})

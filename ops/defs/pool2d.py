@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, DATA_TYPES, FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
 from . import _nn
 from ._common import INT64_MIN, from_ordered, int64_extreme, ordered_int64
 
@@ -326,3 +326,84 @@ def _mil_pool(name: str):
 
 attach_coreml({n: _mil_pool(n) for n in ("averagePool2d", "l2Pool2d")}, types=FLOAT_TYPES)
 attach_coreml({"maxPool2d": _mil_pool("maxPool2d")}, types=FLOAT_TYPES + ("int32", "int8", "uint8"))
+
+
+# --------------------------------------------------------------------------- PyTorch
+# The reference's windows: the NCHW input padded with the op's neutral value (and at the end as
+# far as the output size needs), unfolded into [N, C, OH, OW, KH, KW] and reduced. maxPool2d of
+# floats with padding PyTorch's max_pool2d takes uses it (the same maximum, faster on a GPU).
+
+
+def _torch_windows(tb, x, p, fill):
+    (kh, kw), pad, (sh, sw), (dh, dw), (oh, ow) = _window_args(p)
+    eff_h, eff_w = (kh - 1) * dh + 1, (kw - 1) * dw + 1
+    h, w = x.shape[2], x.shape[3]
+    eh, ew = _nn.extra_end_padding((h, w), *_window_args(p))
+    ph = (pad[0], pad[1] + eh)
+    pw = (pad[2], pad[3] + ew)
+    if any(ph) or any(pw):
+        xp = tb.torch.full((x.shape[0], x.shape[1], h + sum(ph), w + sum(pw)), fill, dtype=x.dtype, device=x.device)
+        xp[:, :, ph[0]:ph[0] + h, pw[0]:pw[0] + w] = x
+        x = xp
+    win = x.unfold(2, eff_h, sh).unfold(3, eff_w, sw)
+    return win[:, :, :oh, :ow, ::dh, ::dw]
+
+
+def _torch_max(tb, x, p, dt):
+    torch = tb.torch
+    (kh, kw), pad = p["window"], p["padding"]
+    extra = _nn.extra_end_padding(p["in_hw"], *_window_args(p))
+    if (x.is_floating_point() and not any(extra) and pad[0] == pad[1] and pad[2] == pad[3]
+            and 2 * pad[0] <= kh and 2 * pad[2] <= kw):
+        return torch.nn.functional.max_pool2d(x, (kh, kw), tuple(p["strides"]), (pad[0], pad[2]), tuple(p["dilations"]))
+    if x.is_floating_point():
+        fill = -np.inf
+    elif dt == "uint64":
+        fill = -(2**63)
+    else:
+        fill = tb.int_range(dt)[0]
+    v = tb.ordered(x, dt)
+    return tb.unordered(_torch_windows(tb, v, p, fill).amax(dim=(4, 5)), dt)
+
+
+def _torch_fast_path(p) -> bool:
+    """PyTorch's own pooling computes these windows: symmetric padding of at most half the window,
+    no dilation, and no windows beyond the padded input (floor rounding)."""
+    (kh, kw), pad = p["window"], p["padding"]
+    extra = _nn.extra_end_padding(p["in_hw"], *_window_args(p))
+    return (not any(extra) and pad[0] == pad[1] and pad[2] == pad[3] and 2 * pad[0] <= kh and 2 * pad[2] <= kw
+            and tuple(p["dilations"]) == (1, 1))
+
+
+def _torch_average(tb, x, p, dt):
+    x = tb.f32(x)
+    if _torch_fast_path(p):  # padding excluded from the count, as the reference
+        pad = p["padding"]
+        return tb.torch.nn.functional.avg_pool2d(x, tuple(p["window"]), tuple(p["strides"]), (pad[0], pad[2]),
+                                                 count_include_pad=False)
+    ones = np.ones((1, 1) + tuple(p["in_hw"]), np.float32)
+    count = tb.const(_nn.windows(ones, *_window_args(p), fill=0).sum(axis=(4, 5)))
+    return _torch_windows(tb, x, p, 0.0).sum(dim=(4, 5)) / count
+
+
+def _torch_l2(tb, x, p, dt):
+    x = tb.f32(x)
+    return tb.torch.sqrt(_torch_windows(tb, x * x, p, 0.0).sum(dim=(4, 5)))
+
+
+def _torch_pool(fn):
+    def lower(tb, call: Call):
+        x = call["input"]
+        dt = tb.type(x)
+        p = parse(call, tuple(x.shape))
+        nhwc = p["layout"] == "nhwc"
+        if nhwc:
+            x = x.permute(0, 3, 1, 2)
+        y = fn(tb, x, p, dt)
+        return [y.permute(0, 2, 3, 1) if nhwc else y]
+
+    return lower
+
+
+attach_torch({"averagePool2d": _torch_pool(_torch_average), "l2Pool2d": _torch_pool(_torch_l2),
+              "maxPool2d": _torch_pool(_torch_max)})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import DATA_TYPES, FLOAT_TYPES, PACKED_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import f32
 
 # int4 / uint4: extension (idl/extensions.idl), as Chromium and onnxruntime-web use them
@@ -228,3 +228,40 @@ def _mil_quantize(mb, call: Call):
 
 
 attach_coreml({"quantizeLinear": _mil_quantize, "dequantizeLinear": _mil_dequantize}, types=MIL_TYPES + ("int32",))
+
+
+# --------------------------------------------------------------------------- PyTorch
+# As the reference: the difference with the zero point in float64, rounded to float32 once, times
+# the scale (dequantize); roundEven(x / scale) in float32, plus the zero point in float64, NaN -> 0,
+# saturated (quantize). Block-wise parameters repeated along each axis.
+
+
+def _torch_expand(tb, p, shape):
+    p = p.reshape((1,) * (len(shape) - p.dim()) + tuple(p.shape))
+    for axis, (d, s) in enumerate(zip(shape, p.shape)):
+        if s != d:
+            p = tb.torch.repeat_interleave(p, d // s, dim=axis)
+    return p
+
+
+def _torch_dq(tb, call: Call):
+    x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
+    shape = tuple(x.shape)
+    s = _torch_expand(tb, tb.f32(scale), shape)
+    z = _torch_expand(tb, zp, shape).double()
+    return [(x.double() - z).float() * s]
+
+
+def _torch_q(tb, call: Call):
+    torch = tb.torch
+    x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
+    shape = tuple(x.shape)
+    s = _torch_expand(tb, tb.f32(scale), shape)
+    z = _torch_expand(tb, zp, shape).double()
+    q = torch.round(tb.f32(x) / s).double() + z
+    lo, hi = DATA_TYPES[tb.out_types[0]].int_range
+    q = torch.nan_to_num(q, nan=0.0, posinf=float(hi), neginf=float(lo))
+    return [torch.clamp(q, float(lo), float(hi)).to(torch.int64)]
+
+
+attach_torch({"dequantizeLinear": _torch_dq, "quantizeLinear": _torch_q})

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ..core import ALL_TYPES, FLOAT_TYPES, WebNNTypeError, check_axes, check_axis
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import dtype_name, f32, from_ordered, int64_extreme, ordered_int64
 
 SUMMABLE = ("float32", "float16", "int32", "uint32", "int64", "uint64")
@@ -340,3 +340,81 @@ attach_coreml({"argMax": _mil_arg("reduce_argmax"), "argMin": _mil_arg("reduce_a
 attach_coreml({"cumulativeSum": lambda mb, call: [mb.cumsum(x=call["input"], axis=int(call["axis"]),
                                                             exclusive=bool(call["exclusive"]),
                                                             reverse=bool(call["reversed"]))]})
+
+
+# --------------------------------------------------------------------------- PyTorch
+# The reference's formulas: floats in float32 (float16 widened), integers in int64 whose low bits
+# the backend keeps (sums and products wrap as the reference's do); uint64 max/min/arg in order.
+# An empty ``axes`` reduces nothing (PyTorch would reduce everything for dim=()).
+
+
+def _torch_reduce(name: str):
+    def lower(tb, call: Call):
+        torch = tb.torch
+        x = call["input"]
+        dt = tb.type(x)
+        axes = tuple(_axes(call, x.dim()))
+        keep = bool(call["keepDimensions"])
+        if not axes and name in ("reduceMax", "reduceMin", "reduceMean", "reduceProduct", "reduceSum",
+                                 "reduceLogSumExp"):
+            return [x.clone()]
+        v = tb.f32(x) if x.is_floating_point() else tb.wide(x)
+
+        def s(t):
+            return torch.sum(t, dim=axes, keepdim=keep) if axes else t
+
+        if name in ("reduceMax", "reduceMin"):
+            fn = torch.amax if name == "reduceMax" else torch.amin
+            return [tb.unordered(fn(tb.ordered(v, dt), dim=axes, keepdim=keep), dt)]
+        if name == "reduceL1":
+            return [s(v if dt in ("uint32", "uint64") else torch.abs(v))]
+        if name == "reduceL2":
+            return [torch.sqrt(s(v * v))]
+        if name == "reduceLogSum":
+            return [torch.log(s(v))]
+        if name == "reduceSum":
+            return [s(v)]
+        if name == "reduceSumSquare":
+            return [s(v * v)]
+        if name == "reduceMean":
+            return [torch.mean(v, dim=axes, keepdim=keep)]
+        if name == "reduceProduct":
+            for a in sorted(axes, reverse=True):
+                v = torch.prod(v, dim=a, keepdim=keep)
+            return [v]
+        # reduceLogSumExp
+        m = torch.amax(v, dim=axes, keepdim=True)
+        m = torch.where(torch.isfinite(m), m, 0.0)
+        r = torch.log(torch.sum(torch.exp(v - m), dim=axes, keepdim=True)) + m
+        return [r if keep else r.squeeze(axes)]
+
+    return lower
+
+
+def _torch_arg(name: str):
+    def lower(tb, call: Call):
+        x = call["input"]
+        dt = tb.type(x)
+        fn = tb.torch.argmax if name == "argMax" else tb.torch.argmin
+        return [fn(tb.ordered(x, dt), dim=int(call["axis"]), keepdim=bool(call["keepDimensions"]))]
+
+    return lower
+
+
+def _torch_cumsum(tb, call: Call):
+    torch = tb.torch
+    x = call["input"]
+    axis = int(call["axis"])
+    a = tb.f32(x) if x.is_floating_point() else tb.wide(x)
+    if call["reversed"]:
+        a = torch.flip(a, (axis,))
+    r = torch.cumsum(a, dim=axis)
+    if call["exclusive"]:
+        r = r - a
+    if call["reversed"]:
+        r = torch.flip(r, (axis,))
+    return [r]
+
+
+attach_torch({**{n: _torch_reduce(n) for n in _REDUCE}, "argMin": _torch_arg("argMin"), "argMax": _torch_arg("argMax"),
+              "cumulativeSum": _torch_cumsum})

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..core import FLOAT_TYPES, MAX_DIMENSION, WebNNTypeError, check_axes
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import dtype_name
 
 TYPES = ("float32", "float16", "int8", "uint8")
@@ -166,3 +166,27 @@ def _mil_resample2d(mb, call: Call):
 
 
 attach_coreml({"resample2d": _mil_resample2d}, types=TYPES)
+
+
+def _torch_resample(tb, call: Call):
+    """The reference's per-axis gathers in float64 (source indices and weights are constants)."""
+    torch = tb.torch
+    x = call["input"]
+    axes, out, _ = _plan(call, tuple(x.shape))
+    mode = call.get("mode", "nearest-neighbor")
+    y = x.double()
+    for a, o in zip(axes, out):
+        src = _sources(int(y.shape[a]), o, mode)
+        if mode == "nearest-neighbor":
+            y = y.index_select(a, tb.const(src))
+            continue
+        i0, i1, w = src
+        w = tb.const(_along(w, a, y.dim()))
+        y = y.index_select(a, tb.const(i0)) * (1 - w) + y.index_select(a, tb.const(i1)) * w
+    if not x.is_floating_point():
+        lo, hi = tb.int_range(tb.type(x))
+        y = torch.clamp(torch.round(y), lo, hi).to(torch.int64)
+    return [y]
+
+
+attach_torch({"resample2d": _torch_resample})

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..core import ALL_TYPES, MAX_DIMENSION, PACKED_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
 
 REQUIRED = ("float32", "float16", "int32", "int8", "uint8")
 
@@ -57,3 +57,6 @@ register(
 attach_coreml({"reshape": lambda mb, call: [mb.reshape(x=call["input"],
                                                        shape=np.array([int(d) for d in call["newShape"]], np.int32))]},
               types=("float32", "float16", "int32", "int8", "uint8"))
+
+
+attach_torch({"reshape": lambda tb, call: [call["input"].reshape([int(d) for d in call["newShape"]])]})

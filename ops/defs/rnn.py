@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import dtype_name, lower_sigmoid
 
 F = FLOAT_TYPES
@@ -454,3 +454,43 @@ def _mil(run):
 
 attach_coreml({"gruCell": _mil(_run_gru_cell), "lstmCell": _mil(_run_lstm_cell), "gru": _mil(_seq_run(False)),
                "lstm": _mil(_seq_run(True))})
+
+
+# --------------------------------------------------------------------------- PyTorch
+# The same unrolled cells on torch tensors in float32 (float16 widened, rounded once by the backend).
+
+
+class _Torch(_Np):
+    def __init__(self, tb):
+        self.tb = tb
+        self.torch = tb.torch
+
+    def f32(self, a):
+        return None if a is None else a.float()
+
+    def xwt(self, x, w):
+        return x @ w.t()
+
+    def one_minus(self, a):
+        return 1.0 - a
+
+    def act(self, kind, a):
+        if kind == "sigmoid":
+            return 1.0 / (1.0 + self.torch.exp(-a))
+        if kind == "tanh":
+            return self.torch.tanh(a)
+        return self.torch.clamp_min(a, 0.0)
+
+    def zeros(self, shape):
+        return self.torch.zeros(shape, dtype=self.torch.float32, device=self.tb.device)
+
+    def stack(self, items):
+        return self.torch.stack(list(items))
+
+
+def _torch_rnn(run):
+    return lambda tb, call: list(run(_Torch(tb), call))
+
+
+attach_torch({"gruCell": _torch_rnn(_run_gru_cell), "lstmCell": _torch_rnn(_run_lstm_cell),
+              "gru": _torch_rnn(_seq_run(False)), "lstm": _torch_rnn(_seq_run(True))})

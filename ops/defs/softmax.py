@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import in_float32
 
 
@@ -56,3 +56,13 @@ register(
 
 
 attach_coreml({"softmax": lambda mb, call: [mb.softmax(x=call["input"], axis=int(call["axis"]))]})
+
+
+def _torch_softmax(tb, call: Call):
+    """The reference's exp(x - max) / sum in float32."""
+    x, axis = tb.f32(call["input"]), int(call["axis"])
+    e = tb.torch.exp(x - x.amax(dim=axis, keepdim=True))
+    return [e / e.sum(dim=axis, keepdim=True)]
+
+
+attach_torch({"softmax": _torch_softmax})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, PACKED_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 
 REQUIRED = ("float32", "float16", "int32")
 
@@ -72,3 +72,11 @@ def _mil_transpose(mb, call: Call):
 
 
 attach_coreml({"transpose": _mil_transpose}, types=("float32", "float16", "int32", "int8", "uint8"))
+
+
+def _torch_transpose(tb, call: Call):
+    x = call["input"]
+    return [x.permute(permutation(call, x.dim())) if x.dim() else x.clone()]
+
+
+attach_torch({"transpose": _torch_transpose})

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..core import ALL_TYPES, DATA_TYPES, FLOAT_TYPES
-from ..registry import Call, Limits, OpDef, attach_coreml, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import in_float32, lower_f32, lower_max, lower_sigmoid
 
 ONNX_DOUBLE = 11  # onnx.TensorProto.DOUBLE
@@ -171,3 +171,45 @@ attach_coreml({
     "neg": _mil_8bit(lambda mb, x: mb.mul(x=x, y=mb.scalar(-1, like=x))),
     "sign": _mil_8bit(lambda mb, x: mb.sign(x=x)),
 }, types=("float32", "float16", "int32", "int8", "uint8"))
+
+
+# PyTorch lowerings: the same function on float32 (float16 widened; the backend rounds once);
+# integers (abs, neg, sign, relu, identity) in int64 and wrapped back by the backend, so that
+# abs(-128) and -(-128) are -128 in int8 as in the reference. gelu in float64, as the reference.
+def _torch_gelu(tb, x):
+    torch = tb.torch
+    x64 = x.double()
+    y = 0.5 * x64 * torch.special.erfc(-x64 / math.sqrt(2.0))
+    return torch.where(torch.isneginf(x64), -0.0, y)
+
+
+def _torch_unary(name: str):
+    def lower(tb, call: Call):
+        torch = tb.torch
+        x = call["input"]
+        if name == "identity":
+            return [x.clone()]
+        if not x.is_floating_point():
+            x = tb.wide(x)
+            fn = {"abs": torch.abs, "neg": torch.neg, "sign": torch.sign,
+                  "relu": lambda v: torch.where(v < 0, 0, v)}[name]
+            return [fn(x)]
+        x = tb.f32(x)
+        fns = {
+            "abs": torch.abs, "neg": torch.neg, "sign": torch.sign,
+            "relu": lambda v: torch.where(v < 0, 0.0, v),
+            "ceil": torch.ceil, "floor": torch.floor, "roundEven": torch.round,
+            "cos": torch.cos, "sin": torch.sin, "tan": torch.tan, "erf": torch.erf, "exp": torch.exp,
+            "log": torch.log, "sqrt": torch.sqrt, "reciprocal": lambda v: 1.0 / v,
+            "sigmoid": torch.sigmoid, "tanh": torch.tanh,
+            "softplus": lambda v: torch.logaddexp(torch.zeros_like(v), v),
+            "softsign": lambda v: v / (1.0 + torch.abs(v)),
+            "gelu": lambda v: _torch_gelu(tb, v),
+            "hardSwish": lambda v: v * torch.clamp(v + 3.0, 0.0, 6.0) / 6.0,
+        }
+        return [fns[name](x)]
+
+    return lower
+
+
+attach_torch({n: _torch_unary(n) for n in _ROWS})

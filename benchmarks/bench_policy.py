@@ -1,0 +1,284 @@
+"""The device-selection tuning loop on this machine's two real CPU backends, through real pages.
+
+Seven workloads run in Debian's Chromium (Playwright) against an in-process host that records a
+policy trace (the same SessionTracer as `webnn-bridge serve --trace`): five graphs built by a
+bench page (an MLP, a big matmul, a 120-op elementwise chain, a small convnet, a softmax) and
+the e2e LeNet and MobileNetV2 pages (weights from ../shared/data), each with its own
+createContext() hint. Rounds alternate between rules that put ONNX Runtime first (the defaults)
+and rules that put OpenVINO first. Then:
+
+1. `policy measure` re-runs every recorded graph on both backends (the matrix);
+2. replay with the matrix predicts each workload's p50 on the *other* backend; the error is
+   against what the pages' dispatches recorded on that backend (host-side p50);
+3. `policy tune` writes rules from both traces and the matrix; then rounds of all three rule sets
+   (ONNX Runtime first, OpenVINO first, tuned), interleaved, give the measured weighted totals
+   (each workload's host-side p50 x its dispatch count) and the tuned rules' prediction error.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/bench_policy.py [--rounds 2] [--seconds 40] [--out DIR]
+
+Timing on a shared 2-core machine is noisy: rounds are interleaved, and every figure is a
+median; treat differences under ~10% as noise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PAGE = r"""<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>policy bench</title></head><body><p id="status">idle</p>
+<script>
+'use strict';
+function rnd(n, seed) { const a = new Float32Array(n); let s = seed; for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) % 2147483648; a[i] = (s / 2147483648 - 0.5) * 0.1; } return a; }
+const f32 = (shape) => ({dataType: 'float32', shape});
+const size = (shape) => shape.reduce((a, b) => a * b, 1);
+const GRAPHS = {
+  mlp: {hint: {}, input: [8, 256], build(b, x) {
+    const w1 = b.constant(f32([256, 512]), rnd(256 * 512, 1)), w2 = b.constant(f32([512, 10]), rnd(5120, 2));
+    return {mlp_logits: b.softmax(b.matmul(b.relu(b.add(b.matmul(x, w1), b.constant(f32([512]), rnd(512, 3)))), w2), 1)};
+  }},
+  matmul: {hint: {powerPreference: 'high-performance'}, input: [512, 512], build(b, x) {
+    return {matmul_out: b.matmul(x, b.constant(f32([512, 512]), rnd(512 * 512, 4)))};
+  }},
+  chain: {hint: {powerPreference: 'low-power'}, input: [1, 4096], build(b, x) {
+    const c = b.constant(f32([1, 4096]), rnd(4096, 5));
+    let y = x;
+    for (let i = 0; i < 40; i++) y = b.relu(b.mul(b.add(y, c), c));
+    return {chain_out: y};
+  }},
+  convnet: {hint: {accelerated: false}, input: [1, 3, 64, 64], build(b, x) {
+    let y = b.relu(b.conv2d(x, b.constant(f32([16, 3, 3, 3]), rnd(432, 6)), {padding: [1, 1, 1, 1]}));
+    y = b.maxPool2d(y, {windowDimensions: [2, 2], strides: [2, 2]});
+    y = b.relu(b.conv2d(y, b.constant(f32([32, 16, 3, 3]), rnd(4608, 7)), {padding: [1, 1, 1, 1]}));
+    y = b.averagePool2d(y);
+    return {convnet_out: b.gemm(b.reshape(y, [1, 32]), b.constant(f32([32, 10]), rnd(320, 8)))};
+  }},
+  softmax: {hint: {computePolicy: 'default'}, input: [64, 1000], build(b, x) {
+    return {softmax_out: b.softmax(x, 1)};
+  }},
+};
+window.runWorkload = async (name, dispatches) => {
+  const spec = GRAPHS[name];
+  const context = await navigator.ml.createContext(spec.hint);
+  const b = new MLGraphBuilder(context);
+  const x = b.input('x', f32(spec.input));
+  const outs = spec.build(b, x);
+  const graph = await b.build(outs);
+  const [outName] = Object.keys(outs);
+  const xt = await context.createTensor({...f32(spec.input), writable: true});
+  const yt = await context.createTensor({dataType: 'float32', shape: outs[outName].shape, readable: true});
+  context.writeTensor(xt, rnd(size(spec.input), 9));
+  const times = [];
+  for (let i = 0; i < dispatches; i++) {
+    const t0 = performance.now();
+    context.dispatch(graph, {x: xt}, {[outName]: yt});
+    await context.readTensor(yt);
+    times.push(performance.now() - t0);
+  }
+  graph.destroy();
+  return times;
+};
+</script></body></html>
+"""
+
+SYNTHETIC = ("mlp", "matmul", "chain", "convnet", "softmax")
+ORT_FIRST = ""  # the defaults: onnxruntime before openvino
+OV_FIRST = '[backends]\ncpu = ["openvino", "onnxruntime"]\n'
+
+
+def app_dir(tmp: Path) -> Path:
+    """The e2e pages (LeNet, MobileNetV2), their data linked from ../shared/data, and the bench page."""
+    from tests.models import mobilenet_data
+
+    d = tmp / "app"
+    shutil.copytree(ROOT / "e2e" / "pages", d)
+    (d / "policy-bench.html").write_text(PAGE)
+    data = d / "data"
+    data.mkdir()
+    shared = (ROOT / ".." / "shared" / "data").resolve()
+    os.symlink(shared / "lenet", data / "lenet")
+    mdir = data / "mobilenetv2" / "weights"
+    mdir.mkdir(parents=True)
+    for f in mobilenet_data.weights_dir().iterdir():
+        os.symlink(f, mdir / f.name)
+    mobilenet_data.save_npy(mdir / "gemm_104_weight.npy", mobilenet_data.load_weights()["gemm_104_weight"])
+    mobilenet_data.save_npy(data / "mobilenetv2" / "input.npy", mobilenet_data.preprocess())
+    return d
+
+
+def run_round(browser, app: Path, rules_file: Path, trace_file: Path, dispatches: int) -> dict[str, list[float]]:
+    """One round of all seven workloads under these rules; the host appends to the trace."""
+    from tests.models import lenet_data
+    from webnn_bridge.bridge.api import ML
+    from webnn_bridge.bridge.embed import start_host
+    from webnn_bridge.policy.engine import load_rules
+    from webnn_bridge.policy.trace import SessionTracer, TraceWriter
+
+    rules = load_rules(rules_file)
+    writer = TraceWriter(trace_file)
+    host = start_host(app_dir=app, observer=SessionTracer(writer), ml_factory=lambda: ML(rules=rules))
+    page_ms: dict[str, list[float]] = {}
+    try:
+        page = browser.new_context().new_page()
+        page.set_default_timeout(300_000)
+        page.goto(f"{host.url}/policy-bench.html")
+        for name in SYNTHETIC:
+            page_ms[name] = page.evaluate("([n, k]) => window.runWorkload(n, k)", [name, dispatches])
+        page.goto(f"{host.url}/lenet.html?policy=default")
+        images = [img.ravel().tolist() for img in lenet_data.render_digits()]
+        t0 = time.perf_counter()
+        for _ in range(max(1, dispatches // 10)):
+            page.evaluate("(imgs) => window.runLenet(imgs)", images)
+        page_ms["lenet"] = [(time.perf_counter() - t0) * 1e3]
+        page.goto(f"{host.url}/mobilenet.html?policy=cpu")
+        page_ms["mobilenet"] = []
+        for _ in range(max(3, dispatches // 4)):
+            page.evaluate("() => window.runMobilenet()")
+            page_ms["mobilenet"].append(page.evaluate("() => window.mobilenetTimings.computeMs"))
+        page.context.close()
+    finally:
+        host.stop()
+        writer.close()
+    return page_ms
+
+
+def recorded_p50(trace_file: Path) -> dict[tuple, dict]:
+    """Per workload (page, graph hash): host-side p50 of the recorded dispatches, the backend
+    they ran on, dispatches per round, and the page-side p50."""
+    from webnn_bridge.policy.graphs import summarize
+    from webnn_bridge.policy.trace import read_trace, workloads
+
+    events = read_trace(trace_file)
+    out: dict[tuple, dict] = {}
+    for w in workloads(events):
+        key = (w.page, summarize(w.graph).hash)
+        rec = out.setdefault(key, {"name": w.name, "ms": [], "devices": set(), "dispatches": 0, "page_ms": []})
+        for dev, samples in w.host_ms.items():
+            rec["ms"] += samples
+            rec["devices"].add(dev)
+        rec["dispatches"] += w.dispatches
+        rec["page_ms"] += w.page_ms
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=2, help="rounds per rule set (interleaved)")
+    ap.add_argument("--dispatches", type=int, default=20, help="dispatches per synthetic workload and round")
+    ap.add_argument("--seconds", type=float, default=40.0, help="`policy measure` time budget")
+    ap.add_argument("--out", default=None, help="keep traces, matrix, tuned rules and report here")
+    args = ap.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS
+    from webnn_bridge.policy import engine, measure, trace, tune
+    from webnn_bridge.policy.inventory import probe_inventory
+
+    if not Path(CHROMIUM).exists():
+        print(f"needs Chromium at {CHROMIUM}", file=sys.stderr)
+        return 1
+    inventory = probe_inventory()
+    backends = {d.backend for d in inventory if d.kind == "cpu"}
+    if not {"onnxruntime", "openvino"} <= backends:
+        print("needs both ONNX Runtime and OpenVINO (pip install 'webnn-bridge[test]')", file=sys.stderr)
+        return 1
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-policy-"))
+    out.mkdir(parents=True, exist_ok=True)
+    rules = {"ort": out / "ort-first.toml", "ov": out / "ov-first.toml"}
+    rules["ort"].write_text(ORT_FIRST)
+    rules["ov"].write_text(OV_FIRST)
+    traces = {k: out / f"trace-{k}.jsonl" for k in ("ort", "ov", "tuned")}
+    for t in traces.values():
+        t.unlink(missing_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        app = app_dir(Path(tmp))
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        t0 = time.perf_counter()
+        for r in range(args.rounds):
+            for k in ("ort", "ov"):
+                run_round(browser, app, rules[k], traces[k], args.dispatches)
+                print(f"round {r + 1}/{args.rounds} under {k}-first rules done ({time.perf_counter() - t0:.0f} s)",
+                      flush=True)
+
+        # 1. measure the graphs of the default-rules trace on both backends
+        events = trace.read_trace(traces["ort"])
+        matrix = measure.measure(events, seconds=args.seconds, reps=40, progress=sys.stderr)
+        measure.write_matrix(matrix, out / "matrix.json")
+
+        # 2. prediction error on the other backend, both ways
+        rec = {k: recorded_p50(traces[k]) for k in ("ort", "ov")}
+        base, ov = engine.load_rules(rules["ort"]), engine.load_rules(rules["ov"])
+        print("\nprediction of each workload's p50 on the other backend (replay with the matrix) against what the")
+        print("pages' dispatches recorded on that backend (host-side p50)")
+        print(f"{'workload':<40} {'direction':<9} {'predicted':>10} {'recorded':>10} {'error':>6}")
+        errors: dict[str, list[float]] = {"ort->ov": [], "ov->ort": []}
+        for src, dst, ra, rb in (("ort", "ov", base, ov), ("ov", "ort", ov, base)):
+            rows = trace.replay(trace.read_trace(traces[src]), ra, rb, inventory, matrix=matrix)
+            for row in rows:
+                key = (row.page, row.graph_hash)
+                if key not in rec[dst]:
+                    continue
+                actual = statistics.median(rec[dst][key]["ms"])
+                err = abs(row.b.latency_ms - actual) / actual
+                errors[f"{src}->{dst}"].append(err)
+                print(f"{row.workload[:40]:<40} {src}->{dst:<4} {row.b.latency_ms:>8.2f}ms {actual:>8.2f}ms {err:>6.0%}"
+                      f"  ({row.b.latency_source} on {row.b.backend})")
+        for direction, errs in errors.items():
+            print(f"{direction}: median absolute error {statistics.median(errs):.0%}, max {max(errs):.0%} "
+                  f"over {len(errs)} workloads" + ("  (the issue's figure: default-rules trace)"
+                                                  if direction == "ort->ov" else ""))
+
+        # 3. tune from both traces (every workload then has recorded latencies on both backends; the
+        #    matrix fills in what they lack), then rounds of all three rule sets, interleaved
+        both = events + trace.read_trace(traces["ov"])
+        result = tune.tune(both, matrix, base, inventory, objective="latency-p50")
+        paths = tune.write_outputs(result, out / "tuned-rules.toml", out / "report", base)
+        print(f"\npolicy tune chose: {result['best'].name} (rules: {paths['rules']})")
+        rules["tuned"] = paths["rules"]
+        again = {k: out / f"trace-{k}-again.jsonl" for k in ("ort", "ov", "tuned")}
+        for t in again.values():
+            t.unlink(missing_ok=True)
+        for r in range(args.rounds):
+            for k in ("ort", "ov", "tuned"):
+                run_round(browser, app, rules[k], again[k], args.dispatches)
+            print(f"re-run round {r + 1}/{args.rounds} done ({time.perf_counter() - t0:.0f} s)", flush=True)
+        browser.close()
+
+    rec = {k: recorded_p50(again[k]) for k in again}
+    keys = [k for k in rec["ort"] if all(k in rec[x] for x in ("ov", "tuned"))]
+
+    def total(which: str) -> float:  # per round: p50 x dispatches per round
+        return sum(statistics.median(rec[which][k]["ms"]) * rec[which][k]["dispatches"] / args.rounds for k in keys)
+
+    totals = {k: total(k) for k in ("ort", "ov", "tuned")}
+    best_single = min(("ort", "ov"), key=totals.get)
+    pred = sum((o.latency_ms or 0) * w.dispatches / (2 * args.rounds)  # dispatches of both traces
+               for w, o in zip(result["workloads"], result["best"].outcomes))
+    print("\nre-run, interleaved: weighted totals per round (host-side p50 x dispatches, the same 7 workloads)")
+    for k, label in (("ort", "ONNX Runtime first"), ("ov", "OpenVINO first"), ("tuned", "tuned rules")):
+        devices = sorted({d for key in keys for d in rec[k][key]["devices"]})
+        print(f"  {label:<20} {totals[k]:8.1f} ms   (devices: {', '.join(devices)})")
+    ratio = totals["tuned"] / totals[best_single]
+    print(f"tuned vs best single backend ({best_single} first): {ratio:.2f}x; tuned measured {totals['tuned']:.1f} ms vs "
+          f"its prediction {pred:.1f} ms: {totals['tuned'] / pred - 1:+.0%}")
+    summary = {"errors": {d: {"median": statistics.median(e), "max": max(e)} for d, e in errors.items()},
+               "totals_ms_per_round": totals, "tuned_predicted_ms_per_round": pred, "tuned_vs_best_single": ratio,
+               "chosen": result["best"].name}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    print(f"wrote {out}/ (traces, matrix.json, tuned-rules.toml, report/tune.md, report/tune.png, summary.json)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,407 @@
+"""Measure where the device exists, model where it is only declared.
+
+``measure(events, ...)`` re-runs every graph a trace recorded (its structure from the build
+event's ``ir``, policy/replica.py) on every real device of this machine that runs it whole:
+warm-up, then repetitions interleaved across devices (a busy machine slows every device alike),
+until ``reps`` or the time budget. Per (graph, device): p50, p90, n, a 95% confidence interval of
+the p50 (order statistics), and the process CPU time per dispatch (all threads: the energy proxy
+on a CPU). The result is a *matrix* (JSON, ``write_matrix``/``read_matrix``).
+
+``calibrate(...)`` times a standard micro-benchmark set per real backend and operator class
+(convolution, matmul, elementwise, reduction, data movement, normalization, recurrent): a fixed
+cost per dispatch, and per node a fixed cost plus a cost per unit of work (FLOPs for
+convolution/matmul/recurrent, bytes for the rest). ``modelled_latency_ms`` prices a graph on a
+calibrated backend from it. Devices that are only declared (inventory fixtures) are priced by the
+static cost model (policy/qos.py, rules.toml [perf.*] and the profile's perf hints: documented
+figures, not measurements). Every number says which it is: measured, recorded or modelled.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from webnn_bridge.backends.base import Device
+
+from .graphs import GraphSummary, node_bytes, node_flops, summarize
+
+MATRIX_VERSION = 1
+OP_CLASSES = ("convolution", "matmul", "elementwise", "reduction", "data-movement", "normalization", "recurrent")
+_CLASS_OF = {
+    **{op: "convolution" for op in ("conv2d", "convTranspose2d")},
+    **{op: "matmul" for op in ("matmul", "gemm")},
+    **{op: "reduction" for op in ("reduceL1", "reduceL2", "reduceLogSum", "reduceLogSumExp", "reduceMax", "reduceMean",
+                                  "reduceMin", "reduceProduct", "reduceSum", "reduceSumSquare", "argMax", "argMin",
+                                  "softmax", "averagePool2d", "maxPool2d", "l2Pool2d", "cumulativeSum")},
+    **{op: "data-movement" for op in ("reshape", "transpose", "concat", "slice", "split", "gather", "gatherElements",
+                                      "gatherND", "scatterElements", "scatterND", "pad", "expand", "tile", "reverse",
+                                      "resample2d", "identity", "cast", "triangular")},
+    **{op: "normalization" for op in ("batchNormalization", "layerNormalization", "instanceNormalization")},
+    **{op: "recurrent" for op in ("gru", "gruCell", "lstm", "lstmCell")},
+}
+FLOP_CLASSES = ("convolution", "matmul", "recurrent")
+
+
+def op_class(op: str) -> str:
+    return _CLASS_OF.get(op, "elementwise")
+
+
+def node_work(node) -> float:
+    """A node's work in its class's unit: FLOPs, or bytes read and written."""
+    return float(node_flops(node)) if op_class(node.op) in FLOP_CLASSES else float(node_bytes(node))
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def stats(samples: Sequence[float]) -> dict:
+    """p50, p90, n and a distribution-free 95% confidence interval of the median."""
+    xs = sorted(samples)
+    n = len(xs)
+    if n == 0:
+        raise ValueError("no samples")
+
+    def q(p: float) -> float:
+        k = (n - 1) * p
+        lo, hi = math.floor(k), math.ceil(k)
+        return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+    # ranks (1-based) j = floor(n/2 - 1.96 sqrt(n)/2), k = ceil(1 + n/2 + 1.96 sqrt(n)/2): the normal
+    # approximation of the binomial interval of the median's rank (distribution-free)
+    half = 0.98 * math.sqrt(n)
+    lo = min(n - 1, max(0, math.floor(n / 2 - half) - 1))
+    hi = min(n - 1, max(0, math.ceil(1 + n / 2 + half) - 1))
+    return {"p50": q(0.5), "p90": q(0.9), "n": n, "ci95": [xs[lo], xs[hi]]}
+
+
+# --------------------------------------------------------------------------- running graphs
+
+
+def real_devices(inventory: Sequence[Device] | None = None) -> list[Device]:
+    """The devices of this machine that really execute (no declared/simulated ones, no numpy reference)."""
+    from .inventory import is_simulated, probe_inventory
+
+    inv = probe_inventory() if inventory is None else list(inventory)
+    return [d for d in inv if not is_simulated(d) and d.backend != "reference"]
+
+
+def _runs_whole(summary: GraphSummary, device: Device) -> str | None:
+    from .capabilities import graph_issues
+    from .inventory import capabilities_of
+
+    issues = [i for node_issues in graph_issues(summary.nodes, capabilities_of(device)) for i in node_issues]
+    return "; ".join(dict.fromkeys(issues))[:200] if issues else None
+
+
+def _timed(compiled, inputs) -> tuple[float, float]:
+    c0, t0 = time.process_time(), time.perf_counter()
+    compiled.run(inputs)
+    return (time.perf_counter() - t0) * 1e3, (time.process_time() - c0) * 1e3
+
+
+def _progress(out, i: int, total: int, text: str) -> None:
+    if out is None:
+        return
+    width = 24
+    done = int(width * i / max(1, total))
+    out.write(f"\r[{'#' * done}{'.' * (width - done)}] {i}/{total} {text[:70]:<70}")
+    if i == total:
+        out.write("\n")
+    out.flush()
+
+
+BLOCK = 5  # timed runs per device before switching to the next one
+SETTLE_S = 0.005  # a pause at each switch: the previous runtime's pool threads stop spinning
+
+
+def run_interleaved(compiled: Mapping[str, Any], inputs, *, reps: int, seconds: float, warmup: int = 3,
+                    min_reps: int = 5) -> dict[str, dict]:
+    """Time each compiled graph (by device id) in interleaved blocks of BLOCK runs (each block
+    after one untimed run and a short pause, so that one runtime's threads never compete with
+    another's, as in a host where a graph runs on one backend): warm-up runs first, then up to
+    ``reps`` runs per device or until ``seconds`` are spent (at least ``min_reps``)."""
+    wall: dict[str, list[float]] = {d: [] for d in compiled}
+    cpu: dict[str, list[float]] = {d: [] for d in compiled}
+    for c in compiled.values():
+        for _ in range(warmup):
+            c.run(inputs)
+    start = time.perf_counter()
+    done = 0
+    while done < reps:
+        block = min(BLOCK, reps - done)
+        for dev, c in compiled.items():
+            time.sleep(SETTLE_S)
+            c.run(inputs)
+            for _ in range(block):
+                w, u = _timed(c, inputs)
+                wall[dev].append(w)
+                cpu[dev].append(u)
+        done += block
+        if done >= min_reps and time.perf_counter() - start > seconds:
+            break
+    out = {}
+    for dev in compiled:
+        s = stats(wall[dev])
+        s["cpu_ms"] = statistics.median(cpu[dev])
+        s["warmup"] = warmup
+        out[dev] = s
+    return out
+
+
+def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = None, seconds: float = 60.0,
+            reps: int = 50, warmup: int = 3, progress=sys.stderr,
+            constants: Callable[[str], bytes | None] | None = None) -> dict:
+    """The measurement matrix of every graph the trace built (see the module doc). ``constants``:
+    bytes by SHA-256 (replica.store_constants); a constant it lacks gets deterministic data."""
+    from webnn_bridge.backends import backend_for
+
+    from .replica import inputs_for, ir_from_json
+    from .trace import workloads
+
+    devs = real_devices(devices)
+    if not devs:
+        raise ValueError("this machine has no real device to measure on")
+    graphs: dict[str, dict] = {}
+    structures: dict[str, Mapping] = {}
+    for ev in events:
+        if ev.get("event") == "build":
+            h = summarize(ev["graph"]).hash
+            if isinstance(ev.get("ir"), Mapping):
+                structures.setdefault(h, ev["ir"])
+    for w in workloads(events):
+        h = summarize(w.graph).hash
+        g = graphs.setdefault(h, {"label": w.name, "nodes": len(w.graph.get("nodes", [])), "results": {},
+                                  "skipped": {}})
+        if h not in structures:
+            g["skipped"] = {d.id: "the trace has no structure (ir) for this graph" for d in devs}
+    todo = [h for h in graphs if h in structures]
+    if not todo:
+        raise ValueError("no graph in the trace carries its structure (record it with `webnn-bridge serve --trace`)")
+    per_graph = seconds / len(todo)
+    for i, h in enumerate(todo):
+        g = graphs[h]
+        summary = summarize(_summary_of(events, h))
+        _progress(progress, i, len(todo), f"{g['label']}: compiling")
+        ir = ir_from_json(structures[h], constants)
+        g["constants"] = {"stored": sum(1 for sha in structures[h].get("constants", {}).values()
+                                        if constants is not None and constants(sha) is not None),
+                          "total": len(structures[h].get("constants", {}))}
+        compiled: dict[str, Any] = {}
+        for d in devs:
+            why = _runs_whole(summary, d)
+            if why:
+                g["skipped"][d.id] = f"does not run the whole graph: {why}"
+                continue
+            try:
+                compiled[d.id] = backend_for(d).compile(ir, d)
+            except Exception as e:  # a runtime that fails on this graph: skipped, said why
+                g["skipped"][d.id] = f"compile failed: {type(e).__name__}: {str(e)[:120]}"
+        inputs = inputs_for(ir)
+        try:
+            if compiled:
+                _progress(progress, i, len(todo), f"{g['label']}: timing on {', '.join(compiled)}")
+                g["results"] = run_interleaved(compiled, inputs, reps=reps, seconds=per_graph, warmup=warmup)
+        finally:
+            for c in compiled.values():
+                c.close()
+        _progress(progress, i + 1, len(todo), g["label"])
+    return {
+        "version": MATRIX_VERSION,
+        "what": "webnn-bridge policy measure: ms per dispatch on this machine's real devices",
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "seconds": seconds,
+        "devices": {d.id: {"kind": d.kind, "backend": d.backend, "name": d.name} for d in devs},
+        "graphs": graphs,
+    }
+
+
+def _summary_of(events: Sequence[Mapping], h: str) -> Mapping:
+    for ev in events:
+        if ev.get("event") == "build" and summarize(ev["graph"]).hash == h:
+            return ev["graph"]
+    raise KeyError(h)
+
+
+# --------------------------------------------------------------------------- matrix files
+
+
+def write_matrix(matrix: Mapping, path: str | Path) -> Path:
+    p = Path(path)
+    if p.parent and not p.parent.exists():
+        p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(matrix, indent=1, sort_keys=True), encoding="utf-8")
+    return p
+
+
+def _finite(v: Any, positive: bool = False) -> bool:
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    return ok and (v > 0 if positive else v >= 0)
+
+
+def read_matrix(path: str | Path) -> dict:
+    """A matrix file; ValueError (one line) when it is not one."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path}: not a matrix (JSON) file: {e}") from None
+    if not isinstance(data, dict) or data.get("version") != MATRIX_VERSION or not isinstance(data.get("graphs"), dict):
+        raise ValueError(f"{path}: not a `policy measure` matrix (version {MATRIX_VERSION} with graphs)")
+    for h, g in data["graphs"].items():
+        if not isinstance(g, dict) or not isinstance(g.get("results", {}), dict):
+            raise ValueError(f"{path}: graph {h[:10]}: results must be an object")
+        for dev, r in g.get("results", {}).items():
+            ci = r.get("ci95") if isinstance(r, dict) else None
+            if (not isinstance(r, dict) or not _finite(r.get("p50")) or not _finite(r.get("p90"))
+                    or not isinstance(ci, list) or len(ci) != 2 or not all(_finite(x) for x in ci)
+                    or not isinstance(r.get("n"), int) or r["n"] < 1):
+                raise ValueError(f"{path}: graph {h[:10]} on {dev}: needs finite p50, p90, ci95 [lo, hi] and n >= 1")
+    cal = data.get("calibration")
+    if cal is not None:
+        problem = calibration_problem(cal)
+        if problem:
+            raise ValueError(f"{path}: calibration: {problem}")
+    return data
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+def _micro_graphs() -> dict[str, list[tuple[str, Any]]]:
+    """Per op class, a small and a large one-node graph (GraphIR), built through the Python API."""
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
+    from webnn_bridge.policy.inventory import REFERENCE_CPU
+
+    ml = ML([REFERENCE_CPU])
+    out: dict[str, list[tuple[str, Any]]] = {}
+
+    def build(fn) -> Any:
+        ctx = ml.createContext({})
+        b = MLGraphBuilder(ctx)
+        y = fn(b)
+        return b._collect({"y": y})
+
+    def f32(b, name, shape):
+        return b.input(name, {"dataType": "float32", "shape": list(shape)})
+
+    def const(b, shape):
+        import numpy as np
+
+        return b.constant({"dataType": "float32", "shape": list(shape)},
+                          (np.random.default_rng(1).standard_normal(shape) * 0.1).astype("float32"))
+
+    for size, (c, hw) in (("small", (8, 16)), ("large", (32, 56))):
+        out.setdefault("convolution", []).append((size, build(
+            lambda b, c=c, hw=hw: b.conv2d(f32(b, "x", (1, c, hw, hw)), const(b, (c, c, 3, 3)), padding=[1, 1, 1, 1]))))
+    for size, n in (("small", 32), ("large", 384)):
+        out.setdefault("matmul", []).append((size, build(lambda b, n=n: b.matmul(f32(b, "a", (n, n)), const(b, (n, n))))))
+    for size, n in (("small", 64), ("large", 1024)):
+        out.setdefault("elementwise", []).append((size, build(
+            lambda b, n=n: b.add(f32(b, "a", (n, n)), f32(b, "b", (n, n))))))
+        out.setdefault("reduction", []).append((size, build(
+            lambda b, n=n: b.reduceMean(f32(b, "a", (n, n)), axes=[1]))))
+        out.setdefault("data-movement", []).append((size, build(
+            lambda b, n=n: b.transpose(f32(b, "a", (n, n))))))
+        out.setdefault("normalization", []).append((size, build(
+            lambda b, n=n: b.layerNormalization(f32(b, "a", (n, n)), axes=[1]))))
+    for size, (steps, hidden) in (("small", (4, 16)), ("large", (32, 128))):
+        out.setdefault("recurrent", []).append((size, build(
+            lambda b, s=steps, h=hidden: b.gru(f32(b, "x", (s, 1, h)), const(b, (1, 3 * h, h)), const(b, (1, 3 * h, h)),
+                                               s, h)[0])))
+    out["dispatch"] = [("tiny", build(lambda b: b.relu(f32(b, "a", (1,)))))]
+    return out
+
+
+def calibrate(*, devices: Sequence[Device] | None = None, seconds: float = 30.0, reps: int = 40,
+              progress=sys.stderr) -> dict:
+    """Per real backend: dispatch_ms, and per op class ms per node and ms per unit of work."""
+    from webnn_bridge.backends import backend_for
+
+    from .replica import inputs_for
+
+    devs = real_devices(devices)
+    micro = _micro_graphs()
+    jobs = [(cls, size, ir) for cls, items in micro.items() for size, ir in items]
+    per_job = seconds / max(1, len(jobs))
+    timings: dict[str, dict[tuple[str, str], float]] = {d.id: {} for d in devs}
+    for i, (cls, size, ir) in enumerate(jobs):
+        _progress(progress, i, len(jobs), f"{cls} ({size})")
+        summary = summarize(ir)
+        compiled = {}
+        for d in devs:
+            if _runs_whole(summary, d) is None:
+                try:
+                    compiled[d.id] = backend_for(d).compile(ir, d)
+                except Exception:
+                    continue
+        try:
+            res = run_interleaved(compiled, inputs_for(ir), reps=reps, seconds=per_job) if compiled else {}
+        finally:
+            for c in compiled.values():
+                c.close()
+        for dev, r in res.items():
+            timings[dev][(cls, size)] = r["p50"]
+        _progress(progress, i + 1, len(jobs), f"{cls} ({size})")
+    work = {(cls, size): sum(node_work(n) for n in summarize(ir).nodes) for cls, size, ir in jobs}
+    out: dict[str, dict] = {}
+    for d in devs:
+        t = timings[d.id]
+        dispatch = t.get(("dispatch", "tiny"))
+        if dispatch is None:
+            continue
+        classes = {}
+        for cls in OP_CLASSES:
+            if (cls, "small") not in t or (cls, "large") not in t:
+                continue
+            ws, wl = work[(cls, "small")], work[(cls, "large")]
+            ts, tl = max(0.0, t[(cls, "small")] - dispatch), max(0.0, t[(cls, "large")] - dispatch)
+            slope = max(0.0, (tl - ts) / (wl - ws)) if wl > ws else 0.0
+            classes[cls] = {"ms_per_node": max(0.0, ts - slope * ws), "ms_per_unit": slope,
+                            "unit": "flop" if cls in FLOP_CLASSES else "byte"}
+        out[d.backend + ":" + d.kind] = {"device": d.id, "dispatch_ms": dispatch, "classes": classes}
+    return {"what": "webnn-bridge policy calibrate: per backend and op class, measured on this machine",
+            "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "backends": out}
+
+
+def calibration_problem(cal: Any) -> str | None:
+    if not isinstance(cal, dict) or not isinstance(cal.get("backends"), dict):
+        return "needs a 'backends' object"
+    for name, b in cal["backends"].items():
+        if not isinstance(b, dict) or not _finite(b.get("dispatch_ms")) or not isinstance(b.get("classes"), dict):
+            return f"{name}: needs a finite dispatch_ms and classes"
+        for cls, f in b["classes"].items():
+            if cls not in OP_CLASSES:
+                return f"{name}: unknown op class {cls!r}"
+            if not isinstance(f, dict) or not _finite(f.get("ms_per_node")) or not _finite(f.get("ms_per_unit")):
+                return f"{name}.{cls}: needs finite, non-negative ms_per_node and ms_per_unit"
+    return None
+
+
+def modelled_latency_ms(graph, placement, rules: Mapping, matrix: Mapping | None) -> float | None:
+    """A graph's latency on a calibrated real backend (the matrix's "calibration"), by op class;
+    None when the placement's device is declared, partitioned or not calibrated (the caller then
+    uses the static cost model)."""
+    from .inventory import is_simulated
+
+    cal = ((matrix or {}).get("calibration") or {}).get("backends") or {}
+    if placement is None or len(placement.partitions()) > 1 or is_simulated(placement.device):
+        return None
+    entry = cal.get(f"{placement.device.backend}:{placement.device.kind}")
+    if entry is None:
+        return None
+    summary = summarize(graph)
+    total = float(entry["dispatch_ms"])
+    classes = entry["classes"]
+    for node in summary.nodes:
+        f = classes.get(op_class(node.op)) or classes.get("elementwise")
+        if f is None:
+            return None
+        total += f["ms_per_node"] + f["ms_per_unit"] * node_work(node)
+    return total

@@ -1,0 +1,295 @@
+"""`policy tune`: pick rules from measurements, keeping every hint's meaning.
+
+Input: a trace (its workloads, weighted by their dispatch counts) and a matrix from `policy
+measure` (p50/p90/CPU time per graph and real device). The search:
+
+1. *single-backend* rule sets: for each real backend B, the base rules with B first in the
+   [backends] order of its kind (what a user could write before routes existed);
+2. *routed* rule sets: the best single-backend set, plus [[routes]] for the graphs another backend
+   runs better. For each such backend a route is written by graph features when one feature
+   (min_ops, min_flops, min_constant_bytes, an operator present) separates those graphs from the
+   others in the trace, else by the graphs' hashes;
+3. CPU modes (intra-op threads) are not searched: no backend here takes a thread count per graph
+   yet, and a mode nobody can run is not offered.
+
+Every candidate is priced by replay (policy/trace.py) with the matrix: routes only reorder the
+candidates a context already has, so "fallback" and accelerated=false never get an accelerator,
+and the truth table is unchanged (the report shows its diff). The winner is the lowest weighted
+total of the objective (latency-p50, latency-p90 or cpu-time).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from webnn_bridge.backends.base import Device
+
+from .engine import _merge, backend_order, validate_rules
+from .graphs import summarize
+from .inventory import backend_name
+from .trace import ReplayOutcome, plot_bars, replay, workloads
+
+OBJECTIVES = ("latency-p50", "latency-p90", "cpu-time")
+MIN_GAIN = 0.05  # a route must make a workload at least this much faster
+
+
+@dataclass
+class Candidate:
+    name: str
+    override: dict  # what is written over the defaults
+    rules: dict
+    outcomes: list[ReplayOutcome] = field(default_factory=list)
+    total: float | None = None  # weighted objective over all workloads (None: a workload fails)
+    ci: tuple[float, float] | None = None
+
+
+def _metric(o: ReplayOutcome, objective: str) -> float | None:
+    if o.latency_ms is None:
+        return None
+    if objective == "latency-p90":
+        return o.p90_ms if o.p90_ms is not None else o.latency_ms
+    if objective == "cpu-time":
+        return o.cpu_ms if o.cpu_ms is not None else o.latency_ms
+    return o.latency_ms
+
+
+def _price(c: Candidate, events, base_rules, inventory, matrix, objective: str) -> None:
+    rows = replay(events, base_rules, c.rules, inventory, matrix=matrix)
+    c.outcomes = [r.b for r in rows]
+    vals = [_metric(r.b, objective) for r in rows]
+    if any(v is None for v in vals):
+        c.total = None
+        return
+    c.total = sum(v * r.weight for v, r in zip(vals, rows))
+    if objective == "latency-p50" and all(r.b.ci_ms for r in rows):
+        c.ci = (sum(r.b.ci_ms[0] * r.weight for r in rows), sum(r.b.ci_ms[1] * r.weight for r in rows))
+
+
+def hint_violations(c: Candidate, ws: Sequence) -> list[str]:
+    """Workloads whose hint a candidate would betray: accelerated=false or "fallback" on an
+    accelerator (routes cannot do it; checked all the same, so that no search ever can)."""
+    from .engine import normalize
+
+    bad = []
+    for w, o in zip(ws, c.outcomes):
+        if o.kind not in (None, "cpu") and normalize(w.options, c.rules).policy == "fallback":
+            bad.append(f"{w.name}: {o.device} ({o.kind}) for a CPU-only hint")
+    return bad
+
+
+def _with(base_override: Mapping, extra: Mapping) -> dict:
+    return _merge(dict(base_override), extra)
+
+
+def _route_for(graphs_in: list[dict], graphs_out: list[dict], backend: str, others: list[str], idx: int) -> dict:
+    """A route sending ``graphs_in`` (summaries) to ``backend``: by one separating feature if the
+    trace has one, else by hash."""
+    ins = [summarize(g) for g in graphs_in]
+    outs = [summarize(g) for g in graphs_out]
+    order = [backend, *[b for b in others if b != backend]]
+    feats = {
+        "min_ops": lambda s: len(s.nodes),
+        "min_flops": lambda s: s.flops(),
+        "min_constant_bytes": lambda s: s.constant_bytes,
+    }
+    for key, f in feats.items():
+        threshold = min(f(s) for s in ins)
+        if all(f(s) < threshold for s in outs):
+            value = int(threshold) if key != "min_flops" else float(threshold)
+            return {"id": f"tuned-{idx}-{backend}", "when": {key: value}, "backends": order,
+                    "reason": f"tuned: graphs with {key.replace('min_', '')} >= {value:g} measured faster on {backend}"}
+    common = set.intersection(*(set(s.op_counts()) for s in ins))
+    for op in sorted(common):
+        if all(op not in s.op_counts() for s in outs):
+            return {"id": f"tuned-{idx}-{backend}", "when": {"ops_any": [op]}, "backends": order,
+                    "reason": f"tuned: graphs with {op} measured faster on {backend}"}
+    return {"id": f"tuned-{idx}-{backend}", "when": {"graphs": sorted(s.hash[:16] for s in ins)}, "backends": order,
+            "reason": f"tuned: these graphs measured faster on {backend}"}
+
+
+def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, inventory: Sequence[Device], *,
+         objective: str = "latency-p50", base_override: Mapping | None = None) -> dict:
+    """The search (module doc). Returns {"best", "candidates", "baseline", "single", "rows", ...}."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"--objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    base_override = dict(base_override or {})
+    ws = workloads(events)
+    real = [d for d in inventory if d.id in matrix.get("devices", {})]
+    if not real:
+        raise ValueError("the matrix names none of this inventory's devices (measure on this machine)")
+    cands: list[Candidate] = []
+    baseline = Candidate("baseline (current rules)", base_override, dict(base_rules))
+    cands.append(baseline)
+    by_kind: dict[str, list[str]] = {}
+    for d in real:
+        by_kind.setdefault(d.kind, [])
+        if backend_name(d) not in by_kind[d.kind]:
+            by_kind[d.kind].append(backend_name(d))
+    singles = []
+    for kind, backends in by_kind.items():
+        rest = [b for b in backend_order(base_rules, kind) if b not in backends]
+        for b in backends:
+            order = [b, *[x for x in backends if x != b], *rest]
+            ov = _with(base_override, {"backends": {kind: order}})
+            singles.append(Candidate(f"{b} first ({kind})", ov, _merge(dict(base_rules), {"backends": {kind: order}})))
+    cands += singles
+    for c in cands:
+        _price(c, events, base_rules, inventory, matrix, objective)
+    priced = [c for c in singles if c.total is not None]
+    if not priced:
+        raise ValueError("no single-backend rule set runs every workload with the matrix's devices")
+    best_single = min(priced, key=lambda c: c.total)
+    # graphs another backend runs clearly better (priced as the single-backend sets price them:
+    # recorded, anchored measurements or models): at least MIN_GAIN faster, and for p50 with the
+    # other backend's CI entirely below the current p50 (noise never earns a route)
+    prefer: dict[str, list[dict]] = {}
+    stay: list[dict] = []
+    for i, w in enumerate(ws):
+        cur = best_single.outcomes[i]
+        cur_v = _metric(cur, objective)
+        best_alt = None
+        for c in priced:
+            alt = c.outcomes[i]
+            v = _metric(alt, objective)
+            if (c is best_single or v is None or cur_v is None or alt.device == cur.device or alt.kind != cur.kind
+                    or (alt.key or "").startswith("partition:")):
+                continue
+            significant = v < cur_v * (1 - MIN_GAIN)
+            if objective == "latency-p50" and alt.ci_ms is not None:
+                significant = significant and alt.ci_ms[1] < cur_v
+            if significant and (best_alt is None or v < _metric(best_alt, objective)):
+                best_alt = alt
+        if best_alt is not None and best_alt.backend:
+            prefer.setdefault(best_alt.backend, []).append(w.graph)
+        else:
+            stay.append(w.graph)
+    if prefer:
+        kind = next(iter(by_kind))
+        order_of = by_kind.get(kind, [])
+        feature_routes, hash_routes = [], []
+        for i, (backend, gs) in enumerate(sorted(prefer.items())):
+            others = [g for b, x in prefer.items() if b != backend for g in x] + stay
+            feature_routes.append(_route_for(gs, others, backend, order_of, i))
+            hash_routes.append({"id": f"tuned-{i}-{backend}", "when": {"graphs": sorted(summarize(g).hash[:16] for g in gs)},
+                                "backends": [backend, *[b for b in order_of if b != backend]],
+                                "reason": f"tuned: these graphs measured faster on {backend}"})
+        for name, routes in (("routed (features)", feature_routes), ("routed (by graph)", hash_routes)):
+            rules = dict(best_single.rules)
+            rules["routes"] = routes
+            if validate_rules(rules):
+                continue
+            c = Candidate(name, _with(best_single.override, {"routes": routes}), rules)
+            _price(c, events, base_rules, inventory, matrix, objective)
+            cands.append(c)
+    ok = [c for c in cands if c.total is not None and not hint_violations(c, ws)]
+    best = min(ok, key=lambda c: (c.total, len(c.override.get("routes", []))))
+    return {"best": best, "baseline": baseline, "best_single": best_single, "candidates": cands,
+            "workloads": ws, "objective": objective}
+
+
+# --------------------------------------------------------------------------- outputs
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(type(v).__name__)
+
+
+def to_toml(override: Mapping, header: str = "") -> str:
+    """A rules file (merged over the defaults by load_rules) for ``override``."""
+    lines = [f"# {line}" for line in header.splitlines()] + ([""] if header else [])
+    tables = {k: v for k, v in override.items() if isinstance(v, Mapping)}
+    arrays = {k: v for k, v in override.items() if isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v)}
+    for key, value in override.items():
+        if key not in tables and key not in arrays:
+            lines.append(f"{key} = {_toml_value(value)}")
+
+    def table(prefix: str, t: Mapping) -> None:
+        plain = {k: v for k, v in t.items() if not isinstance(v, Mapping)}
+        if plain:
+            lines.append(f"[{prefix}]")
+            lines.extend(f"{k} = {_toml_value(v)}" for k, v in plain.items())
+            lines.append("")
+        for k, v in t.items():
+            if isinstance(v, Mapping):
+                table(f"{prefix}.{k}", v)
+
+    for key, t in tables.items():
+        table(key, t)
+    for key, rows in arrays.items():
+        for row in rows:
+            lines.append(f"[[{key}]]")
+            lines.extend(f"{k} = {_toml_value(v)}" for k, v in row.items())
+            lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _fmt(o: ReplayOutcome, objective: str) -> str:
+    v = _metric(o, objective)
+    if v is None:
+        return "FAILED"
+    ci = f" [{o.ci_ms[0]:.2f}, {o.ci_ms[1]:.2f}]" if o.ci_ms and objective == "latency-p50" else ""
+    return f"{v:.2f}{ci} {o.latency_source}"
+
+
+def report_markdown(result: Mapping, truth_diff: str) -> str:
+    best, base, single = result["best"], result["baseline"], result["best_single"]
+    obj = result["objective"]
+    unit = "ms CPU" if obj == "cpu-time" else "ms"
+    out = ["# policy tune report", "",
+           f"Objective: {obj} (per dispatch, weighted by each workload's dispatch count). Chosen: **{best.name}**.", "",
+           "| rule set | weighted total | 95% CI of the total |", "|---|---|---|"]
+    for c in result["candidates"]:
+        tot = "FAILS a workload" if c.total is None else f"{c.total:.2f} {unit}"
+        ci = f"[{c.ci[0]:.2f}, {c.ci[1]:.2f}]" if c.ci else "-"
+        out.append(f"| {c.name}{' (chosen)' if c is best else ''} | {tot} | {ci} |")
+    out += ["", f"| workload (page, graph) | dispatches | before: device | before {unit} | best single: device "
+                f"| {unit} | after: device | after {unit} |", "|---|---|---|---|---|---|---|---|"]
+    for w, a, s, b in zip(result["workloads"], base.outcomes, single.outcomes, best.outcomes):
+        out.append(f"| {w.name} | {w.weight} | {a.label} | {_fmt(a, obj)} | {s.label} | {_fmt(s, obj)} "
+                   f"| {b.label} | {_fmt(b, obj)} |")
+    out += ["", "Sources: measured = `policy measure` on this machine; recorded = the trace; modelled = the "
+                "per-op-class model (calibrated backends) or the static cost model (declared devices).", "",
+            "## Truth table diff", "", "```diff", truth_diff or "(no change: tuning never edits [[options]])", "```", ""]
+    return "\n".join(out)
+
+
+def write_outputs(result: Mapping, rules_path: str | Path, report_dir: str | Path, base_rules: Mapping) -> dict:
+    from .engine import load_rules
+    from .truth_table import render_truth_table
+
+    best = result["best"]
+    header = (f"Written by `webnn-bridge policy tune` (objective {result['objective']}): {best.name}.\n"
+              "Merged over the default rules: `webnn-bridge serve --rules THIS_FILE`, or SIGHUP a running host.")
+    rp = Path(rules_path)
+    rp.parent.mkdir(parents=True, exist_ok=True)
+    rp.write_text(to_toml(best.override, header), encoding="utf-8")
+    written = load_rules(rp)  # what a host would load: validated, or ValueError
+    before = render_truth_table(base_rules).splitlines()
+    after = render_truth_table(written).splitlines()
+    diff = "\n".join(difflib.unified_diff(before, after, "before", "after", lineterm="", n=1))
+    d = Path(report_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    md = d / "tune.md"
+    md.write_text(report_markdown(result, diff), encoding="utf-8")
+    ws = result["workloads"]
+    png = plot_bars([f"{w.name} (x{w.weight})" for w in ws],
+                    [("before", "tab:blue", result["baseline"].outcomes),
+                     (f"best single: {result['best_single'].name}", "tab:gray", result["best_single"].outcomes),
+                     (f"tuned: {best.name}", "tab:orange", best.outcomes)],
+                    d / "tune.png", f"policy tune ({result['objective']}): p50 per dispatch before and after")
+    return {"rules": rp, "md": md, "png": png}

@@ -1,0 +1,369 @@
+"""One-command GPU check (run by scripts/gpu-check.sh; see README "GPU check").
+
+On a machine without a GPU backend it says so and exits 0. With one it:
+  1. runs the WPT-derived conformance cases (../shared/data/wpt_conformance) on every GPU device
+     the backends probe (PyTorch CUDA/ROCm/MPS/XPU, ONNX Runtime CUDA/TensorRT EP, TensorRT) and,
+     for comparison, on ONNX Runtime's and PyTorch's CPU; prints passed / failed / unsupported per device;
+  2. times MobileNetV2 (the e2e graph from ../shared/data/mobilenetv2, the missing FC matrix
+     replaced by its seeded stand-in) on each GPU device against the CPU backends, in-process;
+  3. times a larger graph where a GPU should win clearly: a stack of transformer blocks
+     (layerNormalization, single-head attention, a GELU MLP; matmuls of [seq, dim] x [dim, 4 dim]).
+For PyTorch devices the timings are given three ways: compute() (host arrays in and out, what a
+dispatch costs today), device-resident (inputs already on the GPU, outputs left there) and
+device-resident replayed as a CUDA graph.
+
+It works from the repository in place, without ``pip install -e``: the ``webnn_bridge`` package
+is mapped onto the checkout here, and nothing imported needs websockets (only the server does).
+Timings are medians of a few runs: noisy, indicative only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+import types
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _in_place() -> None:
+    """Import this checkout as ``webnn_bridge`` (its package directories are the repo's top-level
+    folders, see pyproject.toml) and make ``tests`` importable; stand-ins for pytest (the
+    conformance module decorates its tests at import) and Pillow where they are missing."""
+    pkg = types.ModuleType("webnn_bridge")
+    pkg.__path__ = [str(REPO)]
+    sys.modules["webnn_bridge"] = pkg
+    sys.path.insert(0, str(REPO))
+    try:
+        import PIL.Image  # noqa: F401 - tests/models/mobilenet_data imports it (only its preprocess() uses it)
+    except ImportError:
+        pil = types.ModuleType("PIL")
+        pil.Image = None
+        sys.modules["PIL"] = pil
+    try:
+        import pytest  # noqa: F401
+    except ImportError:
+        stub = types.ModuleType("pytest")
+
+        class _Mark:
+            def __getattr__(self, name):
+                return lambda *a, **k: (lambda f: f)
+
+        class _Skipped(Exception):
+            pass
+
+        def skip(reason=""):
+            raise _Skipped(reason)
+
+        def fail(reason=""):
+            raise AssertionError(reason)
+
+        stub.mark = _Mark()
+        stub.param = lambda *a, **k: a
+        stub.skip, stub.fail = skip, fail
+        sys.modules["pytest"] = stub
+
+
+def data_dir(arg: str | None) -> Path | None:
+    for cand in (arg, os.environ.get("WEBNN_BRIDGE_DATA"), REPO.parent / "shared" / "data", REPO / "shared" / "data"):
+        if cand and (Path(cand) / "wpt_conformance").is_dir():
+            return Path(cand)
+    return None
+
+
+def median_ms(fn, iters: int, warmup: int = 2, sync=None) -> float:
+    for _ in range(warmup):
+        fn()
+    if sync:
+        sync()
+    times = []
+    for _ in range(iters):
+        t = time.perf_counter()
+        fn()
+        if sync:
+            sync()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+# --------------------------------------------------------------------------- conformance
+
+
+def conformance(device, tc) -> dict:
+    """The conformance cases on one device alone: passed / failed / unsupported (the device's
+    capabilities refuse the graph at build, which a real inventory partitions or falls back)."""
+    from webnn_bridge.bridge.api import ML
+    from webnn_bridge.ops.core import WebNNError
+
+    ctx = ML([device]).createContext()
+    counts = {"passed": 0, "failed": 0, "unsupported": 0}
+    failures: list[str] = []
+    t0 = time.perf_counter()
+    for case in tc.CASES:
+        try:
+            graph, feeds, nodes = tc.build_case(ctx, case)
+        except (WebNNError, TypeError) as e:
+            counts["unsupported"] += 1
+            if not isinstance(e, WebNNError):
+                failures.append(f"{case.name}: build: {e}")
+            continue
+        try:
+            results = ctx.compute(graph, feeds)
+            out_type = next(iter(case.graph["expectedOutputs"].values()))["descriptor"]["dataType"]
+            metric, tol = tc.graph_tolerance(nodes, out_type)
+            bad = []
+            for name, spec in case.graph["expectedOutputs"].items():
+                bad += tc.mismatches(results[name], case.expected[name], spec["descriptor"]["dataType"], metric, tol)
+            ok = not bad
+            if bad:
+                failures.append(f"{case.name}: {bad[0]}")
+        except Exception as e:  # noqa: BLE001 - a failing case is counted, the check goes on
+            ok = False
+            failures.append(f"{case.name}: {type(e).__name__}: {e}")
+        finally:
+            graph.destroy()
+        counts["passed" if ok else "failed"] += 1
+    counts["seconds"] = round(time.perf_counter() - t0, 1)
+    counts["failures"] = failures[:10]
+    return counts
+
+
+# --------------------------------------------------------------------------- graphs
+
+
+def mobilenet_graph(b, w):
+    """MobileNetV2 as the e2e page builds it (tests/models/mobilenet_data.py's layer list)."""
+    from tests.models import mobilenet_data as md
+
+    def const(a):
+        import numpy as np
+
+        a = np.ascontiguousarray(a, np.float32)
+        return b.constant({"dataType": "float32", "shape": list(a.shape)}, a)
+
+    def conv(x, n, stride, groups, pad, relu6):
+        y = b.conv2d(x, const(w[f"conv_{n}_weight"]), {"bias": const(w[f"conv_{n}_bias"]), "strides": [stride, stride],
+                                                       "padding": [pad] * 4, "groups": groups})
+        return b.clamp(y, {"minValue": 0, "maxValue": 6}) if relu6 else y
+
+    x = b.input("input", {"dataType": "float32", "shape": [1, 3, 224, 224]})
+    y = conv(x, md.STEM, 2, 1, 1, True)
+    for blk in md.BLOCKS:
+        inp = y
+        if blk.expand is not None:
+            y = conv(y, blk.expand, 1, 1, 0, True)
+        ch = w[f"conv_{blk.depthwise}_weight"].shape[0]
+        y = conv(y, blk.depthwise, blk.stride, ch, 1, True)
+        y = conv(y, blk.project, 1, 1, 0, False)
+        if blk.residual:
+            y = b.add(y, inp)
+    y = conv(y, md.HEAD_CONV, 1, 1, 0, True)
+    y = b.reshape(b.averagePool2d(y), [1, 1280])
+    y = b.gemm(y, const(w["gemm_104_weight"]), {"c": const(w["gemm_104_bias"]), "bTranspose": True})
+    return b.build({"output": b.softmax(y, 1)})
+
+
+def transformer_graph(b, layers: int, seq: int, dim: int):
+    """``layers`` pre-norm transformer blocks on [seq, dim] float32: single-head attention and a
+    4x GELU MLP, with residual adds (random weights, fixed seed)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+
+    def weight(*shape):
+        a = (rng.standard_normal(shape, dtype=np.float32) / np.sqrt(shape[0])).astype(np.float32)
+        return b.constant({"dataType": "float32", "shape": list(shape)}, a)
+
+    x = b.input("x", {"dataType": "float32", "shape": [seq, dim]})
+    scale = b.constant({"dataType": "float32", "shape": []}, np.array(1 / np.sqrt(dim), np.float32))
+    for _ in range(layers):
+        h = b.layerNormalization(x, {"axes": [1]})
+        q, k, v = (b.matmul(h, weight(dim, dim)) for _ in range(3))
+        att = b.softmax(b.mul(b.matmul(q, b.transpose(k)), scale), 1)
+        x = b.add(x, b.matmul(b.matmul(att, v), weight(dim, dim)))
+        h = b.layerNormalization(x, {"axes": [1]})
+        x = b.add(x, b.matmul(b.gelu(b.matmul(h, weight(dim, 4 * dim))), weight(4 * dim, dim)))
+    return b.build({"y": x})
+
+
+def time_graph(devices, gpus, make, feeds, iters_gpu: int, iters_cpu: int) -> list[dict]:
+    """compute() medians per device, max abs difference to the first device's output (ONNX
+    Runtime's CPU), and for
+    PyTorch GPU devices the device-resident and CUDA-graph medians."""
+    import numpy as np
+
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
+
+    rows, first = [], None
+    for dev in devices:
+        row = {"device": dev.id, "kind": dev.kind, "checked": dev in gpus}
+        try:
+            ctx = ML([dev]).createContext()
+            t0 = time.perf_counter()
+            graph = make(MLGraphBuilder(ctx))
+            row["build_ms"] = round((time.perf_counter() - t0) * 1e3, 1)
+            iters = iters_gpu if dev in gpus else iters_cpu
+            out = ctx.compute(graph, feeds)
+            row["compute_ms"] = round(median_ms(lambda c=ctx, g=graph: c.compute(g, feeds), iters), 3)
+            y = next(iter(out.values()))
+            if first is None:
+                first = y
+            row["max_abs_diff"] = float(np.abs(y.astype(np.float64) - first.astype(np.float64)).max())
+            if dev.backend == "torch" and dev in gpus:
+                row.update(_torch_resident(graph, dev, feeds, iters))
+            graph.destroy()
+        except Exception as e:  # noqa: BLE001 - one device's failure is reported, the check goes on
+            row["error"] = f"{type(e).__name__}: {e}"
+        rows.append(row)
+    return rows
+
+
+def _torch_resident(graph, dev, feeds, iters: int) -> dict:
+    import torch
+
+    from webnn_bridge.backends.torch import TorchCompiled
+
+    out = {}
+    cuda = dev.providers[0].startswith("cuda")
+    sync = torch.cuda.synchronize if cuda else None
+    for key, graphs in (("resident_ms", False), ("cuda_graph_ms", True)):
+        if graphs and not cuda:
+            continue
+        c = TorchCompiled(graph.ir, dev, cuda_graphs=graphs)
+        dfeeds = c.to_device(feeds)
+        out[key] = round(median_ms(lambda c=c, f=dfeeds: c.run_device(f), iters, warmup=3, sync=sync), 3)
+        if graphs:
+            out["cuda_graph_captured"] = c.cuda_graph is not None
+        c.close()
+    return out
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", help="the shared data folder (default: ../shared/data or ./shared/data)")
+    ap.add_argument("--iters", type=int, default=30, help="timed runs per GPU device (CPU: a third)")
+    ap.add_argument("--layers", type=int, default=4)
+    ap.add_argument("--seq", type=int, default=512)
+    ap.add_argument("--dim", type=int, default=1024)
+    ap.add_argument("--skip-conformance", action="store_true")
+    ap.add_argument("--json", help="also write the results to this file")
+    ap.add_argument("--devices", help="check these device ids (comma-separated) as the GPU path would, whatever "
+                                      "their kind: a dry run of the check on a machine without a GPU")
+    args = ap.parse_args(argv)
+
+    _in_place()
+    os.environ.setdefault("WEBNN_BRIDGE_TORCH", "gpu")  # ask PyTorch itself for GPUs (backends/torch.py)
+    import numpy as np
+
+    from webnn_bridge.policy.inventory import probe_inventory
+
+    t_start = time.perf_counter()
+    inventory = probe_inventory()
+    gpus = [d for d in inventory if d.kind == "gpu"]
+    if args.devices:
+        wanted = args.devices.split(",")
+        gpus = [d for d in inventory if d.id in wanted]
+        if len(gpus) != len(wanted):
+            print(f"unknown device(s): {sorted(set(wanted) - {d.id for d in gpus})}")
+            return 2
+    print(f"webnn-bridge GPU check: {platform.node()} {platform.machine()}, Python {platform.python_version()}")
+    print("devices: " + ", ".join(f"{d.id} ({d.kind})" for d in inventory))
+    result: dict = {"devices": [d.id for d in inventory], "gpus": [{"id": d.id, "name": d.name} for d in gpus]}
+    if not gpus:
+        print("RESULT: no GPU: no backend found a GPU device on this machine " + _why_no_gpu())
+        _write(args.json, {**result, "result": "no GPU"})
+        return 0
+
+    data = data_dir(args.data)
+    cpu_ref = [d for d in inventory if d.id == "onnxruntime:CPUExecutionProvider"]
+    cpus = [d for d in cpu_ref + [d for d in inventory if d.backend == "torch" and d.kind == "cpu"] if d not in gpus]
+    if not args.skip_conformance:
+        if data is None:
+            print("conformance: skipped (no shared data folder: pass --data or set WEBNN_BRIDGE_DATA)")
+        else:
+            from tests import test_conformance as tc
+
+            if tc.DATA_DIR != data / "wpt_conformance":
+                tc.DATA_DIR = data / "wpt_conformance"
+                tc.CASES = tc.load_cases()
+            print(f"conformance: {len(tc.CASES)} cases per device")
+            result["conformance"] = {}
+            for dev in gpus + cpus:
+                r = conformance(dev, tc)
+                result["conformance"][dev.id] = r
+                print(f"  {dev.id:45s} passed {r['passed']:5d}  failed {r['failed']:4d}  "
+                      f"unsupported {r['unsupported']:4d}  ({r['seconds']} s)")
+                for f in r["failures"][:5]:
+                    print(f"      {f[:160]}")
+
+    if data is not None and (data / "mobilenetv2" / "weights").is_dir():
+        from tests.models import mobilenet_data as md
+
+        md.MOBILENET_DIR = data / "mobilenetv2"
+        weights = md.load_weights()
+        x = np.random.default_rng(1).standard_normal((1, 3, 224, 224), dtype=np.float32)
+        rows = time_graph(cpus + gpus, gpus, lambda b: mobilenet_graph(b, weights), {"input": x},
+                          args.iters, max(3, args.iters // 3))
+        result["mobilenetv2"] = rows
+        _print_rows("MobileNetV2 [1,3,224,224] float32", rows)
+    else:
+        print("MobileNetV2: skipped (no ../shared/data/mobilenetv2/weights)")
+
+    x = np.random.default_rng(2).standard_normal((args.seq, args.dim), dtype=np.float32)
+    name = f"transformer {args.layers} blocks [{args.seq},{args.dim}] float32"
+    rows = time_graph(cpus + gpus, gpus, lambda b: transformer_graph(b, args.layers, args.seq, args.dim), {"x": x},
+                      args.iters, 3)
+    result["transformer"] = rows
+    _print_rows(name, rows)
+    result["seconds"] = round(time.perf_counter() - t_start, 1)
+    print(f"RESULT: {len(gpus)} GPU device(s) checked in {result['seconds']} s")
+    _write(args.json, result)
+    return 0
+
+
+def _why_no_gpu() -> str:
+    parts = []
+    try:
+        import torch
+
+        parts.append(f"torch {torch.__version__}: cuda available {torch.cuda.is_available()}")
+    except Exception:  # noqa: BLE001
+        parts.append("torch not installed")
+    try:
+        import onnxruntime as ort
+
+        parts.append(f"onnxruntime {ort.__version__} providers {ort.get_available_providers()}")
+    except Exception:  # noqa: BLE001
+        parts.append("onnxruntime not installed")
+    return "(" + "; ".join(parts) + "); nothing to check, exit 0"
+
+
+def _print_rows(title: str, rows: list[dict]) -> None:
+    print(f"{title} (median ms per run; resident: inputs and outputs on the GPU):")
+    cpu = min((r["compute_ms"] for r in rows if not r["checked"] and "compute_ms" in r), default=None)
+    for r in rows:
+        if "error" in r:
+            print(f"  {r['device']:45s} error: {r['error'][:160]}")
+            continue
+        extra = "".join(f"  {k.removesuffix('_ms')} {r[k]:9.3f}" for k in ("resident_ms", "cuda_graph_ms") if k in r)
+        speed = f"  x{cpu / r['compute_ms']:.1f} vs best CPU" if cpu and r.get("checked") else ""
+        print(f"  {r['device']:45s} compute {r['compute_ms']:9.3f}{extra}  build {r['build_ms']:8.1f}"
+              f"  max|diff| {r['max_abs_diff']:.2e}{speed}")
+
+
+def _write(path: str | None, result: dict) -> None:
+    if path:
+        Path(path).write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
