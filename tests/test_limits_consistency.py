@@ -66,15 +66,22 @@ def test_the_rule_catches_a_missing_type():
 
 @pytest.mark.parametrize("dt", ["int4", "uint4"])
 def test_layout_operations_run_int4_and_uint4_on_every_cpu_backend(dt):
-    """The widened limits are true: ONNX Runtime (int4 / uint4 held as int8 / uint8) and the numpy
-    reference give the same values for every layout operation."""
+    """The widened limits are true: every CPU backend installed here (ONNX Runtime, OpenVINO and
+    PyTorch hold int4 / uint4 as int8 / uint8) gives the numpy reference's values for every layout
+    operation."""
     import numpy as np
 
     from webnn_bridge.bridge.api import ML, MLGraphBuilder
     from webnn_bridge.ops.core import DATA_TYPES
 
     ml = ML()
-    contexts = [ml.createContext(), ML([d for d in ml.inventory if d.backend == "reference"]).createContext()]
+    ref_device = next(d for d in ml.inventory if d.backend == "reference")
+    devices = [d for d in ml.inventory if d.backend != "reference"] + [ref_device]
+    contexts = [ML([d]).createContext({"accelerated": False}) for d in devices]
+    # the backends whose context offers the type (and so, by the rule, for every layout operation)
+    offered = [dt in c.opSupportLimits()["input"]["dataTypes"] for c in contexts]
+    devices = [d for d, o in zip(devices, offered) if o]
+    contexts = [c for c, o in zip(contexts, offered) if o]
     values = [[1, -2, 3], [4, 5, -8]] if dt == "int4" else [[1, 2, 3], [4, 5, 15]]
     x = np.array(values).astype(DATA_TYPES[dt].numpy)
     results = []
@@ -88,9 +95,11 @@ def test_layout_operations_run_int4_and_uint4_on_every_cpu_backend(dt):
             "cast": b.cast(b.reshape(i, [6]), "float32"),
         })
         results.append({k: v.astype(np.int32) for k, v in ctx.compute(g, {"x": x}).items()})
-    ort, ref = results
-    assert ort["cast"].tolist() == sum(values, [])
-    assert ort["transpose"].tolist() == np.array(values).T.tolist()
-    assert ort["gather"].tolist() == [values[1]]
-    for k in ref:
-        assert np.array_equal(ort[k], ref[k]), k
+    *backends, ref = results
+    assert ref["cast"].tolist() == sum(values, [])
+    assert ref["transpose"].tolist() == np.array(values).T.tolist()
+    assert ref["gather"].tolist() == [values[1]]
+    assert len(backends) >= 1  # ONNX Runtime at least
+    for device, got in zip(devices, backends):
+        for k in ref:
+            assert np.array_equal(got[k], ref[k]), (device.id, k)
