@@ -87,15 +87,15 @@ def outcome(op: str, dt: str, kw: dict | None = None, large: bool = False, wide:
 def measure() -> dict:
     """The capability table measured on this machine's OpenVINO CPU plugin."""
     ops: dict[str, dict[str, list[str]]] = {}
-    large = {(op, dt) for op, dt in sweep.LARGE64_CASES}
-    for op, dt in sweep.MAIN_CASES:
+    large = {(op, dt) for be, op, dt in sweep.LARGE64_CASES if be == "onnxruntime"}
+    for op, dt in sweep.ORT_MAIN_CASES:
         if not wide_ok(dt):
             continue
         if outcome(op, dt) is None and ((op, dt) not in large or outcome(op, dt, large=True) is None):
             ops.setdefault(op, {}).setdefault(sweep.main_operand(op), []).append(dt)
     for op, (operand, kw) in sorted(sweep.SECONDARY.items()):
         mains = ops.get(op, {}).get(sweep.main_operand(op), [])
-        cases = [c for c in sweep.SECONDARY_CASES if c[0] == op and c[1] in mains]
+        cases = [c for c in sweep.ORT_SECONDARY_CASES if c[0] == op and c[1] in mains]
         good = [t for t in sweep.allowed(op, operand)
                 if (wide_ok(t) or (operand in INDEX_OPERANDS and op != "cast"))
                 and all(outcome(op, m, {kw: t}) is None for _, m, _, t2 in cases if t2 == t)
@@ -118,9 +118,9 @@ def claimed(op: str, operand: str, dt: str) -> bool:
     return dt in caps_table()["ops"].get(op, {}).get(operand, [])
 
 
-CLAIMED_MAIN = [(op, dt) for op, dt in sweep.MAIN_CASES if claimed(op, sweep.main_operand(op), dt)]
+CLAIMED_MAIN = [(op, dt) for op, dt in sweep.ORT_MAIN_CASES if claimed(op, sweep.main_operand(op), dt)]
 CLAIMED_SECONDARY = [
-    (op, dt, kw, t) for op, dt, kw, t in sweep.SECONDARY_CASES
+    (op, dt, kw, t) for op, dt, kw, t in sweep.ORT_SECONDARY_CASES
     if claimed(op, sweep.main_operand(op), dt) and claimed(op, sweep.SECONDARY[op][0], t)
 ]
 

@@ -105,7 +105,7 @@ def measure_lowered_op_types() -> dict:
     from webnn_bridge.bridge.api import MLGraphBuilder
 
     ops: dict[str, set[str]] = {}
-    for op, dt in sweep.MAIN_CASES:
+    for op, dt in sweep.ORT_MAIN_CASES:
         b = MLGraphBuilder(sweep.REF)
         outs, _ = sweep.TABLE[op](b, dt)
         outs = outs if isinstance(outs, list) else [outs]

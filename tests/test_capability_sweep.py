@@ -559,6 +559,10 @@ SECONDARY_CASES = [
     for t in allowed(op, operand, be)
 ]
 
+# the ONNX Runtime rows alone, in their (op, ...) form: other backends' capability tables are measured against them
+ORT_MAIN_CASES = [(op, dt) for be, op, dt in MAIN_CASES if be == "onnxruntime"]
+ORT_SECONDARY_CASES = [(op, main, kw, t) for be, op, main, kw, t in SECONDARY_CASES if be == "onnxruntime"]
+
 
 # --------------------------------------------------------------------------- running
 
