@@ -153,17 +153,7 @@ def mobilenet_graph(b, w):
         return b.clamp(y, {"minValue": 0, "maxValue": 6}) if relu6 else y
 
     x = b.input("input", {"dataType": "float32", "shape": [1, 3, 224, 224]})
-    y = conv(x, md.STEM, 2, 1, 1, True)
-    for blk in md.BLOCKS:
-        inp = y
-        if blk.expand is not None:
-            y = conv(y, blk.expand, 1, 1, 0, True)
-        ch = w[f"conv_{blk.depthwise}_weight"].shape[0]
-        y = conv(y, blk.depthwise, blk.stride, ch, 1, True)
-        y = conv(y, blk.project, 1, 1, 0, False)
-        if blk.residual:
-            y = b.add(y, inp)
-    y = conv(y, md.HEAD_CONV, 1, 1, 0, True)
+    y = md.layers(x, w, conv, lambda a, c, _n: b.add(c, a))
     y = b.reshape(b.averagePool2d(y), [1, 1280])
     y = b.gemm(y, const(w["gemm_104_weight"]), {"c": const(w["gemm_104_bias"]), "bTranspose": True})
     return b.build({"output": b.softmax(y, 1)})

@@ -16,6 +16,15 @@ def contexts():
     return {"onnxruntime": ML(ort).createContext(), "reference": ML(ref).createContext()}
 
 
+@pytest.fixture(scope="module")
+def ort_devices():
+    """The first ONNX Runtime CPU device, for tests that make their own ML()."""
+    devices = [d for d in ML().inventory if d.backend == "onnxruntime" and d.kind == "cpu"][:1]
+    if not devices:
+        pytest.skip("onnxruntime is not installed")
+    return devices
+
+
 @pytest.fixture
 def b(contexts):
     return MLGraphBuilder(contexts["reference"])

@@ -4,19 +4,10 @@ stay partitioned by origin, and a corrupt entry is rebuilt."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from webnn_bridge.backends.cache import CompileCache, graph_digest
 from webnn_bridge.backends.onnxruntime import OnnxRuntimeBackend
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-
-
-@pytest.fixture(scope="module")
-def ort_devices():
-    devices = [d for d in ML().inventory if d.backend == "onnxruntime" and d.kind == "cpu"][:1]
-    if not devices:
-        pytest.skip("onnxruntime is not installed")
-    return devices
 
 
 def _ctx(ort_devices, cache: CompileCache, partition: str = "http://a.test"):

@@ -23,13 +23,6 @@ warnings.filterwarnings("ignore", r"connect\(\) must be used as a context manage
 MIB = 1 << 20
 
 
-@pytest.fixture(scope="module")
-def ort_devices():
-    devices = [d for d in ML().inventory if d.backend == "onnxruntime" and d.kind == "cpu"][:1]
-    if not devices:
-        pytest.skip("onnxruntime is not installed")
-    return devices
-
 
 def _owns_its_memory(a: np.ndarray) -> bool:
     """Whether an array's memory is numpy's own (not a view into a runtime's buffer)."""

@@ -164,6 +164,23 @@ def load_labels() -> list[str]:
 ONNX_OPSET = 13
 
 
+def layers(x, weights: dict[str, np.ndarray], conv, add):
+    """MobileNetV2 from its input to the head convolution's output (before pooling), in the
+    caller's graph language: ``conv(x, n, stride, groups, pad, relu6)`` makes layer ``n``'s
+    convolution (with its bias, and relu6 when asked), ``add(a, b, n)`` a residual sum."""
+    x = conv(x, STEM, 2, 1, 1, True)
+    for blk in BLOCKS:
+        block_in = x
+        if blk.expand is not None:
+            x = conv(x, blk.expand, 1, 1, 0, True)
+        channels = weights[f"conv_{blk.depthwise}_weight"].shape[0]
+        x = conv(x, blk.depthwise, blk.stride, channels, 1, True)
+        x = conv(x, blk.project, 1, 1, 0, False)
+        if blk.residual:
+            x = add(block_in, x, blk.project)
+    return conv(x, HEAD_CONV, 1, 1, 0, True)
+
+
 def build_onnx_model(weights: dict[str, np.ndarray], with_features: bool = False):
     """MobileNetV2 as an ONNX ModelProto. Outputs "probs" [1,1000] and, when
     ``with_features``, "features" (the pooled [1,1280] vector before gemm)."""
@@ -203,18 +220,11 @@ def build_onnx_model(weights: dict[str, np.ndarray], with_features: bool = False
             y = f"{y}_relu6"
         return y
 
-    x = conv("input", STEM, 2, 1, 1, True)
-    for blk in BLOCKS:
-        block_in = x
-        if blk.expand is not None:
-            x = conv(x, blk.expand, 1, 1, 0, True)
-        channels = weights[f"conv_{blk.depthwise}_weight"].shape[0]
-        x = conv(x, blk.depthwise, blk.stride, channels, 1, True)
-        x = conv(x, blk.project, 1, 1, 0, False)
-        if blk.residual:
-            nodes.append(helper.make_node("Add", [block_in, x], [f"add_{blk.project}"]))
-            x = f"add_{blk.project}"
-    x = conv(x, HEAD_CONV, 1, 1, 0, True)
+    def add(a: str, b: str, n: int) -> str:
+        nodes.append(helper.make_node("Add", [a, b], [f"add_{n}"]))
+        return f"add_{n}"
+
+    x = layers("input", weights, conv, add)
     nodes.append(helper.make_node("GlobalAveragePool", [x], ["pooled"]))
     nodes.append(helper.make_node("Reshape", ["pooled", "flat_shape"], ["features"]))
     nodes.append(
