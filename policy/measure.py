@@ -121,12 +121,26 @@ BLOCK = 5  # timed runs per device before switching to the next one
 SETTLE_S = 0.005  # a pause at each switch: the previous runtime's pool threads stop spinning
 
 
+IDLE_MAX_S = 0.05  # the longest idle gap repeated before a timed run (a longer one is timed as this)
+
+
+def recorded_idle_ms(events: Sequence[Mapping], h: str) -> float:
+    """The median time the pages' contexts sat idle before a dispatch of graph ``h`` (the trace's
+    ``idleMs``; 0 when it has none, as traces before it: runs back to back)."""
+    gaps = [float(ev["idleMs"]) for ev in events if ev.get("event") == "dispatch" and "idleMs" in ev
+            and isinstance(ev.get("graph"), Mapping) and ev["graph"].get("hash") == h]
+    return statistics.median(gaps) if gaps else 0.0
+
+
 def run_interleaved(compiled: Mapping[str, Any], inputs, *, reps: int, seconds: float, warmup: int = 3,
-                    min_reps: int = 5) -> dict[str, dict]:
+                    min_reps: int = 5, idle_s: float = 0.0) -> dict[str, dict]:
     """Time each compiled graph (by device id) in interleaved blocks of BLOCK runs (each block
     after one untimed run and a short pause, so that one runtime's threads never compete with
     another's, as in a host where a graph runs on one backend): warm-up runs first, then up to
-    ``reps`` runs per device or until ``seconds`` are spent (at least ``min_reps``)."""
+    ``reps`` runs per device or until ``seconds`` are spent (at least ``min_reps``). ``idle_s``:
+    an idle gap before each timed run, the pages' own cadence (a runtime is slower after a gap:
+    its threads fall asleep and its caches go cold; back-to-back runs would flatter it)."""
+    idle_s = min(max(0.0, idle_s), IDLE_MAX_S)
     wall: dict[str, list[float]] = {d: [] for d in compiled}
     cpu: dict[str, list[float]] = {d: [] for d in compiled}
     for c in compiled.values():
@@ -140,6 +154,8 @@ def run_interleaved(compiled: Mapping[str, Any], inputs, *, reps: int, seconds: 
             time.sleep(SETTLE_S)
             c.run(inputs)
             for _ in range(block):
+                if idle_s:
+                    time.sleep(idle_s)
                 w, u = _timed(c, inputs)
                 wall[dev].append(w)
                 cpu[dev].append(u)
@@ -151,6 +167,7 @@ def run_interleaved(compiled: Mapping[str, Any], inputs, *, reps: int, seconds: 
         s = stats(wall[dev])
         s["cpu_ms"] = statistics.median(cpu[dev])
         s["warmup"] = warmup
+        s["idle_ms"] = round(idle_s * 1e3, 3)
         out[dev] = s
     return out
 
@@ -207,7 +224,8 @@ def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = Non
         try:
             if compiled:
                 _progress(progress, i, len(todo), f"{g['label']}: timing on {', '.join(compiled)}")
-                g["results"] = run_interleaved(compiled, inputs, reps=reps, seconds=per_graph, warmup=warmup)
+                g["results"] = run_interleaved(compiled, inputs, reps=reps, seconds=per_graph, warmup=warmup,
+                                               idle_s=recorded_idle_ms(events, h) / 1e3)
         finally:
             for c in compiled.values():
                 c.close()

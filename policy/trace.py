@@ -13,7 +13,8 @@ Since the tuner (policy/tune.py) needs them, the host also records: per build ``
 page's path), ``label`` (the graph's output names), ``gid`` (a build id its dispatches repeat) and
 ``ir`` (the full structure, policy/replica.py, for `policy measure`); per dispatch ``gid``,
 ``placement`` (the device id, or "partition:A>B" for a partitioned graph) and ``segmentsMs``
-(host time per segment device of a partitioned graph); ``pageLatency``: the page's own time from
+(host time per segment device of a partitioned graph) and ``idleMs`` (how long its context sat
+idle before it, which `policy measure` repeats between timed runs); ``pageLatency``: the page's own time from
 dispatch() to the read of an output resolving, measured in the shim (js_shim/runtime.js).
 
 ``graph`` summaries hold op counts, data types, sizes, a stable hash and the node list (op and
@@ -34,6 +35,7 @@ import math
 import secrets
 import statistics
 import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,6 +178,8 @@ def event_problem(ev: Any) -> str | None:
         seg = ev.get("segmentsMs", {})
         if not isinstance(seg, dict) or not all(_is_number(v) for v in seg.values()):
             return "dispatch event: segmentsMs must map device ids to finite, non-negative numbers"
+        if "idleMs" in ev and not _is_number(ev["idleMs"]):
+            return "dispatch event: idleMs must be a finite, non-negative number"
         return None
     if kind == "pageLatency":
         if not isinstance(graph, dict) or not isinstance(graph.get("hash"), str):
@@ -249,8 +253,12 @@ def placement_key(placement) -> str | None:
     return "partition:" + ">".join(d for d, _ in parts)
 
 
+IDLE_CAP_MS = 1000.0  # a dispatch's recorded idle time (idleMs) is at most this
+
+
 def dispatch_event(graph, latency_ms: Mapping[str, float], *, ctx: Any = None, device: str | None = None,
-                   gid: Any = None, placement: str | None = None, segments: Mapping[str, float] | None = None) -> dict:
+                   gid: Any = None, placement: str | None = None, segments: Mapping[str, float] | None = None,
+                   idle_ms: float | None = None) -> dict:
     h = graph if isinstance(graph, str) else summarize(graph).hash
     ev = {"event": "dispatch", "ctx": ctx, "graph": {"hash": h}, "latencyMs": {k: float(v) for k, v in latency_ms.items()}}
     if device is not None:
@@ -261,6 +269,8 @@ def dispatch_event(graph, latency_ms: Mapping[str, float], *, ctx: Any = None, d
         ev["placement"] = placement
     if segments:
         ev["segmentsMs"] = {k: float(v) for k, v in segments.items()}
+    if idle_ms is not None:
+        ev["idleMs"] = float(idle_ms)
     return ev
 
 
@@ -284,6 +294,9 @@ class SessionTracer:
         self._prefix = secrets.token_hex(3)
         self._next = itertools.count(1)
         self._lock = threading.Lock()
+        # when each context's latest dispatch ended (monotonic s), for the idle time before the next
+        # one (bounded: the oldest contexts are forgotten first)
+        self._last_end: dict[str, float] = {}
 
     def _id(self, obj: Any) -> str | None:
         if obj is None:
@@ -297,6 +310,22 @@ class SessionTracer:
             except AttributeError:  # an object without attributes of its own: a fresh id each time
                 pass
         return tid
+
+    def _idle_before(self, ctx: str | None, ms: float) -> float | None:
+        """How long the context was idle before this dispatch began (ms, capped at IDLE_CAP_MS):
+        the time from its previous dispatch's end, on the host's clock. Runtimes are slower after
+        an idle gap (threads asleep, caches cold), so `policy measure` repeats the gap."""
+        if ctx is None:
+            return None
+        now = time.monotonic()
+        with self._lock:
+            prev = self._last_end.pop(ctx, None)
+            self._last_end[ctx] = now
+            if len(self._last_end) > 4096:
+                del self._last_end[next(iter(self._last_end))]
+        if prev is None:
+            return None
+        return round(min(IDLE_CAP_MS, max(0.0, (now - prev) * 1e3 - ms)), 3)
 
     def __call__(self, event: str, facts: Mapping[str, Any]) -> None:
         if event == "createContext":
@@ -333,9 +362,11 @@ class SessionTracer:
             key = placement_key(p) if p is not None and not p.simulated else dev
             segments = getattr(getattr(g, "compiled", None), "last_segment_ms", None)
             latency = ms if isinstance(ms, Mapping) else {key if key and key.startswith("partition:") else dev: float(ms)}
-            self.writer.record(dispatch_event(getattr(g, "ir", g), latency, ctx=self._id(c),
+            ctx = self._id(c)
+            self.writer.record(dispatch_event(getattr(g, "ir", g), latency, ctx=ctx,
                                               device=dev, gid=self._id(g), placement=key,
-                                              segments=dict(segments) if segments else None))
+                                              segments=dict(segments) if segments else None,
+                                              idle_ms=self._idle_before(ctx, sum(latency.values()))))
         elif event == "pageLatency":
             g, c = facts.get("graph"), facts.get("context")
             h = summarize(getattr(g, "ir", g)).hash

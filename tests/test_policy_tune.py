@@ -500,3 +500,37 @@ def test_sighup_reloads_a_running_host(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_dispatches_record_the_idle_gap_and_measure_repeats_it(tmp_path):
+    """A runtime is slower after an idle gap than back to back: each dispatch records how long its
+    context sat idle before it (idleMs), and `policy measure` sleeps that long before each timed run."""
+
+    class Instant:
+        def __init__(self):
+            self.starts = []
+
+        def run(self, _inputs):
+            self.starts.append(time.perf_counter())
+
+    with trace.TraceWriter(tmp_path / "t.jsonl", mode="w") as w:
+        tracer = trace.SessionTracer(w)
+        ctx, g = object.__new__(type("C", (), {})), "ab" * 32
+        for pause in (0.0, 0.03, 0.03):
+            time.sleep(pause)
+            tracer("dispatch", {"graph": g, "context": ctx, "latencyMs": 1.0})
+    events = trace.read_trace(tmp_path / "t.jsonl")
+    idle = [e.get("idleMs") for e in events]
+    assert idle[0] is None and all(25.0 <= v < 200.0 for v in idle[1:]), idle
+    assert 25.0 <= measure.recorded_idle_ms(events, g) < 200.0 and measure.recorded_idle_ms(events, "other") == 0.0
+    bad = dict(events[1], idleMs=-1.0)
+    assert "idleMs" in trace.event_problem(bad)
+
+    c = Instant()
+    res = measure.run_interleaved({"d": c}, {}, reps=5, seconds=10.0, warmup=0, idle_s=0.02)
+    timed = c.starts[1:]  # the block's first run is untimed
+    assert res["d"]["n"] == 5 and res["d"]["idle_ms"] == 20.0
+    assert all(b - a >= 0.019 for a, b in zip(timed, timed[1:])), timed
+    back_to_back = Instant()
+    measure.run_interleaved({"d": back_to_back}, {}, reps=5, seconds=10.0, warmup=0)
+    assert back_to_back.starts[-1] - back_to_back.starts[1] < 0.019
