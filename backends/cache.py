@@ -188,6 +188,12 @@ def default_cache_dir() -> Path:
     return Path(base) / "webnn-bridge"
 
 
+def engine_cache_dir() -> Path:
+    """Where built engines (ours, and the ONNX Runtime TensorRT EP's) are kept."""
+    root = os.environ.get("WEBNN_BRIDGE_CACHE") or Path.home() / ".cache" / "webnn-bridge"
+    return Path(root) / "tensorrt"
+
+
 def held_bytes(ir: GraphIR) -> int:
     """What a compiled session of ``ir`` may hold while nobody uses it: its constants, and every
     value it computes (constant folding materialises values when the session is created, and a

@@ -24,6 +24,8 @@ from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.ops.registry import load_all
 
 from .base import Backend, Capabilities, Compiled, Device
+from .onnx_lowering import lower_graph
+from .onnxruntime import supported_ir_version
 
 CAPS_TABLE = Path(__file__).with_name("openvino_caps.json")
 
@@ -71,9 +73,7 @@ def capabilities_from_table(ops_table: Mapping[str, Mapping[str, list]], types: 
 
 class OpenVinoCompiled(Compiled):
     def __init__(self, graph: GraphIR, device_name: str):
-        from .onnxruntime import lower_graph
-
-        model, in_map, out_map = lower_graph(graph)
+        model, in_map, out_map = lower_graph(graph, supported_ir_version())
         core = _core()
         try:
             ov_model = core.read_model(model.SerializeToString(), b"")

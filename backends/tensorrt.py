@@ -28,15 +28,12 @@ from webnn_bridge.ops.core import OperationError
 from webnn_bridge.ops.graph import GraphIR
 
 from .base import Backend, Capabilities, Compiled, Device
+from .cache import engine_cache_dir
+from .onnx_lowering import lower_graph
+from .onnxruntime import supported_ir_version
 
 # data types TensorRT's ONNX parser imports (uint32/uint64 have no TensorRT type)
 TRT_TYPES = ("float32", "float16", "int32", "int64", "int8", "uint8")
-
-
-def engine_cache_dir() -> Path:
-    """Where built engines (ours, and the ONNX Runtime TensorRT EP's) are kept."""
-    root = os.environ.get("WEBNN_BRIDGE_CACHE") or Path.home() / ".cache" / "webnn-bridge"
-    return Path(root) / "tensorrt"
 
 
 def engine_key(model_bytes: bytes, trt_version: str, gpu: str) -> str:
@@ -129,10 +126,8 @@ def _gpu(index: int) -> str:
 
 class TensorRtCompiled(Compiled):
     def __init__(self, graph: GraphIR, index: int):
-        from .onnxruntime import lower_graph
-
         trt = _trt()
-        model, self.in_map, self.out_map = lower_graph(graph)
+        model, self.in_map, self.out_map = lower_graph(graph, supported_ir_version())
         self.logger = trt.Logger(trt.Logger.ERROR)
         model_bytes = model.SerializeToString()
         key = engine_key(model_bytes, trt.__version__, _gpu(index))

@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 
 from webnn_bridge.backends.base import Compiled, Device
+from webnn_bridge.backends.cache import engine_cache_dir
+from webnn_bridge.backends.onnx_lowering import make_node
 from webnn_bridge.backends.onnxruntime import (
     OnnxRuntimeBackend,
     OrtCompiled,
     ep_device_slots,
-    make_node,
     provider_options,
 )
 from webnn_bridge.backends.partition import PartitionedCompiled, Segment, fallback_after_compile
-from webnn_bridge.backends.tensorrt import engine_cache_dir
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 from webnn_bridge.bridge.session import placement_report
 from webnn_bridge.ops.graph import GraphIR

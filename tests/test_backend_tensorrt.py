@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from webnn_bridge.backends import tensorrt as trt_backend
+from webnn_bridge.backends.cache import engine_cache_dir
 from webnn_bridge.backends.tensorrt import (
     ONNX_OPS_TABLE,
     TRT_TYPES,
     TensorRtBackend,
     cached_engine,
-    engine_cache_dir,
     engine_key,
     lowered_op_types,
     onnx_op_types,
@@ -60,13 +60,14 @@ def test_capabilities_have_no_unsigned_32_64():
 
 
 def test_onnx_op_types_of_a_lowering():
-    from webnn_bridge.backends.onnxruntime import lower_graph
+    from webnn_bridge.backends.onnx_lowering import lower_graph
+    from webnn_bridge.backends.onnxruntime import supported_ir_version
     from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
     ctx = ML().createContext()
     b = MLGraphBuilder(ctx)
     x = b.input("x", {"dataType": "float32", "shape": [2, 3]})
-    model, _, _ = lower_graph(b.build({"y": b.relu(b.add(x, x))}).ir)
+    model, _, _ = lower_graph(b.build({"y": b.relu(b.add(x, x))}).ir, supported_ir_version())
     assert {"Add", "Relu"} <= set(onnx_op_types(model))
 
 
@@ -101,7 +102,8 @@ def test_engine_runs_and_is_cached(monkeypatch, tmp_path):
 def measure_lowered_op_types() -> dict:
     """The ONNX operator types each WebNN op's lowering emits, over every capability-sweep case."""
     from tests import test_capability_sweep as sweep
-    from webnn_bridge.backends.onnxruntime import lower_graph
+    from webnn_bridge.backends.onnx_lowering import lower_graph
+    from webnn_bridge.backends.onnxruntime import supported_ir_version
     from webnn_bridge.bridge.api import MLGraphBuilder
 
     ops: dict[str, set[str]] = {}
@@ -110,7 +112,7 @@ def measure_lowered_op_types() -> dict:
         outs, _ = sweep.TABLE[op](b, dt)
         outs = outs if isinstance(outs, list) else [outs]
         graph = b.build({f"o{i}": o for i, o in enumerate(outs)})
-        ops.setdefault(op, set()).update(onnx_op_types(lower_graph(graph.ir)[0]))
+        ops.setdefault(op, set()).update(onnx_op_types(lower_graph(graph.ir, supported_ir_version())[0]))
         graph.destroy()
     return {"_generated": "python -m tests.test_backend_tensorrt --write (do not edit)",
             "ops": {op: sorted(t) for op, t in sorted(ops.items())}}

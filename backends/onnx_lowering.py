@@ -1,0 +1,201 @@
+"""The ONNX lowering shared by the ONNX Runtime, OpenVINO and TensorRT backends: a GraphIR becomes
+an ONNX model, each op emitting its nodes through its ``lower`` function from the registry. The
+ONNX IR version the model declares is the caller's (ONNX Runtime's newest loadable one, see
+``onnxruntime.supported_ir_version``)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+
+import numpy as np
+
+from webnn_bridge.ops.core import DATA_TYPES
+from webnn_bridge.ops.graph import GraphIR, is_ref
+from webnn_bridge.ops.registry import load_all
+
+OPSET = 21
+
+def make_node(op_type: str, inputs: list[str], outputs: list[str], attrs: Mapping):
+    """onnx.helper.make_node(op_type, inputs, outputs, **attrs), the same NodeProto made faster:
+    its attributes of plain int, float, str and list-of-int values are made directly (the helper
+    tells types apart by abstract base classes), the others by the helper."""
+    from onnx import NodeProto, helper
+
+    node = NodeProto(op_type=op_type, input=inputs, output=outputs)
+    if attrs:
+        node.attribute.extend(_attribute(k, v, helper) for k, v in sorted(attrs.items()) if v is not None)
+    return node
+
+
+def _attribute(key: str, value, helper):
+    from onnx import AttributeProto
+
+    t = type(value)
+    if t is int:
+        return AttributeProto(name=key, i=value, type=AttributeProto.INT)
+    if t is float:
+        return AttributeProto(name=key, f=value, type=AttributeProto.FLOAT)
+    if t is str:
+        return AttributeProto(name=key, s=value.encode(), type=AttributeProto.STRING)
+    if (t is list or t is tuple) and value and all(type(v) is int for v in value):
+        return AttributeProto(name=key, ints=value, type=AttributeProto.INTS)
+    return helper.make_attribute(key, value)
+
+
+@functools.lru_cache(maxsize=256)
+def _safe_name(hint: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", hint)
+
+
+# numpy dtype -> its WebNN data type
+_TYPE_OF_NUMPY = {d.numpy: name for name, d in DATA_TYPES.items()}
+
+
+class OnnxLowering:
+    """What an op's ``lower`` function uses to emit ONNX nodes. Values are named strings."""
+
+    def __init__(self):
+        self.nodes: list = []
+        self.initializers: list = []
+        self.dtypes: dict[str, str] = {}
+        self.shapes: dict[str, tuple[int, ...]] = {}
+        self._n = 0
+
+    def fresh(self, hint: str = "v") -> str:
+        self._n += 1
+        return f"{_safe_name(hint)}_{self._n}"
+
+    def dtype(self, value: str) -> str:
+        return self.dtypes[value]
+
+    def shape(self, value: str) -> tuple[int, ...] | None:
+        return self.shapes.get(value)
+
+    def node(self, op_type: str, inputs: list[str], n_out: int = 1, dtype: str | None = None, **attrs):
+        outs = [self.fresh(op_type) for _ in range(n_out)]
+        self.nodes.append(make_node(op_type, list(inputs), outs, attrs))
+        known = dtype or next((self.dtypes[i] for i in inputs if i in self.dtypes), None)
+        for o in outs:
+            if known:
+                self.dtypes[o] = known
+        return outs[0] if n_out == 1 else outs
+
+    def const(self, array: np.ndarray, hint: str = "const") -> str:
+        from onnx import numpy_helper
+
+        name = self.fresh(hint)
+        array = np.ascontiguousarray(array).reshape(np.shape(array))  # ascontiguousarray makes 0-D arrays 1-D
+        self.initializers.append(numpy_helper.from_array(ort_storage(array), name))
+        return self._known(name, array)
+
+    def _known(self, name: str, array: np.ndarray) -> str:
+        dname = _TYPE_OF_NUMPY.get(array.dtype)
+        if dname is not None:
+            self.dtypes[name] = dname
+        self.shapes[name] = tuple(array.shape)
+        return name
+
+    def graph_constant(self, k: int, array: np.ndarray) -> str:
+        """The graph's k-th constant: a big one as an external initializer (external_constants)."""
+        array = np.asarray(array)
+        if not is_external(array):
+            return self.const(array, f"c{k}")
+        from onnx import TensorProto, helper
+
+        storage = ort_storage(array)
+        name = _external_name(k)
+        tensor = TensorProto(name=name, dims=list(array.shape),
+                             data_type=helper.np_dtype_to_tensor_dtype(storage.dtype),
+                             data_location=TensorProto.EXTERNAL)
+        tensor.external_data.add(key="location", value=name)
+        self.initializers.append(tensor)
+        return self._known(name, array)
+
+    def scalar(self, value, dtype: str) -> str:
+        return self.const(np.array(value, dtype=DATA_TYPES[dtype].numpy), "scalar")
+
+    def ints(self, values) -> str:
+        return self.const(np.array(list(values), dtype=np.int64), "ints")
+
+    def cast(self, value: str, dtype: str) -> str:
+        if self.dtypes.get(value) == dtype:
+            return value
+        return self.node("Cast", [value], dtype=dtype, to=DATA_TYPES[dtype].onnx)
+
+
+def io_names(graph: GraphIR) -> tuple[dict[str, str], dict[str, str]]:
+    """WebNN input/output names -> the lowered model's value names."""
+    return ({name: f"input_{i}" for i, name in enumerate(graph.inputs)},
+            {name: f"output_{i}" for i, name in enumerate(graph.outputs)})
+
+
+def ort_storage(array: np.ndarray) -> np.ndarray:
+    """int4 / uint4 arrays as the int8 / uint8 tensors that hold them on ONNX Runtime (values are
+    kept in range by the lowerings that produce them: cast, quantizeLinear)."""
+    if array.dtype == DATA_TYPES["int4"].numpy:
+        return array.astype(np.int8)
+    if array.dtype == DATA_TYPES["uint4"].numpy:
+        return array.astype(np.uint8)
+    return array
+
+
+def lower_graph(graph: GraphIR, ir_version: int, external: bool = False):
+    """GraphIR -> (onnx.ModelProto, input name map, output name map). ``ir_version``: the ONNX IR
+    version the model declares; ``external``: the graph's big constants are left out of the model
+    (see onnxruntime.external_constants), not copied into it."""
+    from onnx import helper
+
+    registry = load_all()
+    lb = OnnxLowering()
+    names: dict[int, str] = {}
+    in_map, out_map = io_names(graph)
+    graph_inputs = []
+    for name, oid in graph.inputs.items():
+        desc = graph.operands[oid]
+        vname = in_map[name]
+        names[oid] = vname
+        lb.dtypes[vname], lb.shapes[vname] = desc.data_type, desc.shape
+        graph_inputs.append(helper.make_tensor_value_info(vname, DATA_TYPES[desc.data_type].onnx, list(desc.shape)))
+    for k, (oid, arr) in enumerate(graph.constants.items()):
+        names[oid] = lb.graph_constant(k, arr) if external else lb.const(arr, f"c{oid}")
+    for node in graph.nodes:
+        op = registry[node.op]
+        call = node.call.map_operands(lambda r: names[r.id], is_ref)
+        outs = op.lower(lb, call)
+        for oid, vname in zip(node.outputs, outs):
+            desc = graph.operands[oid]
+            # make the declared WebNN type hold even when a lowering computed in another type
+            vname = lb.cast(vname, desc.data_type) if lb.dtypes.get(vname) not in (None, desc.data_type) else vname
+            lb.dtypes[vname], lb.shapes[vname] = desc.data_type, desc.shape
+            names[oid] = vname
+    graph_outputs = []
+    for name, oid in graph.outputs.items():
+        desc = graph.operands[oid]
+        vname = out_map[name]
+        lb.nodes.append(helper.make_node("Identity", [names[oid]], [vname]))
+        graph_outputs.append(helper.make_tensor_value_info(vname, DATA_TYPES[desc.data_type].onnx, list(desc.shape)))
+    g = helper.make_graph(lb.nodes, "webnn", graph_inputs, graph_outputs, initializer=lb.initializers)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="webnn-bridge")
+    model.ir_version = ir_version
+    return model, in_map, out_map
+
+
+def serialize_graph(graph: GraphIR, ir_version: int, external: bool = False) -> bytes:
+    return lower_graph(graph, ir_version, external)[0].SerializeToString()
+
+
+# Graph constants of at least this many bytes are handed to ONNX Runtime as external initializers
+# (the IR's arrays, not copied into the model): the model stays small (no protobuf copy of a
+# model's weights, a compile cache entry of a few KB) and names them by their position in the
+# graph's constants, which a compile cache key (graph_digest) fixes.
+EXTERNAL_BYTES = 1024
+
+
+def _external_name(k: int) -> str:
+    return f"webnn_constant_{k}"
+
+
+def is_external(array: np.ndarray) -> bool:
+    return array.nbytes >= EXTERNAL_BYTES and array.dtype != object
