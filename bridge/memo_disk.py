@@ -30,6 +30,7 @@ from webnn_bridge.ops.core import DATA_TYPES, OperandDesc
 from webnn_bridge.ops.graph import GraphIR, Node, Ref, node_refs
 from webnn_bridge.ops.registry import Call, OperandList, load_all
 
+from .buffers import buffer_bytes, constant_array
 from .memo import SHA256_HEX, Validated
 
 FORMAT = 1
@@ -125,8 +126,6 @@ def _fetch(sha: str, *sources: Callable[[str], Any] | None):
 def _constant(spec: tuple, raw) -> np.ndarray:
     """A constant's array from its bytes, as MLGraphBuilder.constant() makes it."""
     from webnn_bridge.backends.cache import remember_digest
-
-    from .api import buffer_bytes, constant_array
 
     desc, sha, inline, nbytes = spec
     if inline is not None:
