@@ -7,6 +7,7 @@ function of (options, inventory, graph, rules) and is testable without hardware.
 - capabilities.py  compact capability declarations -> backends.base.Capabilities, subset/union
 - inventory.py     probing, declared inventories (fixtures/), capabilities_of()
 - graphs.py        GraphSummary from a GraphIR, a graph JSON file or a trace line
+- perf.py          a device's cost-model figures (rules.toml [perf.*] x its perf hints)
 - qos.py           static cost model, DAOP estimateQoS tiers
 - privacy.py       bucketed opSupportLimits (profiles.toml), latency buckets, effective report
 - trace.py         JSONL traces, workloads, replay under two rule sets, replay table/CSV/PNG

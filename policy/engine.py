@@ -26,6 +26,7 @@ from webnn_bridge.ops.core import DATA_TYPES, NotSupportedError, WebNNTypeError
 from .capabilities import graph_issues, union
 from .graphs import GraphSummary, summarize
 from .inventory import POWER_CLASSES, backend_name, capabilities_of, execution_device, is_simulated, power_class
+from .perf import perf_of
 
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
 POLICIES = ("default", "high-performance", "low-power", "fallback")
@@ -581,8 +582,6 @@ def _backend_rank(rules: Mapping, d: Device) -> int:
 
 def _throughput(d: Device, rules: Mapping) -> float:
     """The device's effective compute figure from the cost model (kind default x perf hints)."""
-    from .qos import perf_of
-
     return perf_of(d, rules)["gflops"]
 
 

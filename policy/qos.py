@@ -13,30 +13,7 @@ from collections.abc import Mapping
 from webnn_bridge.backends.base import Device
 
 from .graphs import GraphSummary, _nbytes, node_bytes, node_flops, summarize
-from .inventory import perf_hints
-
-
-def perf_of(device: Device, rules: Mapping) -> dict[str, float]:
-    """gflops, bandwidth_gbs, dispatch_ms, per_node_ms for a device."""
-    base = dict(rules.get("perf", {}).get(device.kind, {}))
-    perf = {
-        "gflops": float(base.get("gflops", 100.0)),
-        "bandwidth_gbs": float(base.get("bandwidth_gbs", 20.0)),
-        "dispatch_ms": float(base.get("dispatch_ms", 0.5)),
-        "per_node_ms": float(base.get("per_node_ms", 0.005)),
-    }
-    hints = perf_hints(device)
-    tp = float(hints.get("throughput", 1.0))
-    lat = float(hints.get("latency", 1.0))
-    perf["gflops"] *= tp
-    perf["bandwidth_gbs"] *= tp
-    perf["dispatch_ms"] *= lat
-    perf["per_node_ms"] *= lat
-    for src, dst in (("gflops", "gflops"), ("bandwidthGBs", "bandwidth_gbs"), ("dispatchMs", "dispatch_ms"),
-                     ("perNodeMs", "per_node_ms")):
-        if src in hints:
-            perf[dst] = float(hints[src])
-    return perf
+from .perf import perf_of
 
 
 def node_ms(node, perf: Mapping[str, float]) -> float:
