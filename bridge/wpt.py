@@ -429,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
 
     config = HostConfig(port=0, strict_spec=args.strict_spec)
     if args.devices:
-        from webnn_bridge.bridge.cli import ml_factory
+        from webnn_bridge.bridge.host_ml import ml_factory
 
         config.ml_factory = ml_factory(args.devices, None)
     # the pages' origin is only known once the wpt server listens; the host allows it explicitly

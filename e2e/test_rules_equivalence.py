@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-from webnn_bridge.bridge.cli import ml_factory
+from webnn_bridge.bridge.host_ml import ml_factory
 from webnn_bridge.ops import idl
 from webnn_bridge.ops.core import ALL_TYPES, DATA_TYPES, WebNNError
 from webnn_bridge.ops.registry import load_all

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from webnn_bridge.bridge.cli import ml_factory
+from webnn_bridge.bridge.host_ml import ml_factory
 from webnn_bridge.policy import cli as policy_cli
 from webnn_bridge.policy.inventory import load_profile, probe_inventory
 from webnn_bridge.policy.trace import read_trace

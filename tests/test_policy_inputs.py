@@ -8,6 +8,7 @@ import json
 import pytest
 
 from webnn_bridge.bridge import cli as bridge_cli
+from webnn_bridge.bridge import host_ml
 from webnn_bridge.policy import engine, trace
 from webnn_bridge.policy.graphs import load_graph
 from webnn_bridge.policy.inventory import FIXTURES_DIR, load_profile, parse_profile
@@ -95,7 +96,7 @@ def test_serve_with_no_catch_all_never_reaches_create_context(tmp_path):
     f = tmp_path / "bad.toml"
     f.write_text(NO_CATCH_ALL)
     with pytest.raises(ValueError, match="catch-all"):
-        bridge_cli.ml_factory(None, str(f))()
+        host_ml.ml_factory(None, str(f))()
 
 
 @pytest.mark.parametrize("perf,problem", [({"gflops": 0}, "perf.gflops must be a finite number > 0"),
