@@ -12,6 +12,7 @@ function of (options, inventory, graph, rules) and is testable without hardware.
 - privacy.py       bucketed opSupportLimits (profiles.toml), latency buckets, effective report
 - trace.py         JSONL traces, workloads, replay under two rule sets, replay table/CSV/PNG
 - replica.py       a graph's full structure in traces, rebuilt for measuring
+- matrix.py        the latency matrix: per-graph statistics, matrix file checks, op classes, calibrated model
 - measure.py       re-running traced graphs on real devices (matrix), calibration, op-class model (impure:
                    it times runtimes; only the CLI calls it)
 - tune.py          the rules search and its report

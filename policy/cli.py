@@ -55,7 +55,7 @@ def _load_trace(paths: str | list[str], *, replayable: bool = True) -> list[dict
 
 
 def _load_matrix(matrix: str | None, calibration: str | None) -> dict | None:
-    from .measure import calibration_problem, read_matrix
+    from .matrix import calibration_problem, read_matrix
 
     m = read_matrix(matrix) if matrix else None
     if calibration:

@@ -462,8 +462,8 @@ def _recorded_latencies(events: Sequence[Mapping]) -> dict[str, dict[str, float]
 
 
 def _recorded_stats(events: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
-    """graph hash -> placement key -> measure.stats() of the recorded host latencies."""
-    from .measure import stats
+    """graph hash -> placement key -> matrix.stats() of the recorded host latencies."""
+    from .matrix import stats
 
     samples: dict[str, dict[str, list[float]]] = {}
     for ev in events:
@@ -590,7 +590,7 @@ def workloads(events: Sequence[Mapping]) -> list[Workload]:
 
 def load_matrix(path: str | Path) -> dict:
     """A measurement matrix written by `policy measure` (policy/measure.py)."""
-    from .measure import read_matrix
+    from .matrix import read_matrix
 
     return read_matrix(path)
 
@@ -635,7 +635,7 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
             ci = (ci[0] + off, ci[1] + off)
             p90 = p90 + off if p90 is not None else None
     else:
-        from .measure import modelled_latency_ms
+        from .matrix import modelled_latency_ms
 
         ms, src = modelled_latency_ms(graph, placement, rules, matrix), "modelled"
         if ms is None:

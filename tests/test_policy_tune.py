@@ -16,7 +16,7 @@ import pytest
 
 from webnn_bridge.bridge import cli as bridge_cli
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-from webnn_bridge.policy import engine, measure, trace, tune
+from webnn_bridge.policy import engine, matrix, measure, trace, tune
 from webnn_bridge.policy.graphs import load_graph, summarize
 from webnn_bridge.policy.inventory import FIXTURES_DIR, load_profile, parse_profile, probe_inventory
 
@@ -296,10 +296,10 @@ def test_devices_fixture_maps_recorded_latencies_by_backend_and_kind_loudly(tmp_
 
 
 def test_stats_median_interval():
-    s = measure.stats(list(range(1, 102)))
+    s = matrix.stats(list(range(1, 102)))
     assert s["p50"] == 51 and s["n"] == 101 and s["ci95"][0] <= 51 <= s["ci95"][1]
     assert s["ci95"] == [40, 62] and s["p90"] == 91
-    assert measure.stats([2.0]) == {"p50": 2.0, "p90": 2.0, "n": 1, "ci95": [2.0, 2.0]}
+    assert matrix.stats([2.0]) == {"p50": 2.0, "p90": 2.0, "n": 1, "ci95": [2.0, 2.0]}
 
 
 def test_measure_reruns_recorded_graphs_on_every_real_device(tmp_path, capsys):
@@ -311,7 +311,7 @@ def test_measure_reruns_recorded_graphs_on_every_real_device(tmp_path, capsys):
     rc = bridge_cli.main(["policy", "measure", str(path), "--out", str(out), "--seconds", "1", "--reps", "6"])
     text, err = capsys.readouterr()
     assert rc == 0 and "wrote" in text and "2/2" in err  # progress bar
-    m = measure.read_matrix(out)
+    m = matrix.read_matrix(out)
     assert set(m["devices"]) >= {d.id for d in devs}
     for g in m["graphs"].values():
         for d in devs:
@@ -447,18 +447,18 @@ def test_calibrate_and_the_op_class_model(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "onnxruntime:cpu: dispatch" in text and "ms/GFLOP" in text and "(measured on this machine)" in text
     cal = json.loads(out.read_text())
-    assert measure.calibration_problem(cal) is None
+    assert matrix.calibration_problem(cal) is None
     for d in devs:
         entry = cal["backends"][f"{d.backend}:cpu"]
         assert entry["dispatch_ms"] > 0 and {"convolution", "matmul", "elementwise"} <= set(entry["classes"])
     g = load_graph(GRAPHS / "tiny-cnn.json")
     inv = devs
     p = engine.decide_build(engine.decide_context({}, inv, engine.load_rules()), g, inv)
-    ms = measure.modelled_latency_ms(g, p, engine.load_rules(), {"calibration": cal})
+    ms = matrix.modelled_latency_ms(g, p, engine.load_rules(), {"calibration": cal})
     assert ms is not None and ms >= cal["backends"][f"{p.device.backend}:cpu"]["dispatch_ms"]
     declared = parse_profile(TWO_CPUS)
     pd = engine.decide_build(engine.decide_context({}, declared, engine.load_rules()), g, declared)
-    assert measure.modelled_latency_ms(g, pd, engine.load_rules(), {"calibration": cal}) is None  # declared: cost model
+    assert matrix.modelled_latency_ms(g, pd, engine.load_rules(), {"calibration": cal}) is None  # declared: cost model
 
 
 # --------------------------------------------------------------------------- item 5: reload
