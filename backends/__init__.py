@@ -1,4 +1,5 @@
-"""Execution backends behind one small interface (see base.py).
+"""Execution backends behind one small interface (see base.py); capabilities as data (compact
+declarations, subset/union) in capabilities.py.
 
 Importing this package never fails because a runtime is missing: each backend's probe() returns
 no devices instead, and the device inventory shrinks.

@@ -256,7 +256,7 @@ class CoreMLBackend(Backend):
                 for kind, unit in COMPUTE_UNITS.items()]
 
     def capabilities(self, device: Device) -> Capabilities:
-        from webnn_bridge.policy.capabilities import capabilities_from_spec
+        from .capabilities import capabilities_from_spec
 
         registry = load_all()
         per_op = {op: list(registry[op].coreml_types or DEFAULT_OP_TYPES) for op in coreml_ops()}

@@ -73,7 +73,7 @@ def lowered_op_types() -> dict[str, list[str]]:
 def trt_capabilities(supports_operator: Callable[[str], bool] | None = None) -> Capabilities:
     """TensorRT's data types; with ``supports_operator`` (the ONNX parser's), only the ops whose
     lowering uses ONNX operators the parser accepts."""
-    from webnn_bridge.policy.capabilities import capabilities_from_spec
+    from .capabilities import capabilities_from_spec
 
     spec: dict = {"dataTypes": list(TRT_TYPES)}
     if supports_operator is not None:

@@ -432,7 +432,7 @@ class TorchBackend(Backend):
         return list(out)
 
     def capabilities(self, device: Device) -> Capabilities:
-        from webnn_bridge.policy.capabilities import capabilities_from_spec
+        from .capabilities import capabilities_from_spec
 
         registry = load_all()
         ops = torch_ops()

@@ -25,6 +25,7 @@ import numpy as np
 
 from webnn_bridge.backends.base import Capabilities
 from webnn_bridge.backends.cache import remember_digest
+from webnn_bridge.backends.capabilities import by_identity
 from webnn_bridge.ops.core import (
     DATA_TYPES,
     SHAPE_GUARD,
@@ -41,7 +42,6 @@ from webnn_bridge.ops.core import (
     pack,
 )
 from webnn_bridge.ops.registry import load_all
-from webnn_bridge.policy.capabilities import by_identity
 from webnn_bridge.policy.privacy import CanonicalProfile, profile_limits
 
 from . import memo, memo_disk, protocol

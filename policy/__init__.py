@@ -1,10 +1,10 @@
 """Device selection: options normalization, pure decisions with reasons, privacy bucketing.
 
 Probing hardware happens only in inventory.probe_inventory(); everything else is a pure
-function of (options, inventory, graph, rules) and is testable without hardware.
+function of (options, inventory, graph, rules) and is testable without hardware. Capability
+declarations and their algebra (subset/union) live in backends/capabilities.py.
 
 - engine.py        rules (rules.toml) -> normalize() -> decide_context() / decide_build() ([[routes]])
-- capabilities.py  compact capability declarations -> backends.base.Capabilities, subset/union
 - inventory.py     probing, declared inventories (fixtures/), capabilities_of()
 - graphs.py        GraphSummary from a GraphIR, a graph JSON file or a trace line
 - perf.py          a device's cost-model figures (rules.toml [perf.*] x its perf hints)

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from webnn_bridge.backends.base import Capabilities, Device
+from webnn_bridge.backends.capabilities import graph_issues, union
 from webnn_bridge.ops.core import DATA_TYPES, NotSupportedError, WebNNTypeError
 
-from .capabilities import graph_issues, union
 from .graphs import GraphSummary, summarize
 from .inventory import POWER_CLASSES, backend_name, capabilities_of, execution_device, is_simulated, power_class
 from .perf import perf_of

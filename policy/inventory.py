@@ -32,8 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from webnn_bridge.backends.base import Capabilities, Device
-
-from .capabilities import capabilities_from_spec, intersect, spec_capabilities
+from webnn_bridge.backends.capabilities import capabilities_from_spec, intersect, spec_capabilities
 
 FIXTURES_DIR = Path(__file__).with_name("fixtures")
 KINDS = ("cpu", "gpu", "npu")

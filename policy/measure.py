@@ -44,7 +44,8 @@ def real_devices(inventory: Sequence[Device] | None = None) -> list[Device]:
 
 
 def _runs_whole(summary: GraphSummary, device: Device) -> str | None:
-    from .capabilities import graph_issues
+    from webnn_bridge.backends.capabilities import graph_issues
+
     from .inventory import capabilities_of
 
     issues = [i for node_issues in graph_issues(summary.nodes, capabilities_of(device)) for i in node_issues]

@@ -12,10 +12,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from webnn_bridge.backends.base import Capabilities
+from webnn_bridge.backends.capabilities import (
+    by_identity,
+    capabilities_from_spec,
+    io_types,
+    is_subset,
+    spec_capabilities,
+)
 from webnn_bridge.ops import idl
 from webnn_bridge.ops.registry import resolve_same
 
-from .capabilities import by_identity, capabilities_from_spec, io_types, is_subset, spec_capabilities
 from .qos import estimate_qos  # noqa: F401  (re-exported: part of what a page may learn)
 
 # --------------------------------------------------------------------------- opSupportLimits

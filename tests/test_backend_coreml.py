@@ -18,6 +18,7 @@ os.environ.setdefault("TQDM_DISABLE", "1")  # coremltools' pass-pipeline progres
 from tests import test_capability_sweep as sweep  # noqa: E402
 from tests import test_conformance as wpt  # noqa: E402
 from webnn_bridge.backends.base import Device  # noqa: E402
+from webnn_bridge.backends.capabilities import node_issues  # noqa: E402
 from webnn_bridge.backends.coreml import (  # noqa: E402
     COMPUTE_UNITS,
     CoreMLBackend,
@@ -29,7 +30,6 @@ from webnn_bridge.backends.coreml import (  # noqa: E402
 from webnn_bridge.bridge.api import MLGraphBuilder  # noqa: E402
 from webnn_bridge.ops.core import OperationError  # noqa: E402
 from webnn_bridge.ops.registry import load_all  # noqa: E402
-from webnn_bridge.policy.capabilities import node_issues  # noqa: E402
 from webnn_bridge.policy.graphs import summarize  # noqa: E402
 
 CAPS = CoreMLBackend.instance().capabilities(Device(id="coreml:cpu", kind="cpu", backend="coreml"))

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from webnn_bridge.backends import backend_for
+from webnn_bridge.backends.capabilities import capabilities_from_spec, intersect
 from webnn_bridge.backends.onnxruntime import OrtCompiled
 from webnn_bridge.backends.partition import PartitionedCompiled, compile_partitioned, split_graph, value_name
 from webnn_bridge.backends.reference import ReferenceCompiled
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 from webnn_bridge.bridge.session import placement_report
 from webnn_bridge.policy import engine
-from webnn_bridge.policy.capabilities import capabilities_from_spec, intersect
 from webnn_bridge.policy.inventory import is_simulated, load_profile, parse_profile, probe_inventory
 
 PROBED = {d.id: d for d in probe_inventory()}

@@ -347,7 +347,7 @@ def test_the_memo_on_disk_is_bounded_least_recently_used_first_out(tmp_path):
 
 
 def test_the_host_fingerprint_covers_the_devices_capabilities_and_the_rules():
-    from webnn_bridge.policy.capabilities import capabilities_from_spec
+    from webnn_bridge.backends.capabilities import capabilities_from_spec
     from webnn_bridge.policy.engine import default_rules
     from webnn_bridge.policy.inventory import DeclaredDevice
 

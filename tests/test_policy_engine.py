@@ -10,9 +10,9 @@ import json
 
 import pytest
 
+from webnn_bridge.backends.capabilities import CapabilitySpecError, capabilities_from_spec, io_types
 from webnn_bridge.ops.core import NotSupportedError, WebNNTypeError
 from webnn_bridge.policy import engine
-from webnn_bridge.policy.capabilities import CapabilitySpecError, capabilities_from_spec, io_types
 from webnn_bridge.policy.graphs import load_graph
 from webnn_bridge.policy.inventory import (
     FIXTURES_DIR,

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from webnn_bridge.backends.capabilities import capability_size, is_subset
 from webnn_bridge.policy import engine, privacy, qos
-from webnn_bridge.policy.capabilities import capability_size, is_subset
 from webnn_bridge.policy.graphs import GraphSummary, NodeSummary, load_graph
 from webnn_bridge.policy.inventory import FIXTURES_DIR, capabilities_of, load_profile
 

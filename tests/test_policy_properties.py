@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from webnn_bridge.backends.capabilities import capabilities_from_spec
 from webnn_bridge.policy import engine, privacy
-from webnn_bridge.policy.capabilities import capabilities_from_spec
 from webnn_bridge.policy.graphs import load_graph
 from webnn_bridge.policy.inventory import FIXTURES_DIR, parse_profile
 
