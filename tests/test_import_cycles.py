@@ -2,8 +2,8 @@
 
 Every ``.py`` under bridge/, policy/, ops/ and backends/ is parsed with ``ast``; each import of
 another project module -- absolute (``webnn_bridge.<folder>...``) or relative, at module level or
-inside a function -- is an edge. The test fails on any cycle, module level or folder level
-(folder level only counts module-level imports... no: all imports, see below) and prints it.
+inside a function -- is an edge (package ``webnn_bridge.<folder>`` is folder ``<folder>/``). The
+test fails on any cycle and prints it (one closed path per strongly connected component).
 
 A lazy (function-level) import that exists only to dodge a cycle is still a cycle, so lazy
 imports count. ``ALLOWED`` lists the edges that are genuinely optional-runtime lazy loads and
@@ -170,14 +170,6 @@ def all_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(out)
 
 
-def folder_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    folders: dict[str, set[str]] = {f: set() for f in FOLDERS}
-    for module, targets in graph.items():
-        src = module.split(".")[0]
-        folders[src] |= {t.split(".")[0] for t in targets} - {src}
-    return folders
-
-
 def _describe(graph: dict[str, set[str]]) -> str:
     lines = []
     for comp in all_cycles(graph):
@@ -213,13 +205,3 @@ def test_no_module_import_cycle():
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle(s) among project modules:\n" + _describe(graph)
 
-
-def test_no_folder_import_cycle():
-    folders = folder_graph(import_graph())
-    cycle = find_cycle(folders)
-    assert cycle is None, "import cycle among project folders: " + " -> ".join(cycle) + "\n" + "\n".join(
-        f"  {m} -> {t}"
-        for m, targets in sorted(import_graph().items())
-        for t in sorted(targets)
-        if (m.split(".")[0], t.split(".")[0]) in set(zip(cycle, cycle[1:]))
-    )
