@@ -457,7 +457,7 @@ class HostLink {
   }
   send(header, parts) {
     if (this.closed) return;
-    this.enqueue(this.frame(header, parts));
+    this.enqueue(this.frame(header, parts), true);
   }
   request(header, parts) {
     if (this.closed) return Promise.reject(makeError('InvalidStateError', 'The connection to the webnn-bridge host is closed.'));
@@ -467,14 +467,29 @@ class HostLink {
       this.enqueue(this.frame(Object.assign({ id }, header), parts));
     });
   }
-  // Messages issued in one task (writeTensor + dispatch + readTensor) leave together at the next
-  // microtask: small ones as one 'batch' frame (the host handles them in order), big ones alone.
-  enqueue(frame) {
+  // Messages issued together leave together: small ones as one 'batch' frame (the host handles
+  // them in order), big ones alone. A message awaiting a reply (readTensor, ...) leaves at the next
+  // microtask with everything queued before it; fire-and-forget ones (writeTensor, dispatch, ...)
+  // wait for the next task (a MessageChannel message, unthrottled), so that the writes, dispatch
+  // and reads a client such as onnxruntime-web issues across awaits in one run cross to the host
+  // as one frame: every frame wakes the browser's network process and the host (README
+  // 'Performance'). The order of messages is never changed.
+  enqueue(frame, later = false) {
     this.queue.push(frame);
-    if (!this.flushing) { this.flushing = true; queueMicrotask(() => this.flush()); }
+    if (!later) {
+      if (!this.flushing) { this.flushing = true; queueMicrotask(() => this.flush()); }
+    } else if (!this.flushing && !this.flushLater) {
+      this.flushLater = true;
+      if (!this.tick) {
+        this.tick = new MessageChannel();
+        this.tick.port1.onmessage = () => { if (this.flushLater && !this.flushing) this.flush(); };
+      }
+      this.tick.port2.postMessage(0);
+    }
   }
   flush() {
     this.flushing = false;
+    this.flushLater = false;
     const queue = this.queue;
     this.queue = [];
     if (this.closed) return;
