@@ -527,3 +527,27 @@ def test_a_runs_messages_issued_across_awaits_cross_as_one_frame(page, host):
         }""",
     )
     assert r == {"first": [11, 22], "oneRun": 1, "alone": 1, "second": [13, 24]}
+
+
+def test_held_messages_leave_in_bounded_frames(page, host):
+    """A page writing in a loop of awaits (no task between): what the shim holds leaves once past
+    64 KiB, in batch frames of about that size, in order."""
+    r = run(
+        page,
+        host,
+        """
+        const t = await ctx.createTensor({...f32([256]), writable: true, readable: true});
+        const send = WebSocket.prototype.send;
+        const sizes = [];
+        WebSocket.prototype.send = function (d) { sizes.push(typeof d === 'string' ? d.length : d.byteLength); return send.call(this, d); };
+        try {
+          for (let i = 0; i < 200; i++) { ctx.writeTensor(t, new Float32Array(256).fill(i)); await null; }
+          const last = new Float32Array(await ctx.readTensor(t));
+          return {frames: sizes.length, biggest: Math.max(...sizes), last: [last[0], last[255]]};
+        } finally {
+          WebSocket.prototype.send = send;
+        }""",
+    )
+    assert r["last"] == [199, 199]
+    assert 3 <= r["frames"] < 200
+    assert r["biggest"] < 80 * 1024

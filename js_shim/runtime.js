@@ -474,9 +474,12 @@ class HostLink {
   // and reads a client such as onnxruntime-web issues across awaits in one run cross to the host
   // as one frame: every frame wakes the browser's network process and the host (README
   // 'Performance'). The order of messages is never changed.
+  // Fire-and-forget messages held past BATCH_MAX_BYTES (a page writing in a loop of awaits)
+  // leave at the next microtask instead, so that what waits stays small.
   enqueue(frame, later = false) {
     this.queue.push(frame);
-    if (!later) {
+    this.queuedBytes = (this.queuedBytes || 0) + (typeof frame === 'string' ? frame.length : frame.byteLength);
+    if (!later || this.queuedBytes > BATCH_MAX_BYTES) {
       if (!this.flushing) { this.flushing = true; queueMicrotask(() => this.flush()); }
     } else if (!this.flushing && !this.flushLater) {
       this.flushLater = true;
@@ -492,8 +495,10 @@ class HostLink {
     this.flushLater = false;
     const queue = this.queue;
     this.queue = [];
+    this.queuedBytes = 0;
     if (this.closed) return;
     let small = [];
+    let smallBytes = 0;
     const sendSmall = () => {
       if (small.length === 1) this.ws.send(small[0]);
       else if (small.length > 1) {
@@ -501,9 +506,16 @@ class HostLink {
         this.ws.send(this.frame({ t: 'batch', text: small.map((f) => (typeof f === 'string' ? 1 : 0)) }, parts));
       }
       small = [];
+      smallBytes = 0;
     };
     for (const f of queue) {
-      if ((typeof f === 'string' ? f.length : f.byteLength) <= BATCH_MAX_BYTES) { small.push(f); continue; }
+      const n = typeof f === 'string' ? f.length : f.byteLength;
+      if (n <= BATCH_MAX_BYTES) {  // a batch frame holds at most about BATCH_MAX_BYTES
+        if (smallBytes + n > BATCH_MAX_BYTES) sendSmall();
+        small.push(f);
+        smallBytes += n;
+        continue;
+      }
       sendSmall();
       this.ws.send(f);
     }
