@@ -486,3 +486,68 @@ def test_identical_graphs_from_different_builders_send_identical_messages(page, 
                                          for c in m["constants"]]} for m in messages[:2])
     assert first == second  # the same numbering
     assert first["outputs"] == {"y": max(o for n in first["nodes"] for o in n["outputs"])}
+
+
+def test_a_runs_messages_issued_across_awaits_cross_as_one_frame(page, host):
+    """writeTensor and dispatch (fire-and-forget) wait for the next task or the next message that
+    awaits a reply: a run issued across awaits, as onnxruntime-web issues it, is one frame to the
+    host, in order; fire-and-forget messages with nothing after them still leave (next task)."""
+    r = run(
+        page,
+        host,
+        """
+        const x = b.input('x', f32([2])), y = b.input('y', f32([2]));
+        const g = await b.build({out: b.add(x, y)});
+        const tx = await ctx.createTensor({...f32([2]), writable: true});
+        const ty = await ctx.createTensor({...f32([2]), writable: true});
+        const to = await ctx.createTensor({...f32([2]), readable: true});
+        const send = WebSocket.prototype.send;
+        let frames = 0;
+        WebSocket.prototype.send = function (...a) { frames++; return send.apply(this, a); };
+        const tick = () => new Promise((r) => setTimeout(r, 0));
+        try {
+          ctx.writeTensor(tx, new Float32Array([1, 2]));
+          await null;
+          ctx.writeTensor(ty, new Float32Array([10, 20]));
+          await Promise.resolve();
+          ctx.dispatch(g, {x: tx, y: ty}, {out: to});
+          await null;
+          const first = Array.from(new Float32Array(await ctx.readTensor(to)));
+          const oneRun = frames;
+          // fire-and-forget alone: sent at the next task, before a later read
+          frames = 0;
+          ctx.writeTensor(tx, new Float32Array([3, 4]));
+          ctx.dispatch(g, {x: tx, y: ty}, {out: to});
+          await tick();
+          const alone = frames;
+          const second = Array.from(new Float32Array(await ctx.readTensor(to)));
+          return {first, oneRun, alone, second};
+        } finally {
+          WebSocket.prototype.send = send;
+        }""",
+    )
+    assert r == {"first": [11, 22], "oneRun": 1, "alone": 1, "second": [13, 24]}
+
+
+def test_held_messages_leave_in_bounded_frames(page, host):
+    """A page writing in a loop of awaits (no task between): what the shim holds leaves once past
+    64 KiB, in batch frames of about that size, in order."""
+    r = run(
+        page,
+        host,
+        """
+        const t = await ctx.createTensor({...f32([256]), writable: true, readable: true});
+        const send = WebSocket.prototype.send;
+        const sizes = [];
+        WebSocket.prototype.send = function (d) { sizes.push(typeof d === 'string' ? d.length : d.byteLength); return send.call(this, d); };
+        try {
+          for (let i = 0; i < 200; i++) { ctx.writeTensor(t, new Float32Array(256).fill(i)); await null; }
+          const last = new Float32Array(await ctx.readTensor(t));
+          return {frames: sizes.length, biggest: Math.max(...sizes), last: [last[0], last[255]]};
+        } finally {
+          WebSocket.prototype.send = send;
+        }""",
+    )
+    assert r["last"] == [199, 199]
+    assert 3 <= r["frames"] < 200
+    assert r["biggest"] < 80 * 1024

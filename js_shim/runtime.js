@@ -457,7 +457,7 @@ class HostLink {
   }
   send(header, parts) {
     if (this.closed) return;
-    this.enqueue(this.frame(header, parts));
+    this.enqueue(this.frame(header, parts), true);
   }
   request(header, parts) {
     if (this.closed) return Promise.reject(makeError('InvalidStateError', 'The connection to the webnn-bridge host is closed.'));
@@ -467,18 +467,38 @@ class HostLink {
       this.enqueue(this.frame(Object.assign({ id }, header), parts));
     });
   }
-  // Messages issued in one task (writeTensor + dispatch + readTensor) leave together at the next
-  // microtask: small ones as one 'batch' frame (the host handles them in order), big ones alone.
-  enqueue(frame) {
+  // Messages issued together leave together: small ones as one 'batch' frame (the host handles
+  // them in order), big ones alone. A message awaiting a reply (readTensor, ...) leaves at the next
+  // microtask with everything queued before it; fire-and-forget ones (writeTensor, dispatch, ...)
+  // wait for the next task (a MessageChannel message, unthrottled), so that the writes, dispatch
+  // and reads a client such as onnxruntime-web issues across awaits in one run cross to the host
+  // as one frame: every frame wakes the browser's network process and the host (README
+  // 'Performance'). The order of messages is never changed.
+  // Fire-and-forget messages held past BATCH_MAX_BYTES (a page writing in a loop of awaits)
+  // leave at the next microtask instead, so that what waits stays small.
+  enqueue(frame, later = false) {
     this.queue.push(frame);
-    if (!this.flushing) { this.flushing = true; queueMicrotask(() => this.flush()); }
+    this.queuedBytes = (this.queuedBytes || 0) + (typeof frame === 'string' ? frame.length : frame.byteLength);
+    if (!later || this.queuedBytes > BATCH_MAX_BYTES) {
+      if (!this.flushing) { this.flushing = true; queueMicrotask(() => this.flush()); }
+    } else if (!this.flushing && !this.flushLater) {
+      this.flushLater = true;
+      if (!this.tick) {
+        this.tick = new MessageChannel();
+        this.tick.port1.onmessage = () => { if (this.flushLater && !this.flushing) this.flush(); };
+      }
+      this.tick.port2.postMessage(0);
+    }
   }
   flush() {
     this.flushing = false;
+    this.flushLater = false;
     const queue = this.queue;
     this.queue = [];
+    this.queuedBytes = 0;
     if (this.closed) return;
     let small = [];
+    let smallBytes = 0;
     const sendSmall = () => {
       if (small.length === 1) this.ws.send(small[0]);
       else if (small.length > 1) {
@@ -486,9 +506,16 @@ class HostLink {
         this.ws.send(this.frame({ t: 'batch', text: small.map((f) => (typeof f === 'string' ? 1 : 0)) }, parts));
       }
       small = [];
+      smallBytes = 0;
     };
     for (const f of queue) {
-      if ((typeof f === 'string' ? f.length : f.byteLength) <= BATCH_MAX_BYTES) { small.push(f); continue; }
+      const n = typeof f === 'string' ? f.length : f.byteLength;
+      if (n <= BATCH_MAX_BYTES) {  // a batch frame holds at most about BATCH_MAX_BYTES
+        if (smallBytes + n > BATCH_MAX_BYTES) sendSmall();
+        small.push(f);
+        smallBytes += n;
+        continue;
+      }
       sendSmall();
       this.ws.send(f);
     }
