@@ -161,14 +161,9 @@ def test_wpt_runner_runs_in_both_modes(tmp_path, strict):
 
     from webnn_bridge.bridge import wpt
 
-    from .test_wpt_runner import HARNESS
+    from .test_wpt_runner import make_mini_wpt
 
-    (tmp_path / "resources").mkdir()
-    (tmp_path / "resources" / "testharness.js").write_text(HARNESS)
-    d = tmp_path / "webnn" / "conformance_tests"
-    d.mkdir(parents=True)
-    (d / "tensor.https.any.js").write_text(WPT_TENSOR_TEST)
-    (tmp_path / "webnn" / "validation_tests").mkdir()
+    make_mini_wpt(tmp_path, {"tensor.https.any.js": WPT_TENSOR_TEST})
     out = tmp_path / "results.json"
     wpt.main([str(tmp_path), "--json", str(out)] + (["--strict-spec"] if strict else []))
     [page] = json.loads(out.read_text())

@@ -62,16 +62,24 @@ test(() => assert_equals(1 + 1, 3, 'arithmetic'), 'a subtest that fails');
 HELPER = "function contextOptions() { return {deviceType: location.search.substring(1)}; }\n"
 
 
+def make_mini_wpt(root: Path, tests: dict[str, str]) -> Path:
+    """A WPT checkout in miniature under ``root``: the harness stand-in, ``tests`` (file name ->
+    source) in webnn/conformance_tests, an empty webnn/validation_tests."""
+    (root / "resources").mkdir()
+    (root / "resources" / "testharness.js").write_text(HARNESS)
+    d = root / "webnn" / "conformance_tests"
+    d.mkdir(parents=True)
+    for name, text in tests.items():
+        (d / name).write_text(text)
+    (root / "webnn" / "validation_tests").mkdir()
+    return root
+
+
 @pytest.fixture
 def mini_wpt(tmp_path) -> Path:
-    (tmp_path / "resources").mkdir()
-    (tmp_path / "resources" / "testharness.js").write_text(HARNESS)
-    d = tmp_path / "webnn" / "conformance_tests"
-    d.mkdir(parents=True)
-    (d / "relu.https.any.js").write_text(TEST)
+    make_mini_wpt(tmp_path, {"relu.https.any.js": TEST})
     (tmp_path / "webnn" / "resources").mkdir()
     (tmp_path / "webnn" / "resources" / "helper.js").write_text(HELPER)
-    (tmp_path / "webnn" / "validation_tests").mkdir()
     return tmp_path
 
 
