@@ -385,6 +385,54 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
     return r
 
 
+def mobilenet_under_playwright(pw, app: Path, iters: int, transport: str | None = None) -> dict:
+    """MobileNetV2's first build and inference under Playwright (a fresh browser and host), with the
+    shim's default transport or the one named (README "Transport")."""
+    host = start_host(own_process=True, app_dir=app)
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    spans = HostTimes()
+    try:
+        page = browser.new_page()
+        page.set_default_timeout(600_000)
+        if transport:
+            page.add_init_script(f"globalThis.WEBNN_BRIDGE_TRANSPORT = {json.dumps(transport)};")
+        page.goto(f"{host.url}/mobilenet.html")
+        m = page.evaluate(MOBILENET_JS, [iters, 0])
+        via = [s.via for s in host.host.sessions.values()]
+        return {"infer": median(m["times"]), "build": m["builds"][0], "top": m["top"], "via": via,
+                "host_dispatch": median(spans.take("dispatch")[3:])}
+    finally:
+        spans.close()
+        browser.close()
+        host.stop()
+
+
+# the same page under the project's pytest plugin (bridge/pytest_plugin.py): its webnn_app fixture's
+# host and its webnn_browser's Chromium, in a pytest run of its own
+PLUGIN_TEST = """import json, os
+
+def test_mobilenet(webnn_app):
+    page = webnn_app(os.environ["BENCH_APP"]).open("mobilenet.html")
+    page.set_default_timeout(600_000)
+    m = page.evaluate(os.environ["BENCH_JS"], [int(os.environ["BENCH_ITERS"]), 0])
+    with open(os.environ["BENCH_OUT"], "w") as f:
+        json.dump(m, f)
+"""
+
+
+def mobilenet_under_plugin(app: Path, iters: int) -> dict:
+    """MobileNetV2's first build and inference in a test that uses the pytest plugin's fixtures."""
+    with tempfile.TemporaryDirectory() as d:
+        test, out = Path(d) / "test_bench_plugin.py", Path(d) / "out.json"
+        test.write_text(PLUGIN_TEST)
+        env = {**os.environ, "BENCH_APP": str(app), "BENCH_JS": MOBILENET_JS, "BENCH_ITERS": str(iters),
+               "BENCH_OUT": str(out)}
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", d, str(test)],
+                       cwd=d, env=env, check=True, stdout=subprocess.DEVNULL, timeout=600)
+        m = json.loads(out.read_text())
+    return {"infer": median(m["times"]), "build": m["builds"][0], "top": m["top"]}
+
+
 # the page's measurements, run on load, each printed to the console (Chromium's stderr) as one line;
 # then the page reloads itself and builds again, and, once the script restarted the host (it
 # serves "restarted.txt" then), reloads and builds once more
@@ -417,7 +465,7 @@ PLAIN_HOOK = """<script>addEventListener('load', async () => {
 });</script>"""
 
 
-def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
+def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = None) -> dict:
     """MobileNetV2, tiny graph and transfer rows through the shim in a Chromium that no driver is
     attached to.
 
@@ -429,6 +477,8 @@ def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
     hook = PLAIN_HOOK % {"mobilenet": MOBILENET_JS, "iters": iters, "tiny": TINY_JS,
                          "tiny_args": json.dumps([iters * 20, w1, w2]), "transfer": TRANSFER_JS, "n": n,
                          "echo": ECHO_JS, "echo_args": json.dumps([echo.url, iters * 20, n, 5, upload_sizes()])}
+    if transport:  # the link's transport (README "Transport"), chosen when the page's first context opens
+        hook = f"<script>globalThis.WEBNN_BRIDGE_TRANSPORT = {json.dumps(transport)};</script>" + hook
     (app / "mobilenet_plain.html").write_text((app / "mobilenet.html").read_text().replace("</body>", hook + "</body>"))
     (app / "restarted.txt").unlink(missing_ok=True)
     spans = HostTimes()
@@ -670,6 +720,8 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=1,
                    help="repeat the no-driver rows of ours and of every peer this many times, interleaved, and "
                         "print each target's ratio per round and their median (the table is the first round's)")
+    p.add_argument("--drivers", action="store_true",
+                   help="only the rows with and without a driver (README 'Transport'), --rounds times interleaved")
     args = p.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -679,6 +731,10 @@ def main() -> None:
         echo = EchoServer()
         rounds = []
         try:
+            if args.drivers:
+                drivers = [driver_round(pw, app, args, echo) for _ in range(args.rounds)]
+                report_drivers(drivers)
+                return
             o = ours(pw, app, args, echo)
             for _ in range(args.rounds):
                 plain = medians([ours_plain(app, args.iters, echo) for _ in range(args.runs)])
@@ -710,6 +766,64 @@ ROUND_RATIOS = (
     ("tiny round trip / bare echo", lambda p, q, n, nq: (q["tiny"], q["echo_tiny"])),
     ("transfer, ours / bare echo (>= 0.5x)", lambda p, q, n, nq: (q["transfer"], q["echo_transfer"])),
 )
+
+
+def driver_round(pw, app: Path, args, echo: EchoServer) -> dict:
+    """One round of MobileNetV2 with and without a driver, each in a fresh browser and host: no driver
+    (the shim's default transport there, a plain websocket, and the shared worker's relay), under
+    Playwright (its default there, the shared worker's relay, and a plain websocket), under the pytest
+    plugin's fixtures, and native Chromium (under Playwright)."""
+    r = {"plain": ours_plain(app, args.iters, echo), "pw": mobilenet_under_playwright(pw, app, args.iters),
+         "plugin": mobilenet_under_plugin(app, args.iters),
+         "pw_ws": mobilenet_under_playwright(pw, app, args.iters, "websocket"),
+         "plain_sw": ours_plain(app, args.iters, echo, "shared-worker")}
+    if args.native_chromium:
+        r["native"] = native(pw, app, args)
+    r["load"] = os.getloadavg()[0]
+    print("  round: " + ", ".join(f"{k} {v['infer']:.1f} ms / build {v['build']:.0f} ms" for k, v in r.items()
+                                  if isinstance(v, dict)) + f"; load {r['load']:.1f}", flush=True)
+    return r
+
+
+# (label, a, b): each round's a / b
+DRIVER_RATIOS = (
+    ("inference, Playwright / no driver (<= 1.2x)", lambda r: (r["pw"]["infer"], r["plain"]["infer"])),
+    ("inference, Playwright / native (<= 1x)", lambda r: (r["pw"]["infer"], r.get("native", {}).get("infer"))),
+    ("first build, Playwright / no driver (<= 1.3x)", lambda r: (r["pw"]["build"], r["plain"]["build"])),
+    ("inference, plugin fixtures / no driver (<= 1.2x)", lambda r: (r["plugin"]["infer"], r["plain"]["infer"])),
+    ("inference, plugin fixtures / native (<= 1x)",
+     lambda r: (r["plugin"]["infer"], r.get("native", {}).get("infer"))),
+    ("first build, plugin fixtures / no driver (<= 1.3x)", lambda r: (r["plugin"]["build"], r["plain"]["build"])),
+    ("inference, Playwright + websocket / no driver", lambda r: (r["pw_ws"]["infer"], r["plain"]["infer"])),
+    ("first build, Playwright + websocket / no driver", lambda r: (r["pw_ws"]["build"], r["plain"]["build"])),
+    ("inference, no driver: shared worker / websocket", lambda r: (r["plain_sw"]["infer"], r["plain"]["infer"])),
+    ("first build, no driver: shared worker / websocket", lambda r: (r["plain_sw"]["build"], r["plain"]["build"])),
+)
+
+
+def report_drivers(rounds: list[dict]) -> None:
+    def ms(key, field):
+        vals = [r[key][field] for r in rounds if key in r]
+        return f"{median(vals):8.1f} ms" if vals else "       - "
+
+    loads = ", ".join(f"{r['load']:.1f}" for r in rounds)
+    print(f"\nMobileNetV2 with and without a driver (medians of {len(rounds)} interleaved rounds; "
+          f"1-minute load average after each: {loads})")
+    print("                                          inference    first build   host dispatch")
+    for key, title in (("plain", "no driver (websocket, the default)"), ("plain_sw", "no driver, shared worker"),
+                       ("pw", "Playwright (shared worker, the default)"), ("plugin", "pytest plugin fixtures"),
+                       ("pw_ws", "Playwright, websocket"), ("native", "native Chromium (Playwright)")):
+        print(f"  {title:39} {ms(key, 'infer')}  {ms(key, 'build')}  "
+              + (ms(key, "host_dispatch") if all("host_dispatch" in r.get(key, {}) for r in rounds) else "     -"))
+    vias = {v for r in rounds for v in r["pw"]["via"]}
+    tops = {r[k]["top"] for r in rounds for k in ("plain", "plain_sw", "pw", "plugin", "pw_ws", "native") if k in r}
+    print(f"  transport the host saw under Playwright: {sorted(vias)}; top-1 classes: {sorted(tops)}")
+    print("  ratios, each round's (their median):")
+    for label, pick in DRIVER_RATIOS:
+        pairs = [(a, b) for a, b in (pick(r) for r in rounds) if a is not None and b]
+        if pairs:
+            print(f"    {label:50} {median([a / b for a, b in pairs]):5.2f}x   "
+                  f"({', '.join(f'{a / b:.2f}' for a, b in pairs)})")
 
 
 def report_rounds(rounds: list[tuple]) -> None:
