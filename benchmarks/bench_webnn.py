@@ -193,6 +193,27 @@ def median(xs) -> float:
     return float(statistics.median(xs))
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process (the host's threads, Playwright's client) and of every process under
+    it, live (Chromium's, Playwright's driver) or reaped: what a page's work costs the machine, which
+    a busy machine inflates far less than the wall-clock time."""
+    t = os.times()
+    total = t.user + t.system + t.children_user + t.children_system
+    parents, own = {}, {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(pid)] = int(fields[1])
+        own[int(pid)] = (int(fields[11]) + int(fields[12])) / tick
+    mine = {os.getpid()}
+    for _ in range(8):  # descendants, level by level
+        mine |= {pid for pid, ppid in parents.items() if ppid in mine}
+    return total + sum(v for pid, v in own.items() if pid in mine and pid != os.getpid())
+
+
 # --------------------------------------------------------------------------- setup
 
 
@@ -389,6 +410,7 @@ def mobilenet_under_playwright(pw, app: Path, iters: int, transport: str | None 
     """MobileNetV2's first build and inference under Playwright (a fresh browser and host), with the
     shim's default transport or the one named (README "Transport")."""
     host = start_host(own_process=True, app_dir=app)
+    cpu = cpu_seconds()
     browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     spans = HostTimes()
     try:
@@ -397,10 +419,11 @@ def mobilenet_under_playwright(pw, app: Path, iters: int, transport: str | None 
         if transport:
             page.add_init_script(f"globalThis.WEBNN_BRIDGE_TRANSPORT = {json.dumps(transport)};")
         page.goto(f"{host.url}/mobilenet.html")
-        m = page.evaluate(MOBILENET_JS, [iters, 0])
+        m = page.evaluate(MOBILENET_JS, [iters, 2])  # the plain page's work: three builds, the inferences
+        cpu = cpu_seconds() - cpu
         via = [s.via for s in host.host.sessions.values()]
         return {"infer": median(m["times"]), "build": m["builds"][0], "top": m["top"], "via": via,
-                "host_dispatch": median(spans.take("dispatch")[3:])}
+                "host_dispatch": median(spans.take("dispatch")[3:]), "cpu": cpu}
     finally:
         spans.close()
         browser.close()
@@ -491,7 +514,11 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
 
         hosts = [start_host(own_process=True, app_dir=app, ml_factory=ml)]
 
+        cpu = [cpu_seconds()]
+
         def restart(key: str) -> None:
+            if key == "times":  # the page's start, its three MobileNetV2 builds and its inferences
+                cpu.append(cpu_seconds())
             if key == "restart_host":  # the same port, so the same page origin: the disk caches serve it
                 port = hosts[-1].host.port
                 hosts[-1].stop()
@@ -509,6 +536,7 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
             spans.close()
             hosts[-1].stop()
     return {"infer": median(lines["times"]), "host_dispatch": median(dispatch), "top": int(lines["top"][0]),
+            "cpu": cpu[1] - cpu[0],
             "build": lines["builds"][0], "rebuild": median(lines["builds"][1:]),
             "host_build": builds[0], "host_rebuild": median(builds[1:3]),
             "reload": lines["reload"][0], "host_reload": builds[-2],
@@ -798,6 +826,9 @@ DRIVER_RATIOS = (
     ("first build, Playwright + websocket / no driver", lambda r: (r["pw_ws"]["build"], r["plain"]["build"])),
     ("inference, no driver: shared worker / websocket", lambda r: (r["plain_sw"]["infer"], r["plain"]["infer"])),
     ("first build, no driver: shared worker / websocket", lambda r: (r["plain_sw"]["build"], r["plain"]["build"])),
+    ("CPU, Playwright / no driver", lambda r: (r["pw"]["cpu"], r["plain"]["cpu"])),
+    ("CPU, Playwright + websocket / no driver", lambda r: (r["pw_ws"]["cpu"], r["plain"]["cpu"])),
+    ("CPU, no driver: shared worker / websocket", lambda r: (r["plain_sw"]["cpu"], r["plain"]["cpu"])),
 )
 
 
@@ -809,12 +840,15 @@ def report_drivers(rounds: list[dict]) -> None:
     loads = ", ".join(f"{r['load']:.1f}" for r in rounds)
     print(f"\nMobileNetV2 with and without a driver (medians of {len(rounds)} interleaved rounds; "
           f"1-minute load average after each: {loads})")
-    print("                                          inference    first build   host dispatch")
+    print("                                          inference    first build   host dispatch   CPU, all processes")
     for key, title in (("plain", "no driver (websocket, the default)"), ("plain_sw", "no driver, shared worker"),
                        ("pw", "Playwright (shared worker, the default)"), ("plugin", "pytest plugin fixtures"),
                        ("pw_ws", "Playwright, websocket"), ("native", "native Chromium (Playwright)")):
+        cpus = [r[key]["cpu"] for r in rounds if "cpu" in r.get(key, {})]
         print(f"  {title:39} {ms(key, 'infer')}  {ms(key, 'build')}  "
-              + (ms(key, "host_dispatch") if all("host_dispatch" in r.get(key, {}) for r in rounds) else "     -"))
+              + (ms(key, "host_dispatch") if all("host_dispatch" in r.get(key, {}) for r in rounds) else "       -   ")
+              + (f"    {median(cpus):6.2f} s" if cpus else ""))
+    print("  (CPU: from the browser's launch to the end of the inferences: startup, three builds, the inferences)")
     vias = {v for r in rounds for v in r["pw"]["via"]}
     tops = {r[k]["top"] for r in rounds for k in ("plain", "plain_sw", "pw", "plugin", "pw_ws", "native") if k in r}
     print(f"  transport the host saw under Playwright: {sorted(vias)}; top-1 classes: {sorted(tops)}")
