@@ -4,7 +4,8 @@ Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios
   - MobileNetV2 (NCHW, the e2e page's graph, real weights from ../shared/data): in-process ONNX
     Runtime (same thread count as the host), ours (write + dispatch + read in Debian's Chromium
     through the shim, with no driver attached; again under Playwright, whose DevTools session
-    reports every websocket frame and so slows ours, not native), native Chromium WebNN
+    is sent every websocket frame a page sends or receives, so the shim's link goes through the
+    page's shared worker there, README "Transport"), native Chromium WebNN
     (--native-chromium), onnxruntime-web through its WebNN EP on ours / on native, and onnxruntime-web wasm
     (--ort-web; each with no driver attached, and again under Playwright);
   - MobileNetV2 build() (no driver attached, and again under Playwright): first build, identical
@@ -16,6 +17,14 @@ Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios
     tiny message from the same page;
   - transfer: 16 MiB written and read back through the shim vs echoed by a bare websocket.
 
+With --drivers, only MobileNetV2's first build and inference with and without a driver (README
+"Transport"), --rounds times interleaved, each in a fresh browser and host: no driver (the shim's
+default there, its page's own websocket, and its shared worker's), under Playwright (its default
+there, the shared worker's websocket, and the page's own websocket), under the pytest plugin's
+fixtures (a pytest run of its own), native Chromium (under Playwright); with each the CPU time of
+every process (this one, which runs the host, Chromium's, Playwright's driver) from the browser's
+launch to the end of the inferences, which a busy machine inflates far less than wall-clock times.
+
 Hosts run in this process with the served host's process settings (own_process: its garbage
 collector tuning, bridge/server.py tune_gc).
 
@@ -24,6 +33,8 @@ Run (from the repository root):
       [--native-chromium /path/to/chromium] [--ort-web /path/to/onnxruntime-web/dist]
 (--rounds N: the no-driver rows of ours and every peer N times, interleaved; each target's ratio
 per round and the median of those, for a noisy machine.)
+  PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py --drivers --iters 30 --rounds 4 \
+      [--native-chromium /path/to/chromium]
 
 Peers (never needed by the tests; see README "Performance"): native Chromium with WebNN from npm
 `@sparticuz/chromium` (unpack its brotli archives; the swiftshader libraries sit beside the
@@ -492,9 +503,11 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
     """MobileNetV2, tiny graph and transfer rows through the shim in a Chromium that no driver is
     attached to.
 
-    Playwright's DevTools session reports every websocket frame to its driver (the 600 KB input
+    Playwright's DevTools session is sent every websocket frame of the page (the 600 KB input
     base64-encoded, each inference): the browser and the driver then burn CPU while the host
-    dispatches, which inflates both the round trip and the host's dispatch on a small machine."""
+    dispatches, which inflates both the round trip and the host's dispatch on a small machine (the
+    shim avoids it under a driver: README "Transport"). ``transport``: the shim's, chosen by the
+    page (README "Transport"); by default a plain websocket here."""
     w1, w2 = tiny_weights()
     n = 4 * 1024 * 1024
     hook = PLAIN_HOOK % {"mobilenet": MOBILENET_JS, "iters": iters, "tiny": TINY_JS,
@@ -697,7 +710,7 @@ def report(p: dict, q: dict, o: dict, n: dict | None, nq: dict | None = None) ->
     print(f"  ours (shim + host)            {ms(q['infer'])}   vs in-process {ratio(q['infer'], p['infer'], '<= 1.3x')}"
           f"   vs native {ratio(q['infer'], n.get('infer'), '<= 0.6x')}")
     print(f"    of which host dispatch      {ms(q['host_dispatch'])}   vs in-process {ratio(q['host_dispatch'], p['infer'])}")
-    print(f"  ours under Playwright         {ms(o['infer'])}   (its DevTools session reports every websocket frame)")
+    print(f"  ours under Playwright         {ms(o['infer'])}   (through the page's shared worker: README 'Transport')")
     print(f"    of which host dispatch      {ms(o['host_dispatch'])}   vs in-process {ratio(o['host_dispatch'], p['infer'])}")
     print(f"  native Chromium WebNN         {ms(n.get('infer'))}")
     nq = nq or {}
