@@ -417,6 +417,55 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
     return r
 
 
+def cpu_by_process() -> dict[str, float]:
+    """CPU seconds of this process (the host, Playwright's client) and of each kind of process under
+    it (Chromium's browser, renderer and network processes, Playwright's driver), live ones only."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents, used, kind = {}, {}, {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            cmd = Path(f"/proc/{pid}/cmdline").read_text()
+        except OSError:
+            continue
+        p = int(pid)
+        parents[p], used[p] = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
+        kind[p] = ("host and Playwright client" if p == os.getpid() else "Playwright driver" if "run-driver" in cmd
+                   else "renderer" if "type=renderer" in cmd else "network" if "NetworkService" in cmd
+                   else "browser" if "--type=" not in cmd else "other")
+    mine = {os.getpid()}
+    for _ in range(8):  # descendants, level by level
+        mine |= {p for p, pp in parents.items() if pp in mine}
+    out: dict[str, float] = {}
+    for p in mine:
+        out[kind[p]] = out.get(kind[p], 0.0) + used[p]
+    return out
+
+
+def inference_cpu(pw, app: Path, iters: int, transport: str) -> dict[str, float]:
+    """CPU milliseconds one MobileNetV2 inference costs each kind of process under Playwright with
+    the shim's ``transport``: the difference between a loop of 4 * iters and one of iters inferences
+    in the same page (its graph rebuilt from the page's caches), over 3 * iters."""
+    host = start_host(own_process=True, app_dir=app)
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        page = browser.new_page()
+        page.set_default_timeout(600_000)
+        page.add_init_script(f"globalThis.WEBNN_BRIDGE_TRANSPORT = {json.dumps(transport)};")
+        page.goto(f"{host.url}/mobilenet.html")
+        page.evaluate(MOBILENET_JS, [3, 0])  # the first build
+        spent = []
+        for n in (iters, 4 * iters):
+            before = cpu_by_process()
+            page.evaluate(MOBILENET_JS, [n, 0])
+            after = cpu_by_process()
+            spent.append({k: v - before.get(k, 0.0) for k, v in after.items()})
+        return {k: (v - spent[0].get(k, 0.0)) / (3 * iters) * 1000 for k, v in spent[1].items()}
+    finally:
+        browser.close()
+        host.stop()
+
+
 def mobilenet_under_playwright(pw, app: Path, iters: int, transport: str | None = None) -> dict:
     """MobileNetV2's first build and inference under Playwright (a fresh browser and host), with the
     shim's default transport or the one named (README "Transport")."""
@@ -820,9 +869,13 @@ def driver_round(pw, app: Path, args, echo: EchoServer) -> dict:
          "plain_sw": ours_plain(app, args.iters, echo, "shared-worker")}
     if args.native_chromium:
         r["native"] = native(pw, app, args)
+    r["cpu_sw"] = inference_cpu(pw, app, args.iters, "shared-worker")
+    r["cpu_ws"] = inference_cpu(pw, app, args.iters, "websocket")
     r["load"] = os.getloadavg()[0]
     print("  round: " + ", ".join(f"{k} {v['infer']:.1f} ms / build {v['build']:.0f} ms" for k, v in r.items()
-                                  if isinstance(v, dict)) + f"; load {r['load']:.1f}", flush=True)
+                                  if isinstance(v, dict) and "infer" in v)
+          + f"; CPU per inference {sum(r['cpu_sw'].values()):.1f} / {sum(r['cpu_ws'].values()):.1f} ms"
+          + f"; load {r['load']:.1f}", flush=True)
     return r
 
 
@@ -865,6 +918,12 @@ def report_drivers(rounds: list[dict]) -> None:
     vias = {v for r in rounds for v in r["pw"]["via"]}
     tops = {r[k]["top"] for r in rounds for k in ("plain", "plain_sw", "pw", "plugin", "pw_ws", "native") if k in r}
     print(f"  transport the host saw under Playwright: {sorted(vias)}; top-1 classes: {sorted(tops)}")
+    kinds = sorted({k for r in rounds for key in ("cpu_sw", "cpu_ws") for k in r[key]})
+    print("  CPU per inference under Playwright, ms by process (median of the rounds):")
+    for key, title in (("cpu_sw", "shared worker (the default)"), ("cpu_ws", "the page's websocket")):
+        per = {k: median([r[key].get(k, 0.0) for r in rounds]) for k in kinds}
+        total = median([sum(r[key].values()) for r in rounds])
+        print(f"    {title:28} total {total:6.1f}: " + ", ".join(f"{k} {v:.1f}" for k, v in per.items()))
     print("  ratios, each round's (their median):")
     for label, pick in DRIVER_RATIOS:
         pairs = [(a, b) for a, b in (pick(r) for r in rounds) if a is not None and b]
