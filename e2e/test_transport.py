@@ -186,3 +186,19 @@ def test_each_page_has_its_own_worker_and_a_page_that_leaves_frees_its_bytes(bar
         assert wait_until(lambda: bare_host.host.ml.budget.used == before)
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("webdriver, asked, via", [
+    (False, None, "websocket"),  # no driver: the page's own websocket
+    (False, "shared-worker", "shared-worker"),  # the page's choice wins
+    (True, "websocket", "websocket"),
+    (True, "bogus", "shared-worker"),  # an unknown choice is the default
+])
+def test_the_page_or_its_driver_chooses_the_transport(webdriver, asked, via, bare_host, page):
+    # navigator.webdriver as a page with no driver attached reports it
+    page.add_init_script(f"Object.defineProperty(Navigator.prototype, 'webdriver', {{get: () => {str(webdriver).lower()}}});")
+    if asked is not None:
+        page.add_init_script(f"globalThis.WEBNN_BRIDGE_TRANSPORT = '{asked}';")
+    page.goto(bare_host.url + "/")
+    np.testing.assert_array_equal(run(page), expected(N, 0.01))
+    assert [s.via for s in bare_host.host.sessions.values()] == [via]
