@@ -1,0 +1,176 @@
+"""https pages and the host over TLS (serve --tls-cert/--tls-key, here the development certificate
+of --tls-self-signed): a page the host serves over https, and a page of another https origin the
+host allows, run a graph through the shim over wss; an https page whose shim points at an http
+host is told that this is mixed content and how to serve TLS.
+
+Browser contexts ignore certificate errors (the test's authority is trusted nowhere); every engine
+adapter of the webnn_browser fixture supports ``new_context(ignore_https_errors=True)``."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import socket
+import ssl
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from webnn_bridge.bridge import tls
+
+from .conftest import start_host
+from .test_origins import FOREIGN_PAGE
+
+pytest.importorskip("cryptography", reason="the development certificate needs 'cryptography'")
+
+
+@pytest.fixture(scope="module")
+def dev(tmp_path_factory):
+    return tls.dev_certificate(tmp_path_factory.mktemp("tls"))
+
+
+@pytest.fixture
+def context(browser):
+    ctx = browser.new_context(ignore_https_errors=True)
+    yield ctx
+    ctx.close()
+
+
+class HttpsStaticServer:
+    """A plain file server on another loopback port, over TLS: a page from another https origin."""
+
+    def __init__(self, directory: Path, dev: tls.DevCertificate):
+        handler = functools.partial(_QuietHandler, directory=str(directory))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.socket = tls.server_context(dev.cert, dev.key).wrap_socket(self.httpd.socket, server_side=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def origin(self) -> str:
+        return f"https://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def handle(self):
+        try:
+            super().handle()
+        except (ssl.SSLError, ConnectionError):  # a browser that gave up on a connection
+            pass
+
+
+@pytest.fixture
+def https_site(tmp_path, dev):
+    servers = []
+
+    def make(page: str) -> HttpsStaticServer:
+        (tmp_path / "foreign.html").write_text(page)
+        s = HttpsStaticServer(tmp_path, dev)
+        servers.append(s)
+        return s
+
+    yield make
+    for s in servers:
+        s.stop()
+
+
+def test_https_page_of_the_host_runs_the_self_test(context, dev):
+    h = start_host(tls_cert=dev.cert, tls_key=dev.key)
+    try:
+        assert h.url.startswith("https://")
+        page = context.new_page()
+        page.goto(f"{h.url}/")
+        page.wait_for_function("document.getElementById('selftest').className !== ''", timeout=60_000)
+        assert page.inner_text("#selftest") == "passed: relu([-2, -1, 0, 3]) + 1 = [1, 1, 1, 4]"
+        assert page.evaluate("location.protocol") == "https:"
+        assert page.evaluate("window.__webnnBridge.host") == h.url
+    finally:
+        h.stop()
+
+
+def test_https_page_of_an_allowed_origin_runs_a_graph(context, dev, https_site, tmp_path):
+    site = https_site("")  # the page is written once the host's URL is known
+    # the certificate of serve --tls-self-signed DIR, made in DIR
+    h = start_host(tls_self_signed=tmp_path / "tls", allow_origins=[site.origin])
+    try:
+        (tmp_path / "foreign.html").write_text(FOREIGN_PAGE.format(host=h.url))
+        page = context.new_page()
+        page.goto(f"{site.origin}/foreign.html")
+        assert page.evaluate("window.tryContext()") == {"ok": [0.0, 2.0]}
+        assert page.evaluate("window.__webnnBridge.host") == h.url
+    finally:
+        h.stop()
+
+
+def test_https_page_of_a_refused_origin_is_told_so(context, dev, https_site):
+    h = start_host(tls_cert=dev.cert, tls_key=dev.key)
+    try:
+        site = https_site(FOREIGN_PAGE.format(host=h.url))
+        page = context.new_page()
+        page.goto(f"{site.origin}/foreign.html")
+        r = page.evaluate("window.tryContext()")
+        # the origin probe answers over https too: a refusal, not "mixed content" nor "unreachable"
+        assert r.get("error") == "NotSupportedError", r
+        assert "refused this page's origin" in r["message"] and f"--allow-origin {site.origin}" in r["message"], r
+        assert not h.host.sessions
+    finally:
+        h.stop()
+
+
+def non_loopback_address() -> str | None:
+    """An IPv4 address of this machine other than loopback: browsers allow http://127.0.0.1 from
+    https pages in Chromium and Firefox (loopback is potentially trustworthy), not to other hosts."""
+    candidates = []
+    try:
+        candidates += [ai[4][0] for ai in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    except OSError:
+        pass
+    for probe in ("192.0.2.1", "10.255.255.255"):  # a UDP "connect" sends nothing; it picks a route
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                candidates.append(s.getsockname()[0])
+        except OSError:
+            pass
+    for address in candidates:
+        if not address.startswith("127.") and address != "0.0.0.0":
+            try:
+                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                    s.bind((address, 0))
+                return address
+            except OSError:
+                continue
+    return None
+
+
+def test_https_page_with_an_http_host_is_told_mixed_content(context, https_site, tmp_path):
+    address = non_loopback_address()
+    if address is None:
+        pytest.skip("needs a non-loopback address: browsers exempt loopback hosts from mixed-content blocking")
+    site = https_site("")
+    h = start_host(host=address, allow_origins=[site.origin])  # plain http, and the page's origin allowed
+    try:
+        # the page carries its own copy of the shim bound to the http host (an https page cannot
+        # load a script over http either)
+        with urllib.request.urlopen(f"{h.url}/webnn-shim.js", timeout=30) as r:
+            (tmp_path / "webnn-shim.js").write_bytes(r.read())
+        (tmp_path / "foreign.html").write_text(FOREIGN_PAGE.format(host="."))
+        page = context.new_page()
+        page.goto(f"{site.origin}/foreign.html")
+        assert page.evaluate("window.__webnnBridge.host") == h.url
+        r = page.evaluate("window.tryContext()")
+        assert r.get("error") == "NotSupportedError", r
+        assert "mixed content" in r["message"] and "serve --tls-cert FILE --tls-key FILE" in r["message"], r
+        assert "--tls-self-signed" in r["message"] and "Is it running?" not in r["message"], r
+        assert not h.host.sessions
+    finally:
+        h.stop()
