@@ -8,6 +8,7 @@ adapter of the webnn_browser fixture supports ``new_context(ignore_https_errors=
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import http.server
 import socket
@@ -123,6 +124,78 @@ def test_https_page_of_a_refused_origin_is_told_so(context, dev, https_site):
         assert "refused this page's origin" in r["message"] and f"--allow-origin {site.origin}" in r["message"], r
         assert not h.host.sessions
     finally:
+        h.stop()
+
+
+class TlsProxy:
+    """A TLS-terminating proxy on another loopback port in front of a plain http host (as nginx
+    or Caddy would be): the host writes http into the shim, which the shim upgrades."""
+
+    def __init__(self, dev: tls.DevCertificate):
+        self.target_port: int | None = None  # set once the host behind it runs
+        self.loop = asyncio.new_event_loop()
+
+        async def pipe(reader, writer):
+            try:
+                while data := await reader.read(1 << 16):
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, ssl.SSLError):
+                pass
+            finally:
+                writer.close()
+
+        async def handle(reader, writer):
+            try:
+                up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+            except OSError:
+                writer.close()
+                return
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+        context = tls.server_context(dev.cert, dev.key)
+        started = threading.Event()
+
+        def run():
+            asyncio.set_event_loop(self.loop)
+            self.server = self.loop.run_until_complete(asyncio.start_server(handle, "127.0.0.1", 0, ssl=context))
+            started.set()
+            self.loop.run_forever()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        assert started.wait(30)
+
+    @property
+    def origin(self) -> str:
+        return f"https://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    def stop(self):
+        async def shutdown():
+            self.server.close()
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(shutdown(), self.loop).result(30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(30)
+
+
+def test_shim_behind_a_tls_proxy_uses_wss(context, dev):
+    """The shim came over https from the host:port it was written for: it uses https and wss."""
+    proxy = TlsProxy(dev)
+    h = start_host(allow_origins=[proxy.origin])  # plain http; the proxied pages' origin allowed
+    proxy.target_port = h.host.port
+    try:
+        page = context.new_page()
+        page.goto(f"{proxy.origin}/")  # the landing page, through the proxy
+        page.wait_for_function("document.getElementById('selftest').className !== ''", timeout=60_000)
+        assert page.inner_text("#selftest") == "passed: relu([-2, -1, 0, 3]) + 1 = [1, 1, 1, 4]"
+        assert page.evaluate("window.__webnnBridge.host") == proxy.origin
+    finally:
+        proxy.stop()
         h.stop()
 
 
