@@ -134,8 +134,9 @@ def _tls_files(args) -> tuple[tuple[str, str] | None, str]:
         return None, ""
     try:
         tls.server_context(*files)
-    except OSError as e:
-        raise UsageError(f"--tls-cert/--tls-key: {_os_detail(e)}") from None
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--tls-cert/--tls-key: {_os_detail(e) if isinstance(e, OSError) else e}") from None
+    tls.warn_if_readable(files[1])
     return files, note
 
 

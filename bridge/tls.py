@@ -42,19 +42,25 @@ def default_dir() -> Path:
 def server_context(cert: str | os.PathLike, key: str | os.PathLike) -> ssl.SSLContext:
     """The host's server-side context: TLS 1.2 or newer, HTTP/1.1 (websockets speaks no h2).
     A missing file, a bad PEM or a key that does not match the certificate raises OSError
-    (ssl.SSLError is one) naming the problem."""
+    (ssl.SSLError is one) naming the problem; an encrypted key raises ValueError (a host never
+    stops to prompt for a passphrase)."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.minimum_version = ssl.TLSVersion.TLSv1_2
     ctx.set_alpn_protocols(["http/1.1"])
     for path in (cert, key):
         if not Path(path).is_file():
             raise FileNotFoundError(2, "no such file", str(path))
-    ctx.load_cert_chain(str(cert), str(key))
-    _warn_if_readable(Path(key))
+    ctx.load_cert_chain(str(cert), str(key), password=_no_passphrase)
     return ctx
 
 
-def _warn_if_readable(key: Path) -> None:
+def _no_passphrase():
+    raise ValueError("the private key is encrypted; give the host an unencrypted one (openssl pkey -in KEY -out NEW)")
+
+
+def warn_if_readable(key: str | os.PathLike) -> None:
+    """A warning when a private key file is readable by others (group or world)."""
+    key = Path(key)
     try:
         mode = key.stat().st_mode
     except OSError:
@@ -234,23 +240,23 @@ def dev_certificate(directory: str | os.PathLike | None = None, extra_names: lis
 
 
 def trust_instructions(dev: DevCertificate) -> str:
-    """How to make each browser trust the development authority (printed by ``serve``)."""
+    """How to make each browser trust the development authority (printed by ``serve``); each
+    command on one line, to copy as it is."""
     ca, nick = dev.ca, f'"{dev.ca_name}"'
     made = "made now" if dev.created else "reused"
     return f"""\
-  TLS:       a development certificate ({made}) for {', '.join(dev.names)}, signed by its own authority
-             {ca}
-             Trust that authority once per browser (it may vouch for loopback names only; its key was
-             never saved), or let a test run ignore certificate errors:
-    Chromium   certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n {nick} -i {ca}
-               (certutil: Debian's libnss3-tools), or chrome://certificate-manager > Local certificates >
-               Custom > Installed by you > Trusted certificates > Import.
-               Test runs: --ignore-certificate-errors; Playwright: new_context(ignore_https_errors=True).
-    Firefox    about:preferences#privacy > Certificates > View Certificates > Authorities > Import, tick
-               "Trust this CA to identify websites"; or certutil -d sql:PROFILE_DIR -A -t "C,," -n
-               {nick} -i {ca}.  Test runs: the WebDriver capability acceptInsecureCerts.
-    WebKit     WebKitGTK reads the system trust store: sudo cp {ca} /usr/local/share/ca-certificates/
-               webnn-bridge-localhost.crt && sudo update-ca-certificates.  Safari (macOS): sudo security
-               add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain {ca}.
-               Test runs: acceptInsecureCerts (WebKitWebDriver).
+  TLS:       a development certificate ({made}) for {', '.join(dev.names)},
+             signed by its own authority: {ca}
+             Trust that authority once per browser (it may vouch for these names only, and its key was
+             never saved), or let test runs ignore certificate errors.
+    Chromium:  certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n {nick} -i {ca}
+               (certutil: apt-get install libnss3-tools), or chrome://certificate-manager > Local certificates > Custom > Import
+               test runs: --ignore-certificate-errors, or Playwright's new_context(ignore_https_errors=True)
+    Firefox:   about:preferences#privacy > Certificates > View Certificates > Authorities > Import, and tick
+               "Trust this CA to identify websites"; or: certutil -d sql:PROFILE_DIR -A -t "C,," -n {nick} -i {ca}
+               test runs: the WebDriver capability acceptInsecureCerts
+    WebKit:    WebKitGTK uses the system trust store:
+               sudo cp {ca} /usr/local/share/ca-certificates/webnn-bridge-localhost.crt && sudo update-ca-certificates
+               Safari: sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain {ca}
+               test runs: acceptInsecureCerts (WebKitWebDriver)
 """

@@ -11,8 +11,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import http.server
+import os
+import shlex
+import shutil
 import socket
 import ssl
+import subprocess
+import sys
 import threading
 import urllib.request
 from pathlib import Path
@@ -245,5 +250,55 @@ def test_https_page_with_an_http_host_is_told_mixed_content(context, https_site,
         assert "mixed content" in r["message"] and "serve --tls-cert FILE --tls-key FILE" in r["message"], r
         assert "--tls-self-signed" in r["message"] and "Is it running?" not in r["message"], r
         assert not h.host.sessions
+    finally:
+        h.stop()
+
+
+SELF_TEST = """
+import sys
+from playwright.sync_api import Error, sync_playwright
+from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS
+with sync_playwright() as p:
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    page = browser.new_page()
+    try:
+        page.goto(sys.argv[1] + "/")
+        page.wait_for_function("document.getElementById('selftest').className !== ''", timeout=60_000)
+        print(page.inner_text("#selftest"))
+    except Error as e:
+        print(str(e).splitlines()[0])
+    browser.close()
+"""
+
+
+def test_chromium_trusts_the_dev_certificate_once_told_as_serve_prints(tmp_path):
+    """No ignored errors: Chromium on Linux trusts the NSS database in $HOME/.pki/nssdb. Before
+    its authority is added the certificate is refused; after the certutil line `serve
+    --tls-self-signed` prints, the landing page's self-test passes on 127.0.0.1 and localhost."""
+    if shutil.which("certutil") is None:
+        pytest.skip("needs certutil (Debian's libnss3-tools; scripts/test.sh installs it as root)")
+    home = tmp_path / "home"
+    db = home / ".pki" / "nssdb"
+    db.mkdir(parents=True)
+    subprocess.run(["certutil", "-d", f"sql:{db}", "-N", "--empty-password"], check=True, capture_output=True)
+    h = start_host(tls_self_signed=tmp_path / "tls")
+    dev = tls.dev_certificate(tmp_path / "tls")
+    assert not dev.created  # the host's own
+
+    def self_test(url: str) -> str:
+        # its own process: this one's Playwright already drives the suite's browser
+        r = subprocess.run([sys.executable, "-c", SELF_TEST, url], env={**os.environ, "HOME": str(home)},
+                           capture_output=True, text=True, timeout=180)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.strip()
+
+    try:
+        assert "ERR_CERT_AUTHORITY_INVALID" in self_test(h.url)
+        line = next(x for x in tls.trust_instructions(dev).splitlines() if "certutil -d sql:$HOME/.pki/nssdb" in x)
+        command = shlex.split(line.split("Chromium:", 1)[1].replace("$HOME", str(home)))
+        subprocess.run(command, check=True, capture_output=True)
+        passed = "passed: relu([-2, -1, 0, 3]) + 1 = [1, 1, 1, 4]"
+        assert self_test(h.url) == passed
+        assert self_test(h.url.replace("127.0.0.1", "localhost")) == passed
     finally:
         h.stop()

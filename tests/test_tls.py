@@ -116,8 +116,10 @@ def test_dev_certificate_is_reused_and_renewed(tmp_path):
 
 def test_trust_instructions_name_each_browser(dev):
     text = tls.trust_instructions(dev)
-    for needle in ("certutil -d sql:$HOME/.pki/nssdb", "--ignore-certificate-errors", "about:preferences#privacy",
-                   "acceptInsecureCerts", "update-ca-certificates", str(dev.ca), dev.ca_name):
+    for needle in (f'certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n "{dev.ca_name}" -i {dev.ca}',
+                   "--ignore-certificate-errors", "about:preferences#privacy", "acceptInsecureCerts",
+                   f"sudo cp {dev.ca} /usr/local/share/ca-certificates/webnn-bridge-localhost.crt && "
+                   "sudo update-ca-certificates"):
         assert needle in text, needle
 
 
@@ -252,15 +254,38 @@ def run(argv, capsys):
     (["--tls-cert", "{missing}", "--tls-key", "{key}"], "missing.pem: no such file"),
     (["--tls-cert", "{cert}", "--tls-key", "{other_key}"], "the private key does not belong to the certificate"),
     (["--tls-cert", "{ca}", "--tls-key", "{ca}"], "not a usable PEM certificate and key"),
+    (["--tls-cert", "{cert}", "--tls-key", "{encrypted}"], "the private key is encrypted"),
 ])
 def test_bad_tls_flags_give_one_line(argv, message, dev, tmp_path, capsys):
     other = tls.dev_certificate(tmp_path / "other")
     argv = [a.format(cert=dev.cert, key=dev.key, ca=dev.ca, dir=tmp_path / "d", missing=tmp_path / "missing.pem",
-                     other_key=other.key) for a in argv]
+                     other_key=other.key, encrypted=_encrypted_copy(dev.key, tmp_path)) for a in argv]
     rc, _, err = run(["serve", "--port", "0", *argv], capsys)
     lines = err.strip().splitlines()
     assert rc == 2 and len(lines) == 1 and "Traceback" not in err, err
     assert lines[0].startswith("webnn-bridge serve: ") and message in lines[0], err
+
+
+def _encrypted_copy(key, tmp_path):
+    from cryptography.hazmat.primitives import serialization
+
+    k = serialization.load_pem_private_key(key.read_bytes(), None)
+    path = tmp_path / "encrypted-key.pem"
+    path.write_bytes(k.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                     serialization.BestAvailableEncryption(b"secret")))
+    os.chmod(path, 0o600)
+    return path
+
+
+def test_readable_key_is_warned_about(dev, tmp_path, caplog):
+    key = tmp_path / "key.pem"
+    key.write_bytes(dev.key.read_bytes())
+    os.chmod(key, 0o644)
+    with caplog.at_level("WARNING", logger="webnn_bridge.tls"):
+        tls.warn_if_readable(key)
+        tls.warn_if_readable(dev.key)
+    assert [r.getMessage() for r in caplog.records] == [f"{key}: the private key is readable by other users (mode 644); "
+                                                         "chmod 600 it"]
 
 
 def test_help_lists_the_tls_flags(capsys):
@@ -279,7 +304,7 @@ def test_serve_tls_self_signed(tmp_path):
         lines = []
         for line in proc.stdout:
             lines.append(line)
-            if "Test runs: acceptInsecureCerts (WebKitWebDriver)" in line:
+            if "test runs: acceptInsecureCerts (WebKitWebDriver)" in line:
                 break
         out = "".join(lines)
         m = re.search(r"serving on (https://127\.0\.0\.1:(\d+))", out)
