@@ -37,6 +37,13 @@ def dev(tmp_path_factory):
     return tls.dev_certificate(tmp_path_factory.mktemp("tls"))
 
 
+@pytest.fixture(scope="module")
+def https_host(dev):
+    h = start_host(tls_cert=dev.cert, tls_key=dev.key)
+    yield h
+    h.stop()
+
+
 @pytest.fixture
 def context(browser):
     ctx = browser.new_context(ignore_https_errors=True)
@@ -89,18 +96,43 @@ def https_site(tmp_path, dev):
         s.stop()
 
 
-def test_https_page_of_the_host_runs_the_self_test(context, dev):
-    h = start_host(tls_cert=dev.cert, tls_key=dev.key)
-    try:
-        assert h.url.startswith("https://")
-        page = context.new_page()
-        page.goto(f"{h.url}/")
-        page.wait_for_function("document.getElementById('selftest').className !== ''", timeout=60_000)
-        assert page.inner_text("#selftest") == "passed: relu([-2, -1, 0, 3]) + 1 = [1, 1, 1, 4]"
-        assert page.evaluate("location.protocol") == "https:"
-        assert page.evaluate("window.__webnnBridge.host") == h.url
-    finally:
-        h.stop()
+def test_https_page_of_the_host_runs_the_self_test(context, https_host):
+    h = https_host
+    assert h.url.startswith("https://")
+    page = context.new_page()
+    page.goto(f"{h.url}/")
+    page.wait_for_function("document.getElementById('selftest').className !== ''", timeout=60_000)
+    assert page.inner_text("#selftest") == "passed: relu([-2, -1, 0, 3]) + 1 = [1, 1, 1, 4]"
+    assert page.evaluate("location.protocol") == "https:"
+    assert page.evaluate("window.__webnnBridge.host") == h.url
+
+
+def test_dedicated_worker_of_an_https_page(context, https_host):
+    """importScripts of the https shim in a worker (no currentScript there): wss too."""
+    page = context.new_page()
+    page.goto(f"{https_host.url}/")
+    r = page.evaluate(
+        """async (shim) => {
+        const src = `importScripts(${JSON.stringify(shim)});
+          onmessage = async () => {
+            const ctx = await navigator.ml.createContext();
+            const b = new MLGraphBuilder(ctx);
+            const x = b.input('x', {dataType: 'float32', shape: [3]});
+            const g = await b.build({y: b.sigmoid(x)});
+            const ti = await ctx.createTensor({dataType: 'float32', shape: [3], writable: true});
+            const to = await ctx.createTensor({dataType: 'float32', shape: [3], readable: true});
+            ctx.writeTensor(ti, new Float32Array([0, 100, -100]));
+            ctx.dispatch(g, {x: ti}, {y: to});
+            postMessage([self.__webnnBridge.host, Array.from(new Float32Array(await ctx.readTensor(to)))]);
+          };`;
+        const w = new Worker(URL.createObjectURL(new Blob([src], {type: 'text/javascript'})));
+        return await new Promise((res, rej) => {
+          w.onmessage = (e) => res(e.data); w.onerror = (e) => rej(e.message); w.postMessage(0);
+        });
+    }""",
+        f"{https_host.url}/webnn-shim.js",
+    )
+    assert r[0] == https_host.url and r[1] == pytest.approx([0.5, 1.0, 0.0], abs=1e-6)
 
 
 def test_https_page_of_an_allowed_origin_runs_a_graph(context, dev, https_site, tmp_path):
@@ -117,19 +149,16 @@ def test_https_page_of_an_allowed_origin_runs_a_graph(context, dev, https_site, 
         h.stop()
 
 
-def test_https_page_of_a_refused_origin_is_told_so(context, dev, https_site):
-    h = start_host(tls_cert=dev.cert, tls_key=dev.key)
-    try:
-        site = https_site(FOREIGN_PAGE.format(host=h.url))
-        page = context.new_page()
-        page.goto(f"{site.origin}/foreign.html")
-        r = page.evaluate("window.tryContext()")
-        # the origin probe answers over https too: a refusal, not "mixed content" nor "unreachable"
-        assert r.get("error") == "NotSupportedError", r
-        assert "refused this page's origin" in r["message"] and f"--allow-origin {site.origin}" in r["message"], r
-        assert not h.host.sessions
-    finally:
-        h.stop()
+def test_https_page_of_a_refused_origin_is_told_so(context, https_host, https_site):
+    h = https_host
+    site = https_site(FOREIGN_PAGE.format(host=h.url))
+    page = context.new_page()
+    page.goto(f"{site.origin}/foreign.html")
+    r = page.evaluate("window.tryContext()")
+    # the origin probe answers over https too: a refusal, not "mixed content" nor "unreachable"
+    assert r.get("error") == "NotSupportedError", r
+    assert "refused this page's origin" in r["message"] and f"--allow-origin {site.origin}" in r["message"], r
+    assert not [s for s in list(h.host.sessions.values()) if s.origin == site.origin]
 
 
 class TlsProxy:
