@@ -198,6 +198,8 @@ def single_header(request: Request, name: str) -> str | None:
 class Host:
     def __init__(self, config: HostConfig):
         self.config = config
+        self.ssl = tls_context(config)  # a bad certificate or key fails here, before anything starts
+        self.scheme = "https" if self.ssl is not None else "http"
         self.ml = config.ml_factory()
         self.ml.budget.limit = config.host_budget_bytes
         self.ml.session_limits = SessionLimits(
@@ -210,8 +212,6 @@ class Host:
         self._allowed: set[str] = set()
         self._hosts = {h.lower().strip("[]") for h in config.allow_hosts} | {config.host.lower().strip("[]")}
         self._idle_timer: asyncio.TimerHandle | None = None
-        self.ssl = tls_context(config)  # a bad certificate or key fails here, before listening
-        self.scheme = "https" if self.ssl is not None else "http"
 
     @property
     def allowed_origins(self) -> set[str]:
