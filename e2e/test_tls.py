@@ -341,3 +341,25 @@ def test_chromium_trusts_the_dev_certificate_once_told_as_serve_prints(tmp_path)
         assert self_test(h.url.replace("127.0.0.1", "localhost")) == PASSED
     finally:
         h.stop()
+
+
+def test_https_page_with_an_http_loopback_host(context, https_site, tmp_path):
+    """Issue 21's case: Chromium and Firefox exempt http://127.0.0.1 from mixed-content blocking, so
+    the page works; WebKit does not, and the page is told why (not "Is it running?")."""
+    site = https_site("")
+    h = start_host(allow_origins=[site.origin])  # plain http on 127.0.0.1
+    try:
+        with urllib.request.urlopen(f"{h.url}/webnn-shim.js", timeout=30) as r:
+            (tmp_path / "webnn-shim.js").write_bytes(r.read())
+        (tmp_path / "foreign.html").write_text(FOREIGN_PAGE.format(host="."))
+        page = context.new_page()
+        page.goto(f"{site.origin}/foreign.html")
+        agent = page.evaluate("navigator.userAgent")
+        r = page.evaluate("window.tryContext()")
+        if "Chrome/" in agent or "Firefox/" in agent:
+            assert r == {"ok": [0.0, 2.0]}, (agent, r)
+        else:  # WebKit
+            assert r.get("error") == "NotSupportedError", (agent, r)
+            assert "mixed content" in r["message"] and "--tls-cert" in r["message"], (agent, r)
+    finally:
+        h.stop()
