@@ -295,6 +295,12 @@ const WS_URL = HOST.replace(/^http/, 'ws') + '/webnn';
 function mixedContent() {
   return !!(GLOBAL.location && GLOBAL.location.protocol === 'https:' && HOST.startsWith('http:'));
 }
+// Chromium and Firefox throw a SecurityError from new WebSocket(ws://...) on an https page: the
+// page is told what it means and what to do instead.
+function explainMixedContent(e) {
+  if (mixedContent() && e && e.name === 'SecurityError') return makeError('NotSupportedError', mixedContentMessage());
+  return e;
+}
 function mixedContentMessage() {
   return `This https page cannot reach the webnn-bridge host at ${WS_URL}: browsers block ws:// and ` +
     'http:// connections from https pages as mixed content (WebKit even to 127.0.0.1 and localhost). ' +
@@ -333,15 +339,12 @@ class HostLink {
     this.queue = [];  // frames waiting for the next flush(), in order
     this.flushing = false;
     this.rawFor = null;  // a reply whose raw payload is the next binary frame (protocol.py)
-    this.ready = this.open();
+    this.ready = this.open().catch((e) => { throw explainMixedContent(e); });
   }
   open() {
     return new Promise((resolve, reject) => {
       let ws;
-      try { ws = new WebSocket(WS_URL); } catch (e) {  // Chromium and Firefox throw on mixed content
-        reject(mixedContent() ? makeError('NotSupportedError', mixedContentMessage()) : e);
-        return;
-      }
+      try { ws = new WebSocket(WS_URL); } catch (e) { reject(e); return; }
       ws.binaryType = 'arraybuffer';
       this.ws = ws;
       ws.onopen = () => {
