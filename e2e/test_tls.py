@@ -1,10 +1,12 @@
 """https pages and the host over TLS (serve --tls-cert/--tls-key, here the development certificate
 of --tls-self-signed): a page the host serves over https, and a page of another https origin the
-host allows, run a graph through the shim over wss; an https page whose shim points at an http
-host is told that this is mixed content and how to serve TLS.
+host allows, run a graph through the shim over wss (a worker's shim too, and one behind a
+TLS-terminating proxy); an https page whose shim points at an http host is told that this is mixed
+content and how to serve TLS (WebKit blocks even a loopback host; Chromium and Firefox do not).
 
 Browser contexts ignore certificate errors (the test's authority is trusted nowhere); every engine
-adapter of the webnn_browser fixture supports ``new_context(ignore_https_errors=True)``."""
+adapter of the webnn_browser fixture supports ``new_context(ignore_https_errors=True)``. One test
+trusts the authority in Chromium's NSS database instead, with the command ``serve`` prints."""
 
 from __future__ import annotations
 
@@ -28,9 +30,6 @@ from webnn_bridge.bridge import tls
 
 from .conftest import start_host
 from .test_origins import FOREIGN_PAGE
-
-pytest.importorskip("cryptography", reason="the development certificate needs 'cryptography'")
-
 
 PASSED = "passed: relu([-2, -1, 0, 3]) + 1 = [1, 1, 1, 4]"
 

@@ -19,14 +19,13 @@ import urllib.request
 
 import pytest
 import websockets
+from cryptography import x509
 from websockets.sync.client import connect
 
 from webnn_bridge.bridge import tls
 from webnn_bridge.bridge.cli import main
 from webnn_bridge.bridge.embed import start_host
 from webnn_bridge.bridge.server import HostConfig, own_origins, tls_context
-
-x509 = pytest.importorskip("cryptography.x509", reason="the development certificate needs 'cryptography'")
 
 
 def mode(path) -> int:
