@@ -60,6 +60,7 @@ def _serve(args) -> int:
             raise UsageError(f"--allow-origin: {e}") from None
     if args.app is not None and not Path(args.app).is_dir():
         raise UsageError(f"--app {args.app}: not a directory")
+    tls_files, tls_note = _tls_files(args)
     ml = ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir)()  # a bad profile or rules file fails here, in one line
 
     config = HostConfig(
@@ -73,6 +74,8 @@ def _serve(args) -> int:
         keepalive_timeout_s=args.keepalive_timeout,
         strict_spec=args.strict_spec,
         own_process=True,
+        tls_cert=tls_files[0] if tls_files else None,
+        tls_key=tls_files[1] if tls_files else None,
     )
     if args.session_budget is not None:
         config.session_budget_bytes = args.session_budget << 20 or None
@@ -90,6 +93,8 @@ def _serve(args) -> int:
         if config.app_dir:
             print(f"  app:       {host.url}/  (from {config.app_dir})", flush=True)
         print(f"  origins:   {', '.join(sorted(host.allowed_origins))}", flush=True)
+        if tls_note:
+            print(tls_note, end="", flush=True)
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     if args.verbose:  # the host's own session log; websockets' per-request lines stay quiet
@@ -102,6 +107,51 @@ def _serve(args) -> int:
         print(f"webnn-bridge serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
         return 1
     return 0
+
+
+def _tls_files(args) -> tuple[tuple[str, str] | None, str]:
+    """serve's TLS flags: (certificate, key) or None, and what to print about them. A bad
+    certificate or key is a one-line usage error here, before the host starts."""
+    from . import tls
+
+    if args.tls_self_signed is not None and (args.tls_cert or args.tls_key):
+        raise UsageError("--tls-self-signed makes its own certificate: give it or --tls-cert/--tls-key, not both")
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise UsageError("--tls-cert and --tls-key go together (the certificate and its private key)")
+    note = ""
+    if args.tls_self_signed is not None:
+        try:
+            dev = tls.dev_certificate(args.tls_self_signed or None, extra_names=[args.host])
+        except ImportError:
+            raise UsageError("--tls-self-signed needs the 'cryptography' package (pip install cryptography)") from None
+        except OSError as e:
+            raise UsageError(f"--tls-self-signed: {_os_detail(e)}") from None
+        files = (str(dev.cert), str(dev.key))
+        note = tls.trust_instructions(dev)
+    elif args.tls_cert:
+        files = (args.tls_cert, args.tls_key)
+    else:
+        return None, ""
+    try:
+        tls.server_context(*files)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--tls-cert/--tls-key: {_os_detail(e) if isinstance(e, OSError) else e}") from None
+    tls.warn_if_readable(files[1])
+    return files, note
+
+
+def _os_detail(e: OSError) -> str:
+    """One line for an OSError, ssl.SSLError included (its reason, not the C source line)."""
+    import ssl
+
+    if isinstance(e, ssl.SSLError):
+        reason = e.reason or (e.args[1] if len(e.args) > 1 else str(e))
+        if reason == "KEY_VALUES_MISMATCH":
+            return "the private key does not belong to the certificate"
+        return f"not a usable PEM certificate and key ({e.library or 'SSL'}: {reason})"
+    if e.filename and e.strerror:
+        return f"{e.filename}: {e.strerror}"
+    return str(e)
 
 
 def _devices(args) -> int:
@@ -140,6 +190,12 @@ def default_cache_dir():
     from webnn_bridge.backends.cache import default_cache_dir
 
     return default_cache_dir()
+
+
+def _default_tls_dir():
+    from .tls import default_dir
+
+    return default_dir()
 
 
 def _port(text: str) -> int:
@@ -203,6 +259,12 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--cache-dir", metavar="DIR", default=str(default_cache_dir()),
                    help="keep compiled graphs here across restarts (default: %(default)s)")
     s.add_argument("--no-cache", action="store_true", help="keep compiled graphs in memory only")
+    s.add_argument("--tls-cert", metavar="FILE",
+                   help="serve https and wss with this PEM certificate (chain); needs --tls-key")
+    s.add_argument("--tls-key", metavar="FILE", help="the certificate's PEM private key")
+    s.add_argument("--tls-self-signed", metavar="DIR", nargs="?", const="",
+                   help="development: serve https with a localhost certificate made (or reused) in DIR "
+                        f"(default {_default_tls_dir()}), and print how to trust it in each browser")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions opening and closing, and refused origins")
     s.set_defaults(func=_serve, parser=s)
 

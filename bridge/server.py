@@ -9,6 +9,7 @@ Routes (all on one port):
                           pages with the shim tag injected; ``/`` without an index.html is the
                           landing page (bridge/landing.py).
 The websockets HTTP hook closes the connection after each plain HTTP response (no keep-alive).
+With ``tls_cert``/``tls_key`` (bridge/tls.py) every route is served over TLS: https and wss.
 Everything protocol- or WebNN-related lives in session.py / api.py; this module moves bytes.
 """
 
@@ -23,6 +24,7 @@ import json
 import logging
 import os
 import signal
+import ssl
 import sys
 import urllib.parse
 from collections.abc import Awaitable, Callable
@@ -37,7 +39,7 @@ from websockets.http11 import Request, Response
 
 from webnn_bridge.ops.core import WebNNError
 
-from . import landing, protocol, shim, static
+from . import landing, protocol, shim, static, tls
 from .api import ML
 from .session import ALIVE, Session, SessionLimits, idle, keepalive_interval, tune_malloc
 
@@ -77,6 +79,9 @@ class HostConfig:
     # tune the process's garbage collector for serving (tune_gc): the CLI host owns its process;
     # a host embedded in another program leaves that program's collector alone
     own_process: bool = False
+    # TLS: PEM certificate (chain) and private key files; both given, the host speaks https and wss only
+    tls_cert: str | os.PathLike | None = None
+    tls_key: str | os.PathLike | None = None
 
 
 GC_YOUNG_THRESHOLD = 20000
@@ -108,11 +113,21 @@ def default_workers() -> int:
     return max(2, os.cpu_count() or 1)
 
 
-def own_origins(host: str, port: int) -> set[str]:
+def own_origins(host: str, port: int, scheme: str = "http") -> set[str]:
+    """The origins of the host's own pages (the scheme it serves: http, or https with TLS)."""
     names = {host}
     if host in ("127.0.0.1", "localhost", "::1", "[::1]"):
         names |= {"127.0.0.1", "localhost", "[::1]"}
-    return {f"http://{n if ':' not in n or n.startswith('[') else f'[{n}]'}:{port}" for n in names}
+    return {f"{scheme}://{n if ':' not in n or n.startswith('[') else f'[{n}]'}:{port}" for n in names}
+
+
+def tls_context(config: HostConfig) -> ssl.SSLContext | None:
+    """The server's ssl context when the config names a certificate and key (both or neither)."""
+    if config.tls_cert is None and config.tls_key is None:
+        return None
+    if config.tls_cert is None or config.tls_key is None:
+        raise ValueError("TLS needs both a certificate and its private key (tls_cert and tls_key)")
+    return tls.server_context(config.tls_cert, config.tls_key)
 
 
 def normalize_origin(origin: str) -> str:
@@ -183,6 +198,8 @@ def single_header(request: Request, name: str) -> str | None:
 class Host:
     def __init__(self, config: HostConfig):
         self.config = config
+        self.ssl = tls_context(config)  # a bad certificate or key fails here, before anything starts
+        self.scheme = "https" if self.ssl is not None else "http"
         self.ml = config.ml_factory()
         self.ml.budget.limit = config.host_budget_bytes
         self.ml.session_limits = SessionLimits(
@@ -201,7 +218,7 @@ class Host:
         return self._allowed
 
     def _compute_allowed(self, port: int) -> None:
-        allowed = own_origins(self.config.host, port)
+        allowed = own_origins(self.config.host, port, self.scheme)
         allowed |= {normalize_origin(o) for o in self.config.allow_origins}
         self._allowed = allowed
 
@@ -255,7 +272,7 @@ class Host:
             return None  # go on with the websocket handshake
         if path == SHIM_PATH:
             host = request.headers.get("Host") or f"{self.config.host}:{self.port}"
-            body, etag = shim.shim_body(f"http://{host}")
+            body, etag = shim.shim_body(f"{self.scheme}://{host}")
             # CORP: pages that are cross-origin isolated (COEP require-corp, for SharedArrayBuffer)
             # may load the shim from the host's origin too. Revalidated, never stale: a reload
             # gets "304 Not Modified" and the browser reuses its copy and its compiled code.
@@ -301,7 +318,7 @@ class Host:
     def url_for(self, request: Request) -> str:
         """The host's URL as the page addressed it (its Host header), else the bound one."""
         host = request.headers.get("Host")
-        return f"http://{host}" if host else self.url
+        return f"{self.scheme}://{host}" if host else self.url
 
     # ------------------------------------------------------------------ websocket side
     async def handler(self, connection: ServerConnection) -> None:
@@ -444,6 +461,7 @@ class Host:
             compression=None,
             max_size=self.config.max_message_bytes,
             ping_interval=None,
+            ssl=self.ssl,
         )
         self._compute_allowed(self.port)
         return self.server
@@ -451,7 +469,7 @@ class Host:
     @property
     def url(self) -> str:
         host = self.config.host if ":" not in self.config.host else f"[{self.config.host}]"
-        return f"http://{host}:{self.port}"
+        return f"{self.scheme}://{host}:{self.port}"
 
 
 async def run_forever(config: HostConfig, ready: Callable[[Host], None] | None = None) -> None:
