@@ -289,7 +289,8 @@ def _parse(p: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line (deploy/ recipes are checked against it)."""
     p = argparse.ArgumentParser(prog="webnn-bridge", description="Run W3C WebNN pages on a Python host.")
     sub = p.add_subparsers(dest="cmd", required=True)
 
@@ -360,7 +361,11 @@ def main(argv: list[str] | None = None) -> int:
 
     o = sub.add_parser("oracle", help="differential run: native Chromium WebNN vs the shim", add_help=False)
     o.set_defaults(func=None)
+    return p
 
+
+def main(argv: list[str] | None = None) -> int:
+    p = build_parser()
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["wpt"]:
