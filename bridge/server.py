@@ -417,7 +417,7 @@ class Host:
         echoes its origin)."""
         ok, origin = self.origin_allowed(request, proxied)
         cors = {"Access-Control-Allow-Origin": origin, "Vary": "Origin"} if origin else {}
-        facts = {"allowed": ok, "token": self.config.token is not None} if ok else {"allowed": ok}
+        facts = {"allowed": ok, "token": True} if ok and self.config.token is not None else {"allowed": ok}
         return _response(200, json.dumps(facts).encode(), "application/json", cors)
 
     def static(self, request: Request, url: urllib.parse.SplitResult) -> Response | Awaitable[Response]:
