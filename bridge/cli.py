@@ -61,6 +61,7 @@ def _serve(args) -> int:
     if args.app is not None and not Path(args.app).is_dir():
         raise UsageError(f"--app {args.app}: not a directory")
     tls_files, tls_note = _tls_files(args)
+    token = _remote_access(args, tls_files is not None)
     ml = ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir)()  # a bad profile or rules file fails here, in one line
 
     config = HostConfig(
@@ -76,7 +77,12 @@ def _serve(args) -> int:
         own_process=True,
         tls_cert=tls_files[0] if tls_files else None,
         tls_key=tls_files[1] if tls_files else None,
+        token=token,
+        trusted_proxies=list(args.trusted_proxy),
+        drain_timeout_s=args.drain_timeout,
     )
+    if args.metrics_allow:
+        config.metrics_allow = list(args.metrics_allow)
     if args.session_budget is not None:
         config.session_budget_bytes = args.session_budget << 20 or None
     if args.host_budget is not None:
@@ -93,6 +99,8 @@ def _serve(args) -> int:
         if config.app_dir:
             print(f"  app:       {host.url}/  (from {config.app_dir})", flush=True)
         print(f"  origins:   {', '.join(sorted(host.allowed_origins))}", flush=True)
+        if token is not None:  # never the token itself
+            print("  access:    pages need the access token (webnn-shim.js?token=... or WebNNBridge.token)", flush=True)
         if tls_note:
             print(tls_note, end="", flush=True)
 
@@ -106,6 +114,58 @@ def _serve(args) -> int:
     except OSError as e:
         print(f"webnn-bridge serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
         return 1
+    return 0
+
+
+TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def check_token(token: str, where: str) -> str:
+    """An access token: 16 to 512 characters a websocket subprotocol may carry."""
+    if not 16 <= len(token) <= 512 or not set(token) <= TOKEN_CHARS:
+        raise UsageError(f"{where}: an access token is 16 to 512 characters of A-Z a-z 0-9 - . _ ~ "
+                         "(make one with `webnn-bridge token`)")
+    return token
+
+
+def _remote_access(args, tls: bool) -> str | None:
+    """serve's access token (--token-file, else $WEBNN_BRIDGE_TOKEN), and the rule that a host
+    others can reach needs TLS and a token unless --insecure-remote says otherwise."""
+    import ipaddress
+    import os
+
+    token = None
+    if args.token_file:
+        try:
+            token = check_token(Path(args.token_file).read_text(encoding="utf-8").strip(), "--token-file")
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"--token-file: {getattr(e, 'strerror', None) or e}") from None
+    elif os.environ.get("WEBNN_BRIDGE_TOKEN"):
+        token = check_token(os.environ["WEBNN_BRIDGE_TOKEN"].strip(), "WEBNN_BRIDGE_TOKEN")
+    for spec in [*args.trusted_proxy, *args.metrics_allow]:
+        try:
+            ipaddress.ip_network(spec, strict=False)
+        except ValueError:
+            raise UsageError(f"not an IP address or network: {spec!r} (--trusted-proxy / --metrics-allow)") from None
+    if args.drain_timeout < 0:
+        raise UsageError("--drain-timeout must be >= 0 seconds")
+    name = args.host.strip("[]").lower()
+    try:
+        loopback = ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        loopback = name == "localhost"
+    if not loopback and not args.insecure_remote and (not tls or token is None):
+        missing = " and ".join(w for w, ok in (("TLS (--tls-cert/--tls-key)", tls),
+                                                ("an access token (--token-file)", token is not None)) if not ok)
+        raise UsageError(f"--host {args.host} lets other machines reach this host: it needs {missing}; "
+                         "--insecure-remote starts it without (e.g. behind a TLS-terminating proxy on a private network)")
+    return token
+
+
+def _token(args) -> int:
+    import secrets
+
+    print(secrets.token_urlsafe(32))
     return 0
 
 
@@ -230,7 +290,8 @@ def _parse(p: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line (deploy/ recipes are checked against it)."""
     p = argparse.ArgumentParser(prog="webnn-bridge", description="Run W3C WebNN pages on a Python host.")
     sub = p.add_subparsers(dest="cmd", required=True)
 
@@ -265,8 +326,22 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--tls-self-signed", metavar="DIR", nargs="?", const="",
                    help="development: serve https with a localhost certificate made (or reused) in DIR "
                         f"(default {_default_tls_dir()}), and print how to trust it in each browser")
+    s.add_argument("--token-file", metavar="FILE",
+                   help="pages must present this access token (first line of FILE; else $WEBNN_BRIDGE_TOKEN)")
+    s.add_argument("--insecure-remote", action="store_true",
+                   help="allow a non-loopback --host without TLS and a token (e.g. behind a TLS-terminating proxy)")
+    s.add_argument("--trusted-proxy", metavar="ADDR", action="append", default=[],
+                   help="a load balancer / reverse proxy (IP or network, repeatable) whose X-Forwarded-Host and "
+                        "X-Forwarded-Proto are believed for Host and Origin checks")
+    s.add_argument("--metrics-allow", metavar="ADDR", action="append", default=[],
+                   help="peers (IP or network, repeatable) that may read /metrics (default: loopback)")
+    s.add_argument("--drain-timeout", metavar="SECONDS", type=float, default=30.0,
+                   help="on SIGTERM, refuse new sessions and wait this long for open ones (default 30)")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions opening and closing, and refused origins")
     s.set_defaults(func=_serve, parser=s)
+
+    tk = sub.add_parser("token", help="print a new random access token (for serve --token-file)")
+    tk.set_defaults(func=_token, parser=tk)
 
     d = sub.add_parser("devices", help="print the device inventory (operator view)")
     d.add_argument("--devices", metavar="PROFILE.json", help="show a declared inventory instead")
@@ -287,7 +362,11 @@ def main(argv: list[str] | None = None) -> int:
 
     o = sub.add_parser("oracle", help="differential run: native Chromium WebNN vs the shim", add_help=False)
     o.set_defaults(func=None)
+    return p
 
+
+def main(argv: list[str] | None = None) -> int:
+    p = build_parser()
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["wpt"]:

@@ -307,6 +307,20 @@ function mixedContentMessage() {
     'Serve the host over TLS, with webnn-bridge serve --tls-cert FILE --tls-key FILE (or --tls-self-signed ' +
     'for development), and load the shim from its https:// URL.';
 }
+// An access token, for a host started with --token-file (one other machines can reach): from the
+// script's URL (webnn-shim.js?token=...) or set by the page (WebNNBridge.token = '...') before its
+// first createContext(). It travels as a websocket subprotocol (pages cannot set other headers on
+// a websocket), never in a URL the host logs; nothing reads it back.
+let PAGE_TOKEN = null;
+try {
+  const script = GLOBAL.document && GLOBAL.document.currentScript;
+  const t = script && script.src ? new URL(script.src).searchParams.get('token') : null;
+  if (t) PAGE_TOKEN = t;
+} catch (e) { /* no script URL (a worker's importScripts): WebNNBridge.token */ }
+function openSocket() {
+  return PAGE_TOKEN ? new WebSocket(WS_URL, ['webnn-bridge.v1', `webnn-bridge.token.${PAGE_TOKEN}`])
+    : new WebSocket(WS_URL);
+}
 const textEncoder = new TextEncoder();
 const BATCH_MAX_BYTES = 64 * 1024;  // bigger frames are sent alone (batching would copy them again)
 const textDecoder = new TextDecoder();
@@ -344,7 +358,7 @@ class HostLink {
   open() {
     return new Promise((resolve, reject) => {
       let ws;
-      try { ws = new WebSocket(WS_URL); } catch (e) { reject(e); return; }
+      try { ws = openSocket(); } catch (e) { reject(e); return; }  // mixed content, a malformed token
       ws.binaryType = 'arraybuffer';
       this.ws = ws;
       ws.onopen = () => {
@@ -366,14 +380,20 @@ class HostLink {
   // probe whether this page's origin is allowed, to tell a refusal from an unreachable host.
   static async whyRefused() {
     const origin = GLOBAL.location ? GLOBAL.location.origin : 'this page\'s origin';
-    let allowed = null;
+    let allowed = null; let wantsToken = false;
     try {
-      const r = await fetch(`${HOST}/webnn/origin`, { cache: 'no-store' });
-      allowed = (await r.json()).allowed;
+      const r = await (await fetch(`${HOST}/webnn/origin`, { cache: 'no-store' })).json();
+      allowed = r.allowed;
+      wantsToken = r.token === true;
     } catch (e) { /* unreachable, or blocked by the browser */ }
     if (allowed === false) {
       return `The webnn-bridge host at ${HOST} refused this page's origin (${origin}). ` +
         `Start the host with --allow-origin ${origin}.`;
+    }
+    if (wantsToken) {
+      return `The webnn-bridge host at ${HOST} requires an access token and refused this page's ` +
+        `(${PAGE_TOKEN ? 'a wrong token' : 'none given'}): load webnn-shim.js?token=... or set ` +
+        'WebNNBridge.token before the first createContext().';
     }
     if (mixedContent()) return mixedContentMessage();
     return `Cannot reach the webnn-bridge host at ${WS_URL}. Is it running? (A page that is not on ` +
@@ -1186,6 +1206,9 @@ const WebNNBridge = Object.freeze({
   // where shipping Chromium is more lenient; reads the host's --strict-spec until the page sets it
   get strict() { return strictSpec(LINK); },
   set strict(v) { PAGE_STRICT = v === null || v === undefined ? null : Boolean(v); },
+  // the host's access token (serve --token-file), for connections opened after this; write-only
+  get token() { return PAGE_TOKEN !== null; },
+  set token(v) { PAGE_TOKEN = v === null || v === undefined || v === '' ? null : String(v); },
   // issue #934: the effective policy after build(): {accelerated, cpuFallback, simulated}
   effectivePolicy(graph) {
     const g = bridgeGraph(graph, 'effectivePolicy');
