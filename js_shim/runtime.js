@@ -427,6 +427,7 @@ class RelaySocket {
     this.protocols = protocols;
     this.via = 'shared-worker';
     this.direct = null;
+    this.opened = false;
     this.onopen = this.onmessage = this.onerror = this.onclose = null;
     const name = `webnn-bridge ${GLOBAL.crypto && GLOBAL.crypto.randomUUID ? GLOBAL.crypto.randomUUID() : Math.random()}`;
     this.script = URL.createObjectURL(new Blob([`(${relayWorker})();`], { type: 'text/javascript' }));
@@ -454,7 +455,13 @@ class RelaySocket {
       this.settle();
       this.port.postMessage({ relay: 'open', url: this.url, protocols: this.protocols });
     } else if (what === 'open') {
+      this.opened = true;
       if (this.onopen) this.onopen({});
+    } else if (!this.opened) {
+      // the worker's socket failed to open: the page's own may not (a certificate the driver's
+      // context trusts, e.g. Playwright's ignore_https_errors, which does not reach shared workers);
+      // a refusal is refused again there, and reported as ever
+      this.fallback();
     } else if (what === 'error') {
       if (this.onerror) this.onerror({});
     } else if (what === 'close') {
@@ -467,7 +474,7 @@ class RelaySocket {
     URL.revokeObjectURL(this.script);
   }
   fallback() {
-    if (this.direct || this.started) return;
+    if (this.direct || this.opened) return;
     this.settle();
     this.port.close();
     const ws = plainSocket(this.url, this.protocols);
