@@ -163,6 +163,9 @@ _CONSOLE_TYPES = {"warn": "warning", "log": "log", "info": "info", "error": "err
                   "trace": "trace", "dir": "dir", "table": "table", "assert": "assert"}
 
 
+_STATUS_AGAIN = "fetch(location.href, {method: 'HEAD', cache: 'no-store'}).then((r) => r.status, () => null)"
+
+
 class Response:
     def __init__(self, url: str, status: int | None):
         self.url = url
@@ -214,6 +217,9 @@ class Page:
         self._tab.navigate(url, (timeout or self._timeout_ms) / 1000)
         self._tab.after_load()
         status = self._tab.call("performance.getEntriesByType('navigation')[0]?.responseStatus", None)
+        if not status and self.url.startswith(("http:", "https:")):
+            # WebKitGTK's navigation timing has no responseStatus: ask the final URL again from the page
+            status = self._tab.call(_STATUS_AGAIN, None)
         return Response(self.url, status if status else None)
 
     def evaluate(self, expression: str, arg=None):
@@ -670,6 +676,7 @@ class _WebDriverTab:
         except Error:
             pass
         self.session.current = None
+        self.session.focus_home()
 
 
 class _WebDriverSession:
@@ -699,11 +706,17 @@ class _WebDriverSession:
         self.id = r["sessionId"]
         self.caps = r.get("capabilities", {})
         self.current: str | None = self.cmd("GET", "/window")
+        self.home = self.current  # the window the session opened with: stays open, new tabs open from it
         self.tabs: dict[str, _WebDriverTab] = {}
         self.cmd("POST", "/timeouts", {"script": None})
 
     def cmd(self, method: str, path: str, body: dict | None = None, timeout: float | None = 120):
         return _http(method, f"{self.driver_url}/session/{self.id}{path}", body, timeout)
+
+    def focus_home(self) -> None:
+        if self.current != self.home:
+            self.cmd("POST", "/window", {"handle": self.home})
+            self.current = self.home
 
     def close(self) -> None:
         try:
@@ -764,6 +777,8 @@ class WebKitBrowser(_Browser):
         return self._session(bool(ignore_https_errors))
 
     def _new_tab(self, session: _WebDriverSession) -> _WebDriverTab:
+        if session.current is None:
+            session.focus_home()
         handle = session.cmd("POST", "/window/new", {"type": "tab"})["handle"]
         tab = _WebDriverTab(session, handle)
         session.tabs[handle] = tab

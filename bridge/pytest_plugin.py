@@ -10,8 +10,8 @@ through :mod:`webnn_bridge.bridge.browsers`, which gives the Playwright page API
 is not installed skips its tests (fails them when ``CI=true``).
 
 Markers: ``@pytest.mark.webnn_engines("chromium", ...)`` runs a test on those browsers only (others are
-left out); ``@pytest.mark.webnn_lacks("webkit", "SharedArrayBuffer")`` skips it on a browser that lacks a
-feature the test needs, and says so.
+left out); ``@pytest.mark.webnn_lacks("SharedArrayBuffer", "webkit")`` skips it in the browsers named after the
+feature, which lack a feature the test needs, and says so.
 
 Fixtures:
 
@@ -34,9 +34,8 @@ Example::
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import os
+from pathlib import Path
 
 import pytest
 
@@ -56,7 +55,7 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "webnn_engines(*names): run this test in these browsers only")
-    config.addinivalue_line("markers", "webnn_lacks(name, feature): skip in browser `name`, which lacks `feature`")
+    config.addinivalue_line("markers", "webnn_lacks(feature, *names): skip in browsers `names`, which lack `feature`")
 
 
 def engines(config) -> list[str]:
@@ -78,7 +77,8 @@ def pytest_generate_tests(metafunc):
         only |= set(m.args)
     lacks = {}
     for m in metafunc.definition.iter_markers("webnn_lacks"):
-        lacks.setdefault(m.args[0], m.args[1])
+        for name in m.args[1:]:
+            lacks.setdefault(name, m.args[0])
     params = []
     for name in wanted:
         if only and name not in only:
