@@ -56,6 +56,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     config.addinivalue_line("markers", "webnn_engines(*names): run this test in these browsers only")
     config.addinivalue_line("markers", "webnn_lacks(feature, *names): skip in browsers `names`, which lack `feature`")
+    engines(config)  # a misspelt browser is a usage error before anything runs
 
 
 def engines(config) -> list[str]:

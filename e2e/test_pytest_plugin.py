@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +45,12 @@ window.run = async () => {
 </script>"""
 
 
-def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch):
+def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch, pytestconfig):
+    """Once per browser this suite runs (--webnn-browser): the user's tests run in each, in one session."""
+    from webnn_bridge.bridge.browsers import missing
+    from webnn_bridge.bridge.pytest_plugin import engines
+
+    names = [e for e in engines(pytestconfig) if not missing(e) or os.environ.get("CI", "").lower() in ("1", "true")]
     (pytester.path / "site" / "app").mkdir(parents=True)
     (pytester.path / "site" / "app" / "index.html").write_text(PAGE)
     pytester.makeini("[pytest]\nwebnn_app = site\n")
@@ -51,9 +58,18 @@ def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     # -p loads the module the pytest11 entry point names (the shared dev install may predate it)
     plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
-    result = pytester.runpytest_subprocess(*plugin, "-q", timeout=300)
-    result.assert_outcomes(passed=2, failed=1)
-    result.stdout.fnmatch_lines(["*test_a_failing_page_fails*"])
+    result = pytester.runpytest_subprocess(*plugin, "-q", f"--webnn-browser={','.join(names)}", timeout=300)
+    result.assert_outcomes(passed=2 * len(names), failed=len(names))
+    result.stdout.fnmatch_lines([f"*test_a_failing_page_fails[[]{name}[]]*" for name in names])
+
+
+def test_unknown_browser_is_a_usage_error(pytester, monkeypatch):
+    pytester.makepyfile(test_user="def test_x(webnn_page):\n    pass\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    result = pytester.runpytest_subprocess(*plugin, "-q", "--webnn-browser=chromium,netscape", timeout=120)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*unknown browser netscape*"])
 
 
 def _entry_points() -> set[str]:
