@@ -18,6 +18,7 @@ Fixtures:
 - ``webnn_host``    a host on a free loopback port for the whole test session, serving
                     ``--webnn-app DIR`` (or the ``webnn_app`` ini value) when given; ``.url``;
 - ``webnn_engine``  the browser's name: ``chromium``, ``firefox`` or ``webkit``;
+- ``webnn_available`` skips the test when that browser is not installed (for tests launching it);
 - ``webnn_browser`` the browser (Chromium: ``--webnn-chromium PATH``, a Playwright Browser);
 - ``webnn_page``    a fresh page in a fresh context; ``page.console_messages`` collects console output;
 - ``webnn_app``     a factory: ``webnn_app(DIR)`` serves any app directory on its own host
@@ -154,8 +155,10 @@ def webnn_engine(request):
 
 
 @pytest.fixture(scope="session")
-def webnn_browser(pytestconfig, webnn_engine):
-    from .embed import CHROMIUM, CHROMIUM_ARGS
+def webnn_available(pytestconfig, webnn_engine):
+    """Skips (fails for Chromium, or under CI=true) when ``webnn_engine`` is not installed: for tests
+    that launch the browser themselves."""
+    from .embed import CHROMIUM
 
     exe = pytestconfig.getoption("--webnn-chromium") or CHROMIUM
     why = missing(webnn_engine, exe)
@@ -163,6 +166,14 @@ def webnn_browser(pytestconfig, webnn_engine):
         if webnn_engine == "chromium" or os.environ.get("CI", "").lower() in ("1", "true"):
             pytest.fail(f"webnn-bridge: {why}")
         pytest.skip(f"webnn-bridge: {why}")
+    return exe
+
+
+@pytest.fixture(scope="session")
+def webnn_browser(webnn_available, webnn_engine):
+    from .embed import CHROMIUM_ARGS
+
+    exe = webnn_available
     if webnn_engine != "chromium":
         from .browsers import launch
 
