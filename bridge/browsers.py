@@ -349,6 +349,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _reap_at_exit(proc: subprocess.Popen) -> None:
+    """A browser the caller forgot to close (or a test process interrupted) does not outlive it."""
+    import atexit
+
+    atexit.register(_stop, proc)
+
+
 def _stop(proc: subprocess.Popen | None) -> None:
     if proc is None or proc.poll() is not None:
         return
@@ -444,6 +451,7 @@ class FirefoxBrowser(_Browser):
         env = dict(os.environ, MOZ_CRASHREPORTER_DISABLE="1")
         self._proc = subprocess.Popen(args + ["about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                       env=env, text=True)
+        _reap_at_exit(self._proc)
         self._stderr: list[str] = []
         ws_url = self._await_listening(launch_timeout)
         threading.Thread(target=self._drain_stderr, daemon=True).start()
@@ -590,8 +598,6 @@ def x_display() -> str:
         return os.environ["DISPLAY"]
     with _XVFB_LOCK:
         if "display" not in _XVFB:
-            import atexit
-
             r, w = os.pipe()
             proc = subprocess.Popen([XVFB, "-displayfd", str(w), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
                                     pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -602,7 +608,7 @@ def x_display() -> str:
                 _stop(proc)
                 raise Error("Xvfb did not start")
             _XVFB.update(display=f":{num}", proc=proc)
-            atexit.register(_stop, proc)
+            _reap_at_exit(proc)
         return _XVFB["display"]
 
 
@@ -687,6 +693,7 @@ class _WebDriverSession:
         env = dict(os.environ, DISPLAY=x_display())
         self.proc = subprocess.Popen([driver, f"--port={port}"], env=env, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
+        _reap_at_exit(self.proc)
         self.driver_url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + launch_timeout
         while True:
