@@ -467,8 +467,6 @@ class FirefoxBrowser(_Browser):
             "acceptInsecureCerts": False, "unhandledPromptBehavior": {"default": "dismiss"}}}}, launch_timeout)
         self.version = caps.get("capabilities", {}).get("browserVersion", "")
         self._send("session.subscribe", {"events": ["log.entryAdded"]}, 30)
-        self._insecure_per_context: bool | None = None
-        self._insecure_session: bool | None = None
         self._default_contexts = [c["context"] for c in self._send("browsingContext.getTree", {}, 30)["contexts"]]
 
     def _await_listening(self, timeout: float) -> str:
@@ -542,21 +540,15 @@ class FirefoxBrowser(_Browser):
         return msg.get("result", {})
 
     def _new_context(self, ignore_https_errors: bool):
-        params = {}
-        if ignore_https_errors and self._insecure_per_context is not False:
-            params["acceptInsecureCerts"] = True
+        # a user context per browser context; certificate errors are ignored per user context
+        # (BiDi's browser.createUserContext acceptInsecureCerts; older Firefox refuses the parameter)
+        params = {"acceptInsecureCerts": True} if ignore_https_errors else {}
         try:
-            uc = self._send("browser.createUserContext", params, 30)["userContext"]
+            return self._send("browser.createUserContext", params, 30)["userContext"]
+        except Error as e:
             if params:
-                self._insecure_per_context = True
-            return uc
-        except Error:
-            if not params:
-                raise
-        # an older Firefox: acceptInsecureCerts is only a session capability. Its session accepts
-        # what every context asks for from then on (tests only ever relax it).
-        self._insecure_per_context = False
-        raise Error("this Firefox cannot ignore certificate errors per context (needs Firefox 135 or later)")
+                raise Error(f"this Firefox cannot ignore certificate errors per context: {e}") from None
+            raise
 
     def _new_tab(self, user_context: str) -> _BidiTab:
         cid = self._send("browsingContext.create", {"type": "tab", "userContext": user_context}, 30)["context"]

@@ -83,3 +83,46 @@ def test_entry_point_is_declared():
 
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert meta["project"]["entry-points"]["pytest11"] == {"webnn_bridge": "webnn_bridge.bridge.pytest_plugin"}
+
+
+MARKED = '''
+import pytest
+
+
+def test_everywhere(webnn_page):
+    pass
+
+
+@pytest.mark.webnn_engines("chromium")
+def test_chromium_only(webnn_page):
+    pass
+
+
+@pytest.mark.webnn_lacks("SharedArrayBuffer", "webkit")
+def test_needs_sab(webnn_page):
+    pass
+
+
+def test_no_browser():
+    pass
+'''
+
+
+def test_browsers_parametrize_and_markers(pytester, monkeypatch):
+    """Collection only (no browser starts): one item per browser, markers narrow or skip."""
+    pytester.makepyfile(test_user=MARKED)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    result = pytester.runpytest_subprocess(*plugin, "--collect-only", "-q", "--webnn-browser", "firefox, webkit,chromium",
+                                           timeout=120)
+    items = {line.split("::")[1] for line in result.stdout.lines if "::" in line}
+    assert items == {
+        "test_everywhere[firefox]", "test_everywhere[webkit]", "test_everywhere[chromium]",
+        "test_chromium_only[chromium]",
+        "test_needs_sab[firefox]", "test_needs_sab[webkit]", "test_needs_sab[chromium]",
+        "test_no_browser",
+    }
+    result = pytester.runpytest_subprocess(*plugin, "-rs", "-k", "needs_sab and webkit or chromium_only",
+                                           "--webnn-browser", "webkit", timeout=120)
+    result.assert_outcomes(skipped=2)
+    result.stdout.fnmatch_lines(["*runs in chromium only*", "*webkit lacks SharedArrayBuffer*"])
