@@ -279,7 +279,9 @@ class Page:
 
 
 class BrowserContext:
-    """One isolated profile (Firefox: a BiDi user context; WebKit: a WebDriver session's windows)."""
+    """Firefox: a BiDi user context (isolated cookies and storage, as a Playwright context). WebKit:
+    windows of the WebDriver session for its ``ignore_https_errors`` value, which WebKit contexts
+    share (WebKitWebDriver runs one session per process: no isolation between them)."""
 
     def __init__(self, browser, handle, ignore_https_errors: bool, owned_by_page: bool = False):
         self.browser = browser

@@ -14,7 +14,7 @@ missing=()
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "Debian packages missing: apt-get install -y ${missing[*]} (as root)" >&2
-    [[ " ${missing[*]} " == *" chromium "* || "${CI:-}" == true ]] && exit 1
+    if [[ " ${missing[*]} " == *" chromium "* || "${CI:-}" == true ]]; then exit 1; fi
   else
     echo "== installing Debian's ${missing[*]}" >&2
     apt-get update -qq
