@@ -18,7 +18,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   else
     echo "== installing Debian's ${missing[*]}" >&2
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 fi
 bash scripts/setup.sh test
