@@ -62,7 +62,7 @@ def test_lenet_classifies_rendered_digits(host, page, model_data):
     assert probs.shape == (10, 10)
     predicted = probs.argmax(axis=1)
     correct = int((predicted == np.arange(10)).sum())
-    print(f"LeNet in Chromium: {correct}/10 digits correct, predictions {predicted.tolist()}")
+    print(f"LeNet in the browser: {correct}/10 digits correct, predictions {predicted.tolist()}")
     assert correct >= 8, predicted
     reference = lenet_in_process(images)
     diff = float(np.abs(probs - reference).max())
