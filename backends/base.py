@@ -27,6 +27,10 @@ class Device:
     providers: tuple[str, ...] = ()
     # options of the first provider (ONNX Runtime provider options: device_id, device_type, ...)
     options: Mapping[str, str] = field(default_factory=dict)
+    # a CPU mode: intra-op threads for what is compiled on this device (0: the backend's own
+    # choice). Never probed: the policy's placement sets it on a copy (Placement.threads) and only
+    # for backends whose ``cpu_modes`` is true; the id stays the device's.
+    threads: int = 0
 
 
 @dataclass
@@ -79,6 +83,9 @@ class Compiled:
 
 class Backend:
     name: ClassVar[str]
+    # takes a thread count per compiled graph on its CPU devices (Device.threads): the policy's
+    # CPU modes; a backend without it runs every graph with its own threading
+    cpu_modes: ClassVar[bool] = False
     _instance: ClassVar[Backend | None] = None
 
     @classmethod

@@ -28,6 +28,7 @@ import itertools
 import logging
 import os
 import queue
+import secrets
 import struct
 import sys
 import threading
@@ -522,7 +523,9 @@ def data_check(path: Path) -> tuple[int, int]:
 
 
 def _tmp_name(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    """A writer's own temporary name beside ``path``: unique across threads, processes and the
+    machines of hosts that share one cache folder (a network file system)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.{secrets.token_hex(6)}.tmp")
 
 
 def _touch(path: Path) -> None:

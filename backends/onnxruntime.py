@@ -143,14 +143,15 @@ def graph_value_bytes(graph: GraphIR) -> int:
     return sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
 
 
-def session_options(pooled: bool = False, arena: bool = True):
+def session_options(pooled: bool = False, arena: bool = True, threads: int = 0):
     """The options every compiled graph gets (the one place to tune ORT threading and memory):
-    ``pooled`` gives the session an intra-op pool of a thread per physical core, else it runs on
-    the caller's thread alone; ``arena``: ORT's CPU memory arena (see ARENA_MAX_BYTES)."""
+    ``pooled`` gives the session an intra-op pool of ``threads`` threads (0: a thread per physical
+    core), else it runs on the caller's thread alone; ``arena``: ORT's CPU memory arena (see
+    ARENA_MAX_BYTES)."""
     opts = _ort().SessionOptions()
     opts.log_severity_level = 3
     opts.enable_cpu_mem_arena = arena
-    opts.intra_op_num_threads = 0 if pooled else 1
+    opts.intra_op_num_threads = max(0, threads) if pooled else 1
     # pool threads spin between the operators of a run, and sleep once it ends: the page's
     # threads compete for the same cores
     opts.add_session_config_entry("session.force_spinning_stop", "1")
@@ -200,10 +201,13 @@ def external_constants(graph: GraphIR) -> tuple[list[str], list]:
 
 class OrtCompiled(Compiled):
     def __init__(self, graph: GraphIR, providers: tuple[str, ...], model: bytes | None = None,
-                 ep_options: Mapping[str, str] | None = None, optimized_folder: str | None = None):
+                 ep_options: Mapping[str, str] | None = None, optimized_folder: str | None = None,
+                 threads: int = 0):
         """``model``: the graph already lowered and serialized with external constants (a compile
         cache artifact; its constants come from ``graph``);
         ``ep_options``: the first provider's options;
+        ``threads``: a CPU mode (Device.threads): 1 runs on the caller's thread, n > 1 gets a pool
+        of n threads (when the pool bound allows; else 1), 0 leaves it to the graph's size;
         ``optimized_folder``: ``model`` is ONNX Runtime's optimized model of the graph (see
         save_optimized), its external data in this folder: loaded with no optimization, and a
         failure raises ORT's error (the caller falls back to the lowered model)."""
@@ -212,9 +216,10 @@ class OrtCompiled(Compiled):
         if model is None:
             model = serialize_graph(graph, supported_ir_version(), external=True)
         self.optimized = optimized_folder is not None
-        self.pooled = graph_work_bytes(graph) >= POOL_MIN_BYTES and POOL_SLOTS.take()
+        wants_pool = threads > 1 if threads else graph_work_bytes(graph) >= POOL_MIN_BYTES
+        self.pooled = wants_pool and POOL_SLOTS.take()
         self.arena = graph_value_bytes(graph) <= ARENA_MAX_BYTES
-        opts = session_options(self.pooled, self.arena)
+        opts = session_options(self.pooled, self.arena, threads)
         self._external = []
         if self.optimized:  # its constants, optimized, are in its data file
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
@@ -280,7 +285,8 @@ class OrtCompiled(Compiled):
         self._external = []
         if self.pooled:  # its pool's threads end with the session
             self.pooled = False
-            POOL_SLOTS.give_back()
+            if POOL_SLOTS is not None:  # None only while the interpreter shuts down
+                POOL_SLOTS.give_back()
 
     def __del__(self):
         if getattr(self, "pooled", False):
@@ -289,6 +295,7 @@ class OrtCompiled(Compiled):
 
 class OnnxRuntimeBackend(Backend):
     name = "onnxruntime"
+    cpu_modes = True  # intra_op_num_threads per session (OrtCompiled's threads)
 
     @classmethod
     def probe(cls) -> list[Device]:
@@ -328,7 +335,7 @@ class OnnxRuntimeBackend(Backend):
         return load_all()[op].lower is not _no_lowering
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
-        return OrtCompiled(graph, self._providers(device), ep_options=device.options)
+        return OrtCompiled(graph, self._providers(device), ep_options=device.options, threads=device.threads)
 
     def warm_up(self) -> None:
         supported_ir_version()  # ORT's environment and thread pools, onnx's helpers
@@ -340,14 +347,15 @@ class OnnxRuntimeBackend(Backend):
         return device.providers or ("CPUExecutionProvider",)
 
     def cache_token(self, device: Device) -> str:
-        return repr(("onnxruntime", _ort().__version__, OPSET, device.id, self._providers(device),
-                     sorted((device.options or {}).items()), lowering_fingerprint()))
+        token = ("onnxruntime", _ort().__version__, OPSET, device.id, self._providers(device),
+                 sorted((device.options or {}).items()), lowering_fingerprint())
+        return repr((*token, ("threads", device.threads)) if device.threads else token)
 
     def artifact(self, graph: GraphIR, device: Device) -> bytes:
         return serialize_graph(graph, supported_ir_version(), external=True)
 
     def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
-        return OrtCompiled(graph, self._providers(device), artifact, device.options)
+        return OrtCompiled(graph, self._providers(device), artifact, device.options, threads=device.threads)
 
     def optimized_token(self, graph: GraphIR, device: Device) -> str | None:
         # only ORT's own CPU EP: other EPs compile in their own way (and keep their own caches);
@@ -378,7 +386,8 @@ class OnnxRuntimeBackend(Backend):
             model_tmp.unlink(missing_ok=True)
 
     def load_optimized(self, model: bytes, folder: Path, graph: GraphIR, device: Device) -> Compiled:
-        return OrtCompiled(graph, self._providers(device), model, device.options, optimized_folder=str(folder))
+        return OrtCompiled(graph, self._providers(device), model, device.options, optimized_folder=str(folder),
+                           threads=device.threads)
 
 
 # ONNX Runtime's optimized model keeps initializers of at least this size in its data file

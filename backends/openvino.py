@@ -72,7 +72,7 @@ def capabilities_from_table(ops_table: Mapping[str, Mapping[str, list]], types: 
 
 
 class OpenVinoCompiled(Compiled):
-    def __init__(self, graph: GraphIR, device_name: str):
+    def __init__(self, graph: GraphIR, device_name: str, threads: int = 0):
         model, in_map, out_map = lower_graph(graph, supported_ir_version())
         core = _core()
         try:
@@ -80,6 +80,8 @@ class OpenVinoCompiled(Compiled):
             config = {"PERFORMANCE_HINT": "LATENCY"}
             if device_name.split(".")[0] in ("CPU", "GPU"):
                 config["INFERENCE_PRECISION_HINT"] = "f32"  # never bf16/f16 for float32 graphs
+            if threads and device_name.split(".")[0] == "CPU":  # a CPU mode (Device.threads)
+                config["INFERENCE_NUM_THREADS"] = int(threads)
             self.compiled = core.compile_model(ov_model, device_name, config)
         except Exception as e:  # OpenVINO rejects the model: a compile failure per spec
             raise OperationError(f"OpenVINO could not compile the graph: {type(e).__name__}") from e
@@ -106,6 +108,7 @@ class OpenVinoCompiled(Compiled):
 
 class OpenVinoBackend(Backend):
     name = "openvino"
+    cpu_modes = True  # INFERENCE_NUM_THREADS per compiled model on its CPU device
 
     @classmethod
     def probe(cls) -> list[Device]:
@@ -141,4 +144,4 @@ class OpenVinoBackend(Backend):
         return op in caps_table()["ops"]
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
-        return OpenVinoCompiled(graph, device.providers[0] if device.providers else "CPU")
+        return OpenVinoCompiled(graph, device.providers[0] if device.providers else "CPU", device.threads)

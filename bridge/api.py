@@ -15,6 +15,7 @@ The host's sessions drive these objects; tests and Python users can use them dir
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import itertools
 import logging
@@ -354,12 +355,15 @@ class MLContext:
         hands tensors between backends); a simulated placement runs on the execution CPU.
         ``digest``: the graph's digest when the caller knows it (the compile cache's key)."""
         from webnn_bridge.backends.partition import compile_partitioned, fallback_after_compile
-        from webnn_bridge.policy.inventory import is_simulated
+        from webnn_bridge.policy.inventory import is_simulated, takes_cpu_modes
 
         cache, part = self.ml.compile_cache, self.cache_partition
         if placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device):
             return cache.compile(self.backend, ir, self.exec_device, part, digest)
         devices = {d.id: d for d in self.ml.inventory}
+        if placement.threads:  # the placement's CPU mode, on the CPUs whose backend takes one
+            devices = {i: dataclasses.replace(d, threads=placement.threads) if takes_cpu_modes(d) else d
+                       for i, d in devices.items()}
         compiled = compile_partitioned(ir, placement.assignment, devices,  # the whole graph keeps its digest
                                        lambda g, d: cache.compile(backend_for(d), g, d, part, digest if g is ir else None))
         fallback = fallback_after_compile(compiled, devices, placement.fallback)

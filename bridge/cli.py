@@ -60,6 +60,8 @@ def _serve(args) -> int:
             raise UsageError(f"--allow-origin: {e}") from None
     if args.app is not None and not Path(args.app).is_dir():
         raise UsageError(f"--app {args.app}: not a directory")
+    tls_files, tls_note = _tls_files(args)
+    token = _remote_access(args, tls_files is not None)
     ml = ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir)()  # a bad profile or rules file fails here, in one line
 
     config = HostConfig(
@@ -73,7 +75,14 @@ def _serve(args) -> int:
         keepalive_timeout_s=args.keepalive_timeout,
         strict_spec=args.strict_spec,
         own_process=True,
+        tls_cert=tls_files[0] if tls_files else None,
+        tls_key=tls_files[1] if tls_files else None,
+        token=token,
+        trusted_proxies=list(args.trusted_proxy),
+        drain_timeout_s=args.drain_timeout,
     )
+    if args.metrics_allow:
+        config.metrics_allow = list(args.metrics_allow)
     if args.session_budget is not None:
         config.session_budget_bytes = args.session_budget << 20 or None
     if args.host_budget is not None:
@@ -90,6 +99,10 @@ def _serve(args) -> int:
         if config.app_dir:
             print(f"  app:       {host.url}/  (from {config.app_dir})", flush=True)
         print(f"  origins:   {', '.join(sorted(host.allowed_origins))}", flush=True)
+        if token is not None:  # never the token itself
+            print("  access:    pages need the access token (webnn-shim.js?token=... or WebNNBridge.token)", flush=True)
+        if tls_note:
+            print(tls_note, end="", flush=True)
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     if args.verbose:  # the host's own session log; websockets' per-request lines stay quiet
@@ -102,6 +115,103 @@ def _serve(args) -> int:
         print(f"webnn-bridge serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
         return 1
     return 0
+
+
+TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def check_token(token: str, where: str) -> str:
+    """An access token: 16 to 512 characters a websocket subprotocol may carry."""
+    if not 16 <= len(token) <= 512 or not set(token) <= TOKEN_CHARS:
+        raise UsageError(f"{where}: an access token is 16 to 512 characters of A-Z a-z 0-9 - . _ ~ "
+                         "(make one with `webnn-bridge token`)")
+    return token
+
+
+def _remote_access(args, tls: bool) -> str | None:
+    """serve's access token (--token-file, else $WEBNN_BRIDGE_TOKEN), and the rule that a host
+    others can reach needs TLS and a token unless --insecure-remote says otherwise."""
+    import ipaddress
+    import os
+
+    token = None
+    if args.token_file:
+        try:
+            token = check_token(Path(args.token_file).read_text(encoding="utf-8").strip(), "--token-file")
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"--token-file: {getattr(e, 'strerror', None) or e}") from None
+    elif os.environ.get("WEBNN_BRIDGE_TOKEN"):
+        token = check_token(os.environ["WEBNN_BRIDGE_TOKEN"].strip(), "WEBNN_BRIDGE_TOKEN")
+    for spec in [*args.trusted_proxy, *args.metrics_allow]:
+        try:
+            ipaddress.ip_network(spec, strict=False)
+        except ValueError:
+            raise UsageError(f"not an IP address or network: {spec!r} (--trusted-proxy / --metrics-allow)") from None
+    if args.drain_timeout < 0:
+        raise UsageError("--drain-timeout must be >= 0 seconds")
+    name = args.host.strip("[]").lower()
+    try:
+        loopback = ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        loopback = name == "localhost"
+    if not loopback and not args.insecure_remote and (not tls or token is None):
+        missing = " and ".join(w for w, ok in (("TLS (--tls-cert/--tls-key)", tls),
+                                                ("an access token (--token-file)", token is not None)) if not ok)
+        raise UsageError(f"--host {args.host} lets other machines reach this host: it needs {missing}; "
+                         "--insecure-remote starts it without (e.g. behind a TLS-terminating proxy on a private network)")
+    return token
+
+
+def _token(args) -> int:
+    import secrets
+
+    print(secrets.token_urlsafe(32))
+    return 0
+
+
+def _tls_files(args) -> tuple[tuple[str, str] | None, str]:
+    """serve's TLS flags: (certificate, key) or None, and what to print about them. A bad
+    certificate or key is a one-line usage error here, before the host starts."""
+    from . import tls
+
+    if args.tls_self_signed is not None and (args.tls_cert or args.tls_key):
+        raise UsageError("--tls-self-signed makes its own certificate: give it or --tls-cert/--tls-key, not both")
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise UsageError("--tls-cert and --tls-key go together (the certificate and its private key)")
+    note = ""
+    if args.tls_self_signed is not None:
+        try:
+            dev = tls.dev_certificate(args.tls_self_signed or None, extra_names=[args.host])
+        except ImportError:
+            raise UsageError("--tls-self-signed needs the 'cryptography' package (pip install cryptography)") from None
+        except OSError as e:
+            raise UsageError(f"--tls-self-signed: {_os_detail(e)}") from None
+        files = (str(dev.cert), str(dev.key))
+        note = tls.trust_instructions(dev)
+    elif args.tls_cert:
+        files = (args.tls_cert, args.tls_key)
+    else:
+        return None, ""
+    try:
+        tls.server_context(*files)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--tls-cert/--tls-key: {_os_detail(e) if isinstance(e, OSError) else e}") from None
+    tls.warn_if_readable(files[1])
+    return files, note
+
+
+def _os_detail(e: OSError) -> str:
+    """One line for an OSError, ssl.SSLError included (its reason, not the C source line)."""
+    import ssl
+
+    if isinstance(e, ssl.SSLError):
+        reason = e.reason or (e.args[1] if len(e.args) > 1 else str(e))
+        if reason == "KEY_VALUES_MISMATCH":
+            return "the private key does not belong to the certificate"
+        return f"not a usable PEM certificate and key ({e.library or 'SSL'}: {reason})"
+    if e.filename and e.strerror:
+        return f"{e.filename}: {e.strerror}"
+    return str(e)
 
 
 def _devices(args) -> int:
@@ -142,6 +252,12 @@ def default_cache_dir():
     return default_cache_dir()
 
 
+def _default_tls_dir():
+    from .tls import default_dir
+
+    return default_dir()
+
+
 def _port(text: str) -> int:
     try:
         port = int(text)
@@ -174,7 +290,8 @@ def _parse(p: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line (deploy/ recipes are checked against it)."""
     p = argparse.ArgumentParser(prog="webnn-bridge", description="Run W3C WebNN pages on a Python host.")
     sub = p.add_subparsers(dest="cmd", required=True)
 
@@ -203,8 +320,28 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--cache-dir", metavar="DIR", default=str(default_cache_dir()),
                    help="keep compiled graphs here across restarts (default: %(default)s)")
     s.add_argument("--no-cache", action="store_true", help="keep compiled graphs in memory only")
+    s.add_argument("--tls-cert", metavar="FILE",
+                   help="serve https and wss with this PEM certificate (chain); needs --tls-key")
+    s.add_argument("--tls-key", metavar="FILE", help="the certificate's PEM private key")
+    s.add_argument("--tls-self-signed", metavar="DIR", nargs="?", const="",
+                   help="development: serve https with a localhost certificate made (or reused) in DIR "
+                        f"(default {_default_tls_dir()}), and print how to trust it in each browser")
+    s.add_argument("--token-file", metavar="FILE",
+                   help="pages must present this access token (first line of FILE; else $WEBNN_BRIDGE_TOKEN)")
+    s.add_argument("--insecure-remote", action="store_true",
+                   help="allow a non-loopback --host without TLS and a token (e.g. behind a TLS-terminating proxy)")
+    s.add_argument("--trusted-proxy", metavar="ADDR", action="append", default=[],
+                   help="a load balancer / reverse proxy (IP or network, repeatable) whose X-Forwarded-Host and "
+                        "X-Forwarded-Proto are believed for Host and Origin checks")
+    s.add_argument("--metrics-allow", metavar="ADDR", action="append", default=[],
+                   help="peers (IP or network, repeatable) that may read /metrics (default: loopback)")
+    s.add_argument("--drain-timeout", metavar="SECONDS", type=float, default=30.0,
+                   help="on SIGTERM, refuse new sessions and wait this long for open ones (default 30)")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions opening and closing, and refused origins")
     s.set_defaults(func=_serve, parser=s)
+
+    tk = sub.add_parser("token", help="print a new random access token (for serve --token-file)")
+    tk.set_defaults(func=_token, parser=tk)
 
     d = sub.add_parser("devices", help="print the device inventory (operator view)")
     d.add_argument("--devices", metavar="PROFILE.json", help="show a declared inventory instead")
@@ -225,7 +362,11 @@ def main(argv: list[str] | None = None) -> int:
 
     o = sub.add_parser("oracle", help="differential run: native Chromium WebNN vs the shim", add_help=False)
     o.set_defaults(func=None)
+    return p
 
+
+def main(argv: list[str] | None = None) -> int:
+    p = build_parser()
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["wpt"]:

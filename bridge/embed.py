@@ -4,6 +4,7 @@ and the Chromium flags we launch Debian's Chromium with."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 
 from .server import Host, HostConfig
@@ -24,9 +25,11 @@ CHROMIUM_ARGS = [
 class RunningHost:
     """A Host on its own event loop thread; stop() shuts it down."""
 
+    tls_ca = None  # start_host(tls_self_signed=...): the authority that signed its certificate
+
     def __init__(self, config: HostConfig):
+        self.host = Host(config)  # a bad TLS certificate or key raises here
         self.loop = asyncio.new_event_loop()
-        self.host = Host(config)
         self._started = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -54,6 +57,20 @@ class RunningHost:
         self.host.ml.flush_to_disk()  # what a restart will read
 
 
-def start_host(**kw) -> RunningHost:
+def start_host(*, tls_self_signed: str | os.PathLike | None = None, **kw) -> RunningHost:
+    """A host on a free port (unless ``port=`` says otherwise); ``kw`` are HostConfig's fields.
+
+    TLS: ``tls_cert=`` and ``tls_key=`` (PEM files), or ``tls_self_signed=DIR`` for the
+    development certificate of ``serve --tls-self-signed`` (made or reused in DIR). An https host's
+    ``url`` is ``https://...``; ``running.tls_ca`` is then the authority file a client trusts
+    (``ssl.create_default_context(cafile=running.tls_ca)``; None for a certificate of your own)."""
     kw.setdefault("port", 0)
-    return RunningHost(HostConfig(**kw))
+    ca = None
+    if tls_self_signed is not None:
+        from . import tls
+
+        dev = tls.dev_certificate(tls_self_signed, extra_names=[kw.get("host", "127.0.0.1")])
+        kw["tls_cert"], kw["tls_key"], ca = dev.cert, dev.key, dev.ca
+    running = RunningHost(HostConfig(**kw))
+    running.tls_ca = ca
+    return running

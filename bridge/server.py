@@ -5,10 +5,13 @@ Routes (all on one port):
 - ``/webnn-shim.js``      the shim script (public code, served to any page);
 - ``/webnn/origin``       tells a page only whether its own Origin is allowed (so the shim can
                           explain a refused websocket, which browsers report without a status);
+- ``/healthz``, ``/readyz`` liveness, and readiness for new sessions (503 while draining);
+- ``/metrics``            Prometheus metrics (bridge/metrics.py), for the --metrics-allow peers only;
 - anything else           the ``--app`` directory (bridge/static.py: GET/HEAD, ETag, Range), HTML
                           pages with the shim tag injected; ``/`` without an index.html is the
                           landing page (bridge/landing.py).
 The websockets HTTP hook closes the connection after each plain HTTP response (no keep-alive).
+With ``tls_cert``/``tls_key`` (bridge/tls.py) every route is served over TLS: https and wss.
 Everything protocol- or WebNN-related lives in session.py / api.py; this module moves bytes.
 """
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hmac
 import http
 import inspect
 import ipaddress
@@ -23,6 +27,7 @@ import json
 import logging
 import os
 import signal
+import ssl
 import sys
 import urllib.parse
 from collections.abc import Awaitable, Callable
@@ -37,8 +42,9 @@ from websockets.http11 import Request, Response
 
 from webnn_bridge.ops.core import WebNNError
 
-from . import landing, protocol, shim, static
+from . import landing, protocol, shim, static, tls
 from .api import ML
+from .metrics import Metrics
 from .session import ALIVE, Session, SessionLimits, idle, keepalive_interval, tune_malloc
 
 log = logging.getLogger("webnn_bridge.server")
@@ -47,6 +53,10 @@ SHIM_PATH = "/webnn-shim.js"
 WS_PATH = "/webnn"
 SWITCH_INTERVAL_S = 0.001
 ORIGIN_PATH = "/webnn/origin"
+HEALTH_PATH, READY_PATH, METRICS_PATH = "/healthz", "/readyz", "/metrics"
+SUBPROTOCOL = "webnn-bridge.v1"  # the shim offers it with its access token (TOKEN_PROTOCOL + token)
+TOKEN_PROTOCOL = "webnn-bridge.token."
+LOOPBACK_NETS = ("127.0.0.0/8", "::1/128")
 IDLE_TRIM_S = 1.0  # the last page gone this long: shared caches shrink to their idle size (session.idle)
 
 
@@ -77,6 +87,18 @@ class HostConfig:
     # tune the process's garbage collector for serving (tune_gc): the CLI host owns its process;
     # a host embedded in another program leaves that program's collector alone
     own_process: bool = False
+    # TLS: PEM certificate (chain) and private key files; both given, the host speaks https and wss only
+    tls_cert: str | os.PathLike | None = None
+    tls_key: str | os.PathLike | None = None
+    # an access token every websocket must present (serve --token-file; hosts reachable by others)
+    token: str | None = None
+    # peers (IP addresses or networks) whose X-Forwarded-Host / X-Forwarded-Proto are believed:
+    # the load balancer or reverse proxy in front of the host
+    trusted_proxies: list[str] = field(default_factory=list)
+    # peers (IP addresses or networks) that may read /metrics
+    metrics_allow: list[str] = field(default_factory=lambda: list(LOOPBACK_NETS))
+    # SIGTERM: refuse new sessions, let open ones finish for at most this long, then close them
+    drain_timeout_s: float = 30.0
 
 
 GC_YOUNG_THRESHOLD = 20000
@@ -108,11 +130,21 @@ def default_workers() -> int:
     return max(2, os.cpu_count() or 1)
 
 
-def own_origins(host: str, port: int) -> set[str]:
+def own_origins(host: str, port: int, scheme: str = "http") -> set[str]:
+    """The origins of the host's own pages (the scheme it serves: http, or https with TLS)."""
     names = {host}
     if host in ("127.0.0.1", "localhost", "::1", "[::1]"):
         names |= {"127.0.0.1", "localhost", "[::1]"}
-    return {f"http://{n if ':' not in n or n.startswith('[') else f'[{n}]'}:{port}" for n in names}
+    return {f"{scheme}://{n if ':' not in n or n.startswith('[') else f'[{n}]'}:{port}" for n in names}
+
+
+def tls_context(config: HostConfig) -> ssl.SSLContext | None:
+    """The server's ssl context when the config names a certificate and key (both or neither)."""
+    if config.tls_cert is None and config.tls_key is None:
+        return None
+    if config.tls_cert is None or config.tls_key is None:
+        raise ValueError("TLS needs both a certificate and its private key (tls_cert and tls_key)")
+    return tls.server_context(config.tls_cert, config.tls_key)
 
 
 def normalize_origin(origin: str) -> str:
@@ -172,6 +204,49 @@ def host_name_allowed(host_header: str | None, extra: set[str]) -> bool:
         return False
 
 
+def networks(specs: list[str]) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """IP addresses or networks (``10.0.0.0/8``); ValueError names the bad one."""
+    out = []
+    for spec in specs:
+        try:
+            out.append(ipaddress.ip_network(spec.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"not an IP address or network: {spec!r}") from None
+    return out
+
+
+def peer_in(connection: ServerConnection, nets: list) -> bool:
+    try:
+        addr = ipaddress.ip_address(str(connection.remote_address[0]).split("%")[0])
+    except (ValueError, TypeError, IndexError):
+        return False
+    if getattr(addr, "ipv4_mapped", None) is not None:
+        addr = addr.ipv4_mapped
+    return any(addr in n for n in nets)
+
+
+def select_subprotocol(connection: ServerConnection, offered) -> str | None:
+    """The shim offers SUBPROTOCOL beside its access token; a page without a token offers none."""
+    return SUBPROTOCOL if SUBPROTOCOL in offered else None
+
+
+def forwarded_host(request: Request) -> str | None:
+    """The first X-Forwarded-Host (a proxy appends to a list); only asked for trusted peers."""
+    value = single_header(request, "X-Forwarded-Host")
+    return value.split(",")[0].strip() or None if value else None
+
+
+def offered_token(request: Request) -> str | None:
+    """The access token a websocket handshake offers as a subprotocol (browsers cannot set
+    other headers on a websocket); never logged."""
+    for value in request.headers.get_all("Sec-WebSocket-Protocol"):
+        for proto in value.split(","):
+            proto = proto.strip()
+            if proto.startswith(TOKEN_PROTOCOL):
+                return proto[len(TOKEN_PROTOCOL):]
+    return None
+
+
 def single_header(request: Request, name: str) -> str | None:
     """A header that must appear at most once (two Origin headers are a malformed request)."""
     values = request.headers.get_all(name)
@@ -183,6 +258,8 @@ def single_header(request: Request, name: str) -> str | None:
 class Host:
     def __init__(self, config: HostConfig):
         self.config = config
+        self.ssl = tls_context(config)  # a bad certificate or key fails here, before anything starts
+        self.scheme = "https" if self.ssl is not None else "http"
         self.ml = config.ml_factory()
         self.ml.budget.limit = config.host_budget_bytes
         self.ml.session_limits = SessionLimits(
@@ -195,35 +272,63 @@ class Host:
         self._allowed: set[str] = set()
         self._hosts = {h.lower().strip("[]") for h in config.allow_hosts} | {config.host.lower().strip("[]")}
         self._idle_timer: asyncio.TimerHandle | None = None
+        self.trusted = networks(config.trusted_proxies)
+        self.metrics_peers = networks(config.metrics_allow)
+        self.metrics = Metrics()
+        self.draining = False
+        self.drain_task: asyncio.Task | None = None
 
     @property
     def allowed_origins(self) -> set[str]:
         return self._allowed
 
     def _compute_allowed(self, port: int) -> None:
-        allowed = own_origins(self.config.host, port)
+        allowed = own_origins(self.config.host, port, self.scheme)
         allowed |= {normalize_origin(o) for o in self.config.allow_origins}
         self._allowed = allowed
 
-    def origin_allowed(self, request: Request) -> tuple[bool, str | None]:
+    def origin_allowed(self, request: Request, proxied: bool = False) -> tuple[bool, str | None]:
         """Every channel from a page checks its Origin; a same-origin GET (which browsers send
-        without Origin) is recognised by Sec-Fetch-Site. Loopback alone is not a permission."""
+        without Origin) is recognised by Sec-Fetch-Site. Loopback alone is not a permission.
+        ``proxied``: the request came through a trusted proxy, so the origin the page saw the
+        host under (the forwarded scheme and host) is the host's own too."""
         origin = single_header(request, "Origin")
         if origin is not None:
             try:
-                return normalize_origin(origin) in self._allowed, origin
+                origin_n = normalize_origin(origin)
+                if origin_n in self._allowed:
+                    return True, origin
+                return proxied and origin_n == self.forwarded_origin(request), origin
             except ValueError:
                 return False, origin
         return request.headers.get("Sec-Fetch-Site") == "same-origin", None
+
+    def forwarded_origin(self, request: Request) -> str | None:
+        """The origin a page reached the host under, as a trusted proxy forwards it."""
+        host = forwarded_host(request)
+        proto = (single_header(request, "X-Forwarded-Proto") or self.scheme).split(",")[0].strip().lower()
+        if not host or proto not in ("http", "https"):
+            return None
+        try:
+            return normalize_origin(f"{proto}://{host}")
+        except ValueError:
+            return None
 
     # ------------------------------------------------------------------ HTTP side
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """Every request: a malformed one gets a 4xx, never a 500 or a traceback."""
         try:
-            if not host_name_allowed(single_header(request, "Host"), self._hosts):
+            proxied = bool(self.trusted) and peer_in(connection, self.trusted)
+            host_header = (forwarded_host(request) if proxied else None) or single_header(request, "Host")
+            if not host_name_allowed(host_header, self._hosts):
                 log.warning("refused request for host %r", request.headers.get_all("Host")[:1])
                 return _response(403, b"host not allowed\n", "text/plain")
-            response = self.route(request)
+            path = urllib.parse.urlsplit(request.path).path
+            if path in (HEALTH_PATH, READY_PATH, METRICS_PATH):
+                return self.operations(connection, request, path, proxied)
+            if path == WS_PATH:
+                return self.handshake(request, proxied)
+            response = self.route(request, proxied)
         except (ValueError, OSError) as e:
             return self._refused(request, e)
         if inspect.isawaitable(response):  # static files are read off the event loop
@@ -244,18 +349,56 @@ class Host:
         log.info("request for %r failed: %s", request.path[:80], e)
         return _response(414 if len(request.path) > 1024 else 404, b"not found\n", "text/plain")
 
-    def route(self, request: Request) -> Response | None:
+    def handshake(self, request: Request, proxied: bool) -> Response | None:
+        """A websocket: its origin, the access token when the host has one, and not while
+        draining (a balancer then sends the page to another host)."""
+        ok, origin = self.origin_allowed(request, proxied)
+        if not ok or origin is None:
+            log.warning("refused websocket from origin %r", origin)
+            return _response(403, b"origin not allowed\n", "text/plain")
+        if self.config.token is not None:
+            offered = offered_token(request)
+            if offered is None or not hmac.compare_digest(offered.encode(), self.config.token.encode()):
+                log.warning("refused websocket from origin %r: %s access token", origin,
+                            "no" if offered is None else "a wrong")
+                return _response(401, b"access token required\n", "text/plain")
+        if self.draining:
+            self.metrics.session_refused()
+            return _response(503, b"draining: no new sessions\n", "text/plain", {"Retry-After": "1"})
+        return None  # go on with the websocket handshake
+
+    def operations(self, connection: ServerConnection, request: Request, path: str, proxied: bool) -> Response:
+        """/healthz, /readyz and /metrics: for load balancers, orchestrators and monitoring, not
+        pages: a request that carries an Origin must still come from an allowed one."""
+        if request.method not in ("GET", "HEAD"):
+            return _response(405, b"method not allowed\n", "text/plain", {"Allow": "GET, HEAD"})
+        if single_header(request, "Origin") is not None and not self.origin_allowed(request, proxied)[0]:
+            return _response(403, b"origin not allowed\n", "text/plain")
+        if path == HEALTH_PATH:
+            return _head(request, _response(200, b"ok\n", "text/plain"))
+        if path == READY_PATH:
+            if self.draining:
+                return _head(request, _response(503, b"draining\n", "text/plain"))
+            return _head(request, _response(200, b"ready\n", "text/plain"))
+        if not peer_in(connection, self.metrics_peers):
+            return _response(403, b"metrics are not served to this address (serve --metrics-allow)\n", "text/plain")
+        return _head(request, _response(200, self.render_metrics().encode(), "text/plain; version=0.0.4"))
+
+    def render_metrics(self) -> str:
+        cache = self.ml.compile_cache
+        pages = sum(s.budget.used for s in list(self.sessions.values()))
+        warm = cache.warm_size() if hasattr(cache, "warm_size") else 0
+        return self.metrics.render(
+            sessions_open=len(self.sessions), draining=self.draining,
+            memory={"pages": pages, "compile-cache": warm},
+            cache=dict(getattr(cache, "stats", {})), warm_bytes=warm)
+
+    def route(self, request: Request, proxied: bool = False) -> Response | None:
         url = urllib.parse.urlsplit(request.path)
         path = url.path
-        if path == WS_PATH:
-            ok, origin = self.origin_allowed(request)
-            if not ok or origin is None:
-                log.warning("refused websocket from origin %r", origin)
-                return _response(403, b"origin not allowed\n", "text/plain")
-            return None  # go on with the websocket handshake
         if path == SHIM_PATH:
             host = request.headers.get("Host") or f"{self.config.host}:{self.port}"
-            body, etag = shim.shim_body(f"http://{host}")
+            body, etag = shim.shim_body(f"{self.scheme}://{host}")
             # CORP: pages that are cross-origin isolated (COEP require-corp, for SharedArrayBuffer)
             # may load the shim from the host's origin too. Revalidated, never stale: a reload
             # gets "304 Not Modified" and the browser reuses its copy and its compiled code.
@@ -265,15 +408,17 @@ class Host:
                 return _not_modified(extra)
             return _head(request, _response(200, body, "text/javascript; charset=utf-8", extra))
         if path == ORIGIN_PATH:
-            return self.origin_probe(request)
+            return self.origin_probe(request, proxied)
         return self.static(request, url)
 
-    def origin_probe(self, request: Request) -> Response:
-        """Whether the asking page's own origin is allowed, and nothing else (readable by that
-        page only: the CORS header echoes its origin)."""
-        ok, origin = self.origin_allowed(request)
+    def origin_probe(self, request: Request, proxied: bool = False) -> Response:
+        """Whether the asking page's own origin is allowed, and whether the host wants an access
+        token (never the token), nothing else (readable by that page only: the CORS header
+        echoes its origin)."""
+        ok, origin = self.origin_allowed(request, proxied)
         cors = {"Access-Control-Allow-Origin": origin, "Vary": "Origin"} if origin else {}
-        return _response(200, json.dumps({"allowed": ok}).encode(), "application/json", cors)
+        facts = {"allowed": ok, "token": True} if ok and self.config.token is not None else {"allowed": ok}
+        return _response(200, json.dumps(facts).encode(), "application/json", cors)
 
     def static(self, request: Request, url: urllib.parse.SplitResult) -> Response | Awaitable[Response]:
         """The app directory (read off the event loop) or, at ``/`` without an index, the landing page."""
@@ -301,7 +446,7 @@ class Host:
     def url_for(self, request: Request) -> str:
         """The host's URL as the page addressed it (its Host header), else the bound one."""
         host = request.headers.get("Host")
-        return f"http://{host}" if host else self.url
+        return f"{self.scheme}://{host}" if host else self.url
 
     # ------------------------------------------------------------------ websocket side
     async def handler(self, connection: ServerConnection) -> None:
@@ -312,6 +457,8 @@ class Host:
         holds at most one job of each session: a storming page waits its turn like any other."""
         origin = connection.request.headers.get("Origin") if connection.request else None
         session = Session(self.ml, origin, self.config.observer)
+        session.timer = self.metrics.message
+        self.metrics.session_opened()
         self.sessions[session.token] = session
         log.info("session %s opened from %s", session.token[:6], origin)
         loop = asyncio.get_running_loop()
@@ -367,7 +514,9 @@ class Host:
         longer than announced, its bytes are not kept (protocol.Unkept: the session refuses it)."""
         n = session.raw_expected()
         if n is None or n < protocol.RAW_MIN_BYTES or n > self.config.max_message_bytes:
-            return await connection.recv(), 0
+            frame = await connection.recv()
+            self.metrics.received(len(frame))
+            return frame, 0
         refused, charged = None, 0
         try:
             charged = session.budget.charge(n, "A tensor's bytes in transit")
@@ -380,6 +529,7 @@ class Host:
                     text.append(fragment)
                     continue
                 end = size + len(fragment)
+                self.metrics.received(len(fragment))
                 if buffer is not None and end <= n:
                     buffer[size:end] = fragment
                 size = end
@@ -399,12 +549,14 @@ class Host:
                     if self.config.frame_tap is not None and r.head:
                         self.config.frame_tap(bytes(r))
                     await connection.send(r.fragments() if r.nbytes > protocol.FRAGMENT_BYTES else bytes(r))
+                    self.metrics.sent(r.nbytes)
                 finally:
                     r.sent()
                 continue
             if self.config.frame_tap is not None:
                 self.config.frame_tap(r)
             await connection.send(r)
+            self.metrics.sent(len(r))
 
     async def heartbeat(self, connection: ServerConnection, sending: asyncio.Lock) -> None:
         """Tell the page the host is alive, from the event loop, however busy its session is."""
@@ -444,14 +596,31 @@ class Host:
             compression=None,
             max_size=self.config.max_message_bytes,
             ping_interval=None,
+            ssl=self.ssl,
+            select_subprotocol=select_subprotocol,
         )
         self._compute_allowed(self.port)
         return self.server
 
+    async def drain(self, stop: Callable[[], None]) -> None:
+        """Graceful drain (SIGTERM): /readyz answers 503 and new websockets are refused, so a load
+        balancer sends new pages elsewhere; open sessions go on until they end or
+        ``drain_timeout_s`` passes; then ``stop()`` (the server closes what is left: those pages'
+        contexts are lost, the path they already handle for a host that goes away)."""
+        self.draining = True
+        deadline = asyncio.get_running_loop().time() + max(0.0, self.config.drain_timeout_s)
+        log.warning("draining: no new sessions; %d open, waiting for them at most %g s",
+                    len(self.sessions), self.config.drain_timeout_s)
+        while self.sessions and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        if self.sessions:
+            log.warning("drain timeout: closing %d session(s)", len(self.sessions))
+        stop()
+
     @property
     def url(self) -> str:
         host = self.config.host if ":" not in self.config.host else f"[{self.config.host}]"
-        return f"http://{host}:{self.port}"
+        return f"{self.scheme}://{host}:{self.port}"
 
 
 async def run_forever(config: HostConfig, ready: Callable[[Host], None] | None = None) -> None:
@@ -461,8 +630,15 @@ async def run_forever(config: HostConfig, ready: Callable[[Host], None] | None =
     server = await host.start()
     loop = asyncio.get_running_loop()
     serving = asyncio.current_task()
+
+    def on_term() -> None:  # the first SIGTERM drains, a second one stops at once
+        if host.draining:
+            serving.cancel()
+        else:
+            host.drain_task = loop.create_task(host.drain(serving.cancel))
+
     try:
-        loop.add_signal_handler(signal.SIGTERM, serving.cancel)
+        loop.add_signal_handler(signal.SIGTERM, on_term)
     except (NotImplementedError, RuntimeError):  # no signals here (another platform, a thread)
         pass
     if ready:

@@ -129,6 +129,8 @@ class Session:
         self.tensors: dict[int, MLTensor] = {}
         self.closed = False
         self.observer = observer  # policy tracing hook: (event, facts)
+        # operations hook (bridge/metrics.py): (message kind, seconds spent handling it)
+        self.timer: Callable[[str, float], None] | None = None
         self.page = ""  # the page's path (hello), named in policy traces
         self.held: dict[str, memoryview] = {}  # constants held for the build being handled
         self.uploads: dict[int, Upload] = {}  # constants uploaded before their build (on_putConstant)
@@ -188,6 +190,14 @@ class Session:
         return self._quick_or_not(header, payload), lambda: self._handle(header, payload)
 
     def _handle(self, header: dict, payload) -> list:
+        if self.timer is None:
+            return self._handle_message(header, payload)
+        t0 = time.perf_counter()
+        out = self._handle_message(header, payload)
+        self.timer(header["t"][:64], time.perf_counter() - t0)
+        return out
+
+    def _handle_message(self, header: dict, payload) -> list:
         kind = header["t"][:64]
         handler = getattr(self, f"on_{kind}", None)
         if handler is None:

@@ -275,7 +275,52 @@ function reported(iface, op, promise) {
 }
 
 // ---------------------------------------------------------------------------------- host link
-const WS_URL = HOST_ORIGIN.replace(/^http/, 'ws') + '/webnn';
+// The host's origin is the one it wrote into this script: https when it serves TLS (serve
+// --tls-cert/--tls-key), and then its websocket is wss. Behind a TLS-terminating proxy the host
+// writes http: a script that came over https from that same host:port uses https and wss.
+function hostOrigin(written) {
+  try {
+    const script = GLOBAL.document && GLOBAL.document.currentScript;
+    const src = script && script.src ? new URL(script.src) : null;
+    const host = new URL(written);
+    if (src && src.protocol === 'https:' && host.protocol === 'http:' && src.host === host.host) {
+      return `https://${host.host}`;
+    }
+  } catch (e) { /* no script URL (a worker's importScripts): the written origin holds */ }
+  return written;
+}
+const HOST = hostOrigin(HOST_ORIGIN);
+const WS_URL = HOST.replace(/^http/, 'ws') + '/webnn';
+// An https page may not open ws:// or fetch http:// (mixed content; WebKit blocks even loopback hosts).
+function mixedContent() {
+  return !!(GLOBAL.location && GLOBAL.location.protocol === 'https:' && HOST.startsWith('http:'));
+}
+// Chromium and Firefox throw a SecurityError from new WebSocket(ws://...) on an https page: the
+// page is told what it means and what to do instead.
+function explainMixedContent(e) {
+  if (mixedContent() && e && e.name === 'SecurityError') return makeError('NotSupportedError', mixedContentMessage());
+  return e;
+}
+function mixedContentMessage() {
+  return `This https page cannot reach the webnn-bridge host at ${WS_URL}: browsers block ws:// and ` +
+    'http:// connections from https pages as mixed content (WebKit even to 127.0.0.1 and localhost). ' +
+    'Serve the host over TLS, with webnn-bridge serve --tls-cert FILE --tls-key FILE (or --tls-self-signed ' +
+    'for development), and load the shim from its https:// URL.';
+}
+// An access token, for a host started with --token-file (one other machines can reach): from the
+// script's URL (webnn-shim.js?token=...) or set by the page (WebNNBridge.token = '...') before its
+// first createContext(). It travels as a websocket subprotocol (pages cannot set other headers on
+// a websocket), never in a URL the host logs; nothing reads it back.
+let PAGE_TOKEN = null;
+try {
+  const script = GLOBAL.document && GLOBAL.document.currentScript;
+  const t = script && script.src ? new URL(script.src).searchParams.get('token') : null;
+  if (t) PAGE_TOKEN = t;
+} catch (e) { /* no script URL (a worker's importScripts): WebNNBridge.token */ }
+function openSocket() {
+  return PAGE_TOKEN ? new WebSocket(WS_URL, ['webnn-bridge.v1', `webnn-bridge.token.${PAGE_TOKEN}`])
+    : new WebSocket(WS_URL);
+}
 const textEncoder = new TextEncoder();
 const BATCH_MAX_BYTES = 64 * 1024;  // bigger frames are sent alone (batching would copy them again)
 const textDecoder = new TextDecoder();
@@ -308,12 +353,12 @@ class HostLink {
     this.queue = [];  // frames waiting for the next flush(), in order
     this.flushing = false;
     this.rawFor = null;  // a reply whose raw payload is the next binary frame (protocol.py)
-    this.ready = this.open();
+    this.ready = this.open().catch((e) => { throw explainMixedContent(e); });
   }
   open() {
     return new Promise((resolve, reject) => {
       let ws;
-      try { ws = new WebSocket(WS_URL); } catch (e) { reject(e); return; }
+      try { ws = openSocket(); } catch (e) { reject(e); return; }  // mixed content, a malformed token
       ws.binaryType = 'arraybuffer';
       this.ws = ws;
       ws.onopen = () => {
@@ -335,15 +380,22 @@ class HostLink {
   // probe whether this page's origin is allowed, to tell a refusal from an unreachable host.
   static async whyRefused() {
     const origin = GLOBAL.location ? GLOBAL.location.origin : 'this page\'s origin';
-    let allowed = null;
+    let allowed = null; let wantsToken = false;
     try {
-      const r = await fetch(`${HOST_ORIGIN}/webnn/origin`, { cache: 'no-store' });
-      allowed = (await r.json()).allowed;
+      const r = await (await fetch(`${HOST}/webnn/origin`, { cache: 'no-store' })).json();
+      allowed = r.allowed;
+      wantsToken = r.token === true;
     } catch (e) { /* unreachable, or blocked by the browser */ }
     if (allowed === false) {
-      return `The webnn-bridge host at ${HOST_ORIGIN} refused this page's origin (${origin}). ` +
+      return `The webnn-bridge host at ${HOST} refused this page's origin (${origin}). ` +
         `Start the host with --allow-origin ${origin}.`;
     }
+    if (wantsToken) {
+      return `The webnn-bridge host at ${HOST} requires an access token and refused this page's ` +
+        `(${PAGE_TOKEN ? 'a wrong token' : 'none given'}): load webnn-shim.js?token=... or set ` +
+        'WebNNBridge.token before the first createContext().';
+    }
+    if (mixedContent()) return mixedContentMessage();
     return `Cannot reach the webnn-bridge host at ${WS_URL}. Is it running? (A page that is not on ` +
       'a loopback origin may also be blocked by the browser\'s local network access checks.)';
   }
@@ -1140,7 +1192,7 @@ for (const nav of [GLOBAL.Navigator, GLOBAL.WorkerNavigator]) {
 if (GLOBAL.navigator && Object.prototype.hasOwnProperty.call(GLOBAL.navigator, 'ml')) {
   Object.defineProperty(GLOBAL.navigator, 'ml', { value: ML_INSTANCE, configurable: true });
 }
-GLOBAL.__webnnBridge = { host: HOST_ORIGIN, version: 1 };
+GLOBAL.__webnnBridge = { host: HOST, version: 1 };
 
 // Extensions beyond the spec, namespaced (never added to the WebNN interfaces). Coarse,
 // identity-free facts only: see README "Extensions".
@@ -1154,6 +1206,9 @@ const WebNNBridge = Object.freeze({
   // where shipping Chromium is more lenient; reads the host's --strict-spec until the page sets it
   get strict() { return strictSpec(LINK); },
   set strict(v) { PAGE_STRICT = v === null || v === undefined ? null : Boolean(v); },
+  // the host's access token (serve --token-file), for connections opened after this; write-only
+  get token() { return PAGE_TOKEN !== null; },
+  set token(v) { PAGE_TOKEN = v === null || v === undefined || v === '' ? null : String(v); },
   // issue #934: the effective policy after build(): {accelerated, cpuFallback, simulated}
   effectivePolicy(graph) {
     const g = bridgeGraph(graph, 'effectivePolicy');

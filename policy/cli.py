@@ -7,7 +7,7 @@ bridge/cli.py wires these in with ``register(subparsers)``; ``main(argv)`` runs 
                    [--rules RULES.toml] [--json]
     policy replay TRACE.jsonl [TRACE.jsonl ...] --rules RULES.toml [--baseline RULES.toml] [--out DIR]
                   [--devices PROFILE.json]
-    policy measure TRACE.jsonl --out MATRIX.json [--seconds S] [--reps N]
+    policy measure TRACE.jsonl --out MATRIX.json [--seconds S] [--reps N] [--threads 1,2]
     policy calibrate --out CAL.json [--seconds S]
     policy tune TRACE.jsonl --matrix MATRIX.json [--objective latency-p50|latency-p90|cpu-time]
                 [--rules RULES.toml] [--out RULES.toml] [--report DIR]
@@ -257,6 +257,21 @@ def _cmd_check(args) -> int:
     return 0
 
 
+def _thread_modes(text: str) -> tuple[int, ...]:
+    """--threads: "1,2" -> (1, 2); "none" -> ()."""
+    from .engine import MAX_THREADS
+
+    if text.strip().lower() in ("", "none"):
+        return ()
+    try:
+        modes = tuple(sorted({int(x) for x in text.split(",")}))
+    except ValueError:
+        raise ValueError(f"--threads takes thread counts like 1,2 (or none), not {text!r}") from None
+    if any(not 1 <= n <= MAX_THREADS for n in modes):
+        raise ValueError(f"--threads: each count must be 1..{MAX_THREADS}")
+    return modes
+
+
 def _cmd_measure(args) -> int:
     from .measure import measure, write_matrix
 
@@ -272,7 +287,8 @@ def _cmd_measure(args) -> int:
 
         matrix = measure(events, seconds=args.seconds, reps=args.reps, warmup=args.warmup,
                          progress=None if args.quiet else sys.stderr,
-                         constants=None if args.no_store else store_constants(args.cache_dir))
+                         constants=None if args.no_store else store_constants(args.cache_dir),
+                         modes=_thread_modes(args.threads))
         if args.calibration:
             matrix["calibration"] = _load_matrix(None, args.calibration)["calibration"]
         path = write_matrix(matrix, args.out)
@@ -382,6 +398,8 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     m.add_argument("--cache-dir", metavar="DIR", default=None,
                    help="the host's cache directory: constants from its store (default: serve's default)")
     m.add_argument("--no-store", action="store_true", help="deterministic data for every constant")
+    m.add_argument("--threads", default="1", metavar="N[,N...]",
+                   help="CPU modes (intra-op threads) also timed on CPUs whose backend takes them (default 1; none)")
     m.add_argument("--quiet", action="store_true", help="no progress bar")
     m.set_defaults(parser=m, func=_cmd_measure)
 

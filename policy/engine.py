@@ -25,7 +25,15 @@ from webnn_bridge.backends.capabilities import graph_issues, union
 from webnn_bridge.ops.core import DATA_TYPES, NotSupportedError, WebNNTypeError
 
 from .graphs import GraphSummary, summarize
-from .inventory import POWER_CLASSES, backend_name, capabilities_of, execution_device, is_simulated, power_class
+from .inventory import (
+    POWER_CLASSES,
+    backend_name,
+    capabilities_of,
+    execution_device,
+    is_simulated,
+    power_class,
+    takes_cpu_modes,
+)
 from .perf import perf_of
 
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
@@ -322,6 +330,16 @@ def _number_problems(rules: Mapping) -> list[str]:
             if not finite_number(value) or (value <= 0 if positive else value < 0):
                 need = "a finite number > 0" if positive else "a finite number >= 0"
                 problems.append(f"[perf.{kind}] {key} must be {need}, not {value!r}")
+    pols = dict(rules.get("policy", {}))
+    for name, table in pols.items():
+        t = table.get("cpu_threads", 0) if isinstance(table, Mapping) else 0
+        if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t <= MAX_THREADS:
+            problems.append(f"[policy.{name}] cpu_threads must be 0 (the backend's choice) or 1..{MAX_THREADS}, "
+                            f"not {t!r}")
+    low, default = policy_threads(rules, "low-power"), policy_threads(rules, "default")
+    if low and default and low > default:
+        problems.append(f"[policy.low-power] cpu_threads = {low} is more than [policy.default]'s {default}: "
+                        "low-power never gets more threads than the default")
     frac = dict(rules.get("build", {})).get("partial_min_fraction", 0.5)
     if not finite_number(frac) or not 0.0 <= frac <= 1.0:
         problems.append(f"[build] partial_min_fraction must be a share between 0 and 1, not {frac!r}")
@@ -333,6 +351,26 @@ def _number_problems(rules: Mapping) -> list[str]:
         elif not all(finite_number(b) and b > 0 for b in bounds) or bounds != sorted(bounds):
             problems.append("[qos] upper_ms must be finite, positive and ascending")
     return problems
+
+
+def policy_threads(rules: Mapping, policy: str) -> int:
+    """A policy's CPU mode (rules.toml §2 cpu_threads): 0 when unset or unusable."""
+    t = dict(dict(rules.get("policy", {})).get(policy, {}) or {}).get("cpu_threads", 0)
+    return t if isinstance(t, int) and not isinstance(t, bool) and 0 < t <= MAX_THREADS else 0
+
+
+def cpu_mode(rules: Mapping, policy: str, route: Mapping | None) -> tuple[int, str | None]:
+    """The intra-op threads of a graph's CPU part (0: the backend's choice) and why (rules.toml
+    §4 step f): the route's threads, else the policy's; "low-power" is capped by its own
+    cpu_threads and by [policy.default]'s, so it never gets more threads than the default."""
+    threads, src = policy_threads(rules, policy), f"[policy.{policy}] cpu_threads"
+    if route is not None and isinstance(route.get("threads"), int) and not isinstance(route["threads"], bool):
+        threads, src = route["threads"], f"route '{route.get('id')}'"
+    if policy == "low-power" and threads:
+        caps = [c for c in (policy_threads(rules, "low-power"), policy_threads(rules, "default")) if c]
+        if caps and threads > min(caps):
+            return min(caps), f"{src} asks {threads} thread(s), capped at {min(caps)} for low-power"
+    return (threads, f"{src}: {threads} thread(s)") if threads else (0, None)
 
 
 def _backend_problems(rules: Mapping) -> list[str]:
@@ -361,7 +399,8 @@ ROUTE_WHEN = {
     "data_types": list,
     "graphs": list,
 }
-ROUTE_KEYS = {"id": str, "when": dict, "policies": list, "backends": list, "reason": str}
+ROUTE_KEYS = {"id": str, "when": dict, "policies": list, "backends": list, "threads": int, "reason": str}
+MAX_THREADS = 1024  # a CPU mode's thread count is 1..MAX_THREADS
 
 
 def route_problems(routes: Any) -> list[str]:
@@ -377,8 +416,6 @@ def route_problems(routes: Any) -> list[str]:
         where = f"routes row {i} ({r.get('id', '?')})"
         for key, value in r.items():
             types = ROUTE_KEYS.get(key)
-            if key == "threads":
-                continue  # refused below, with its own reason
             if types is None:
                 problems.append(f"{where}: unknown key {key!r} (known: {', '.join(ROUTE_KEYS)})")
             elif not isinstance(value, types) or isinstance(value, bool):
@@ -386,11 +423,12 @@ def route_problems(routes: Any) -> list[str]:
         if not isinstance(r.get("id"), str) or r.get("id") in ids:
             problems.append(f"{where}: needs a unique id")
         ids.add(r.get("id"))
-        if "threads" in r:  # a CPU mode no backend takes per graph yet: refused, never silently ignored
-            problems.append(f"{where}: threads: CPU modes (intra-op threads per graph) are not supported by the "
-                            "backends yet")
-        elif not r.get("backends"):
-            problems.append(f"{where}: says nothing (give backends)")
+        threads = r.get("threads")
+        if isinstance(threads, int) and not isinstance(threads, bool) and not 0 <= threads <= MAX_THREADS:
+            problems.append(f"{where}: threads must be 1..{MAX_THREADS} (a CPU mode) or 0 (the backend's choice), "
+                            f"not {threads}")
+        if not r.get("backends") and "threads" not in r:
+            problems.append(f"{where}: says nothing (give backends or threads)")
         for name in r.get("backends", []) if isinstance(r.get("backends"), list) else []:
             if name not in known:
                 problems.append(f"{where}: unknown backend {name!r} (known: {', '.join(known)})")
@@ -701,6 +739,7 @@ class Placement:
     exec_device: Device | None = None
     graph_hash: str = ""
     route: str | None = None  # the [[routes]] row that reordered the candidates
+    threads: int = 0  # the CPU mode of the placement's CPU part (0: the backend's choice)
 
     @property
     def accelerated(self) -> bool:
@@ -726,6 +765,7 @@ class Placement:
             "strict": self.strict,
             "simulated": self.simulated,
             "route": self.route,
+            "threads": self.threads,
             "rejected": [list(r) for r in self.rejected],
             "reasons": list(self.reasons),
         }
@@ -778,8 +818,8 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
                 why_not[d.id] = "the context's preferred device is a CPU: accelerators never take its builds"
         cands = [d for d in cands if d.kind == "cpu"]
     route = match_route(summary, decision.policy, rules)
-    if route is not None:
-        cands = route_order(cands, route.get("backends", []))
+    if route is not None and route.get("backends"):
+        cands = route_order(cands, route["backends"])
         notes.append(f"route '{route['id']}'" + (f" ({route['reason']})" if route.get("reason") else "")
                      + (f": backends {' > '.join(route['backends'])}" if route.get("backends") else "")
                      + f"; candidates now {', '.join(d.id for d in cands)}")
@@ -801,12 +841,25 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
     accels = [d for d in cands if d.kind != "cpu"]
     cpus = [d for d in cands if d.kind == "cpu"]
 
+    threads, threads_why = cpu_mode(rules, decision.policy, route)
+
     def done(p: Placement) -> Placement:
         used = {p.device.id, p.fallback_device.id if p.fallback_device else None}
         for d in cands:
             if d.id not in used and d.id not in why_not:
                 why_not[d.id] = f"ranked below {p.device.id}"
         p.rejected = [(i, r) for i, r in why_not.items() if i not in used]
+        if threads:  # the CPU mode (step f): for the CPU part, when its backend takes one
+            cpu_part = [d for d in (p.device, p.fallback_device) if d is not None and d.kind == "cpu"]
+            if p.simulated or not cpu_part:
+                p.reasons.append(f"CPU mode not applied ({threads_why}): no CPU of this machine runs the graph")
+            elif all(takes_cpu_modes(d) for d in cpu_part):
+                p.threads = threads
+                p.reasons.append(f"CPU mode: {threads_why}")
+            else:
+                p.reasons.append(f"CPU mode not applied ({threads_why}): "
+                                 f"{', '.join(backend_name(d) for d in cpu_part if not takes_cpu_modes(d))} "
+                                 "takes no thread count per graph")
         return p
 
     def fallback_for(d: Device) -> str:

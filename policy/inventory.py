@@ -186,6 +186,15 @@ def backend_name(device: Device) -> str:
     return device.declared_backend if isinstance(device, DeclaredDevice) else device.backend
 
 
+def takes_cpu_modes(device: Device) -> bool:
+    """Whether a real CPU device's backend takes a thread count per graph (Backend.cpu_modes)."""
+    if isinstance(device, DeclaredDevice) or device.kind != "cpu":
+        return False
+    from webnn_bridge.backends import all_backends
+
+    return any(cls.name == device.backend and cls.cpu_modes for cls in all_backends())
+
+
 def power_class(device: Device) -> str:
     if isinstance(device, DeclaredDevice):
         return device.power

@@ -24,6 +24,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -124,15 +125,21 @@ def run_interleaved(compiled: Mapping[str, Any], inputs, *, reps: int, seconds: 
     return out
 
 
+CPU_MODES = (1,)  # the thread counts `policy measure` tries besides the backends' own choice
+
+
 def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = None, seconds: float = 60.0,
             reps: int = 50, warmup: int = 3, progress=sys.stderr,
-            constants: Callable[[str], bytes | None] | None = None) -> dict:
+            constants: Callable[[str], bytes | None] | None = None, modes: Sequence[int] = CPU_MODES) -> dict:
     """The measurement matrix of every graph the trace built (see the module doc). ``constants``:
-    bytes by SHA-256 (replica.store_constants); a constant it lacks gets deterministic data."""
+    bytes by SHA-256 (replica.store_constants); a constant it lacks gets deterministic data.
+    ``modes``: CPU modes (intra-op thread counts) also timed on the CPUs whose backend takes one,
+    under the placement keys replay uses ("<device id>@threads=<n>")."""
     from webnn_bridge.backends import backend_for
 
+    from .inventory import takes_cpu_modes
     from .replica import inputs_for, ir_from_json
-    from .trace import workloads
+    from .trace import MODE_MARK, workloads
 
     devs = real_devices(devices)
     if not devs:
@@ -168,10 +175,13 @@ def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = Non
             if why:
                 g["skipped"][d.id] = f"does not run the whole graph: {why}"
                 continue
-            try:
-                compiled[d.id] = backend_for(d).compile(ir, d)
-            except Exception as e:  # a runtime that fails on this graph: skipped, said why
-                g["skipped"][d.id] = f"compile failed: {type(e).__name__}: {str(e)[:120]}"
+            variants = [(d.id, d)] + ([(f"{d.id}{MODE_MARK}{n}", replace(d, threads=n)) for n in modes]
+                                      if takes_cpu_modes(d) else [])
+            for key, dv in variants:
+                try:
+                    compiled[key] = backend_for(dv).compile(ir, dv)
+                except Exception as e:  # a runtime that fails on this graph: skipped, said why
+                    g["skipped"][key] = f"compile failed: {type(e).__name__}: {str(e)[:120]}"
         inputs = inputs_for(ir)
         try:
             if compiled:
@@ -188,6 +198,7 @@ def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = Non
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "seconds": seconds,
         "devices": {d.id: {"kind": d.kind, "backend": d.backend, "name": d.name} for d in devs},
+        "modes": sorted({int(n) for n in modes}),
         "graphs": graphs,
     }
 

@@ -242,15 +242,25 @@ def build_event(graph, placement=None, *, ctx: Any = None, options: Mapping | No
     return ev
 
 
+MODE_MARK = "@threads="  # a placement key's CPU mode suffix
+
+
 def placement_key(placement) -> str | None:
     """What a recorded latency is the latency of: the device id of a whole-graph placement, or
-    "partition:A>B>..." (segment devices in order) for a partitioned one."""
+    "partition:A>B>..." (segment devices in order) for a partitioned one; with a CPU mode, its
+    thread count after "@threads=" (measure writes its modes under the same keys)."""
     if placement is None:
         return None
     parts = placement.partitions()
-    if len(parts) <= 1:
-        return placement.device.id
-    return "partition:" + ">".join(d for d, _ in parts)
+    key = placement.device.id if len(parts) <= 1 else "partition:" + ">".join(d for d, _ in parts)
+    threads = getattr(placement, "threads", 0)
+    return f"{key}{MODE_MARK}{threads}" if threads else key
+
+
+def split_mode(key: str) -> tuple[str, str]:
+    """(the placement key without its CPU mode, the mode suffix or "")."""
+    base, mark, n = key.rpartition(MODE_MARK)
+    return (base, mark + n) if mark and n.isdigit() else (key, "")
 
 
 IDLE_CAP_MS = 1000.0  # a dispatch's recorded idle time (idleMs) is at most this
@@ -392,10 +402,13 @@ class ReplayOutcome:
     p90_ms: float | None = None
     cpu_ms: float | None = None
     key: str | None = None  # placement_key()
+    threads: int = 0  # the placement's CPU mode (0: the backend's choice)
 
     @property
     def label(self) -> str:
-        return self.device or f"({self.error or 'none'})"
+        if not self.device:
+            return f"({self.error or 'none'})"
+        return f"{self.device}{MODE_MARK}{self.threads}" if self.threads else self.device
 
 
 @dataclass
@@ -413,7 +426,7 @@ class ReplayRow:
 
     @property
     def changed(self) -> bool:
-        return (self.a.device, self.a.fallback) != (self.b.device, self.b.fallback)
+        return (self.a.device, self.a.fallback, self.a.threads) != (self.b.device, self.b.fallback, self.b.threads)
 
 
 @dataclass
@@ -526,14 +539,15 @@ def align_recorded(recorded: dict[str, dict[str, Any]], facts: Mapping[str, tupl
     for h, per in recorded.items():
         aligned: dict[str, float] = {}
         for key, ms in per.items():
-            if key.startswith("partition:"):
-                devs = [target(x) for x in key[len("partition:"):].split(">")]
+            base, mode = split_mode(key)
+            if base.startswith("partition:"):
+                devs = [target(x) for x in base[len("partition:"):].split(">")]
                 if all(devs):
-                    aligned.setdefault("partition:" + ">".join(devs), ms)  # type: ignore[arg-type]
+                    aligned.setdefault("partition:" + ">".join(devs) + mode, ms)  # type: ignore[arg-type]
             else:
-                t = target(key)
-                if t is not None and (t == key or t not in per):
-                    aligned.setdefault(t, ms)
+                t = target(base)
+                if t is not None and (t == base or t + mode not in per):
+                    aligned.setdefault(t + mode, ms)
         out[h] = aligned
     return out, notes
 
@@ -641,7 +655,7 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
         if ms is None:
             ms = estimate_latency_ms(graph, dev, rules, placement=placement)
     return ReplayOutcome(dev.id, dev.kind, placement.fallback, ms, src, qos_tier(ms, rules), None, placement.reasons,
-                         backend_name(dev), ci, p90, cpu, key)
+                         backend_name(dev), ci, p90, cpu, key, placement.threads)
 
 
 def replay(trace_events: Iterable[Mapping], rules_a: Mapping, rules_b: Mapping,

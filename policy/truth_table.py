@@ -46,6 +46,13 @@ def _cell(entry: dict) -> str:
     return s + (" (strict)" if entry["strict"] else "")
 
 
+def _threads_cell(route) -> str:
+    if "threads" not in route:
+        return ""
+    n = route["threads"]
+    return f"; {n} thread(s)" if n else "; the backend's own threads"
+
+
 def render_truth_table(rules: Mapping | None = None) -> str:
     rules = rules or default_rules()
     rows = rules["options"]
@@ -92,7 +99,10 @@ def render_truth_table(rules: Mapping | None = None) -> str:
     add("4. the first `[[routes]]` row whose graph features match (node count, FLOPs, constant bytes,")
     add("   operators present, data types, graph hash) reorders those candidates by its backend order")
     add("   within each kind; it never adds a device, so `fallback` and `accelerated: false` stay on the CPU;")
-    add("5. the graph is placed on the candidates: whole graph on an accelerator, a partition, the CPU.")
+    add("5. the graph is placed on the candidates: whole graph on an accelerator, a partition, the CPU;")
+    add("6. the CPU mode: the route's `threads`, else the policy's `cpu_threads` (0: the backend's own")
+    add("   threading), capped for `low-power` so that it never runs with more threads than the default,")
+    add("   applies to the placement's CPU part when its backend takes a thread count per graph.")
     add("")
     routes = rules.get("routes") or []
     if routes:
@@ -103,7 +113,8 @@ def render_truth_table(rules: Mapping | None = None) -> str:
         for i, r in enumerate(routes, 1):
             when = ", ".join(f"{k} = {json.dumps(v)}" for k, v in dict(r.get("when", {})).items()) or "every graph"
             add(f"| {i} | `{r['id']}` | {', '.join(r.get('policies', [])) or 'all'} | {when} | "
-                f"{' > '.join(r.get('backends', [])) or '-'} | {str(r.get('reason', '')).replace('|', '/')} |")
+                f"{' > '.join(r.get('backends', [])) or '-'}{_threads_cell(r)} | "
+                f"{str(r.get('reason', '')).replace('|', '/')} |")
         add("")
     add("## Rules, in order (the first matching row wins)")
     add("")

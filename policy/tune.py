@@ -9,8 +9,9 @@ measure` (p50/p90/CPU time per graph and real device). The search:
    runs better. For each such backend a route is written by graph features when one feature
    (min_ops, min_flops, min_constant_bytes, an operator present) separates those graphs from the
    others in the trace, else by the graphs' hashes;
-3. CPU modes (intra-op threads) are not searched: no backend here takes a thread count per graph
-   yet, and a mode nobody can run is not offered.
+3. CPU modes: each single-backend set also with every CPU mode the matrix measured
+   ([policy.*] cpu_threads = n for all four policies, so "low-power" never gets more threads than
+   the default), and routes may carry a mode (`threads`) for the graphs it serves better.
 
 Every candidate is priced by replay (policy/trace.py) with the matrix: routes only reorder the
 candidates a context already has, so "fallback" and accelerated=false never get an accelerator,
@@ -29,7 +30,7 @@ from typing import Any
 
 from webnn_bridge.backends.base import Device
 
-from .engine import _merge, backend_order, validate_rules
+from .engine import POLICIES, _merge, backend_order, validate_rules
 from .graphs import summarize
 from .inventory import backend_name
 from .trace import ReplayOutcome, plot_bars, replay, workloads
@@ -72,13 +73,20 @@ def _price(c: Candidate, events, base_rules, inventory, matrix, objective: str) 
 
 def hint_violations(c: Candidate, ws: Sequence) -> list[str]:
     """Workloads whose hint a candidate would betray: accelerated=false or "fallback" on an
-    accelerator (routes cannot do it; checked all the same, so that no search ever can)."""
-    from .engine import normalize
+    accelerator (routes cannot do it; checked all the same, so that no search ever can), or
+    "low-power" with more threads than the default (its cpu_threads, else every core)."""
+    import os
+
+    from .engine import normalize, policy_threads
 
     bad = []
+    default_threads = policy_threads(c.rules, "default") or (os.cpu_count() or 1)
     for w, o in zip(ws, c.outcomes):
-        if o.kind not in (None, "cpu") and normalize(w.options, c.rules).policy == "fallback":
+        policy = normalize(w.options, c.rules).policy
+        if o.kind not in (None, "cpu") and policy == "fallback":
             bad.append(f"{w.name}: {o.device} ({o.kind}) for a CPU-only hint")
+        if policy == "low-power" and o.threads > default_threads:
+            bad.append(f"{w.name}: {o.threads} threads for low-power (the default runs {default_threads})")
     return bad
 
 
@@ -86,12 +94,27 @@ def _with(base_override: Mapping, extra: Mapping) -> dict:
     return _merge(dict(base_override), extra)
 
 
-def _route_for(graphs_in: list[dict], graphs_out: list[dict], backend: str, others: list[str], idx: int) -> dict:
-    """A route sending ``graphs_in`` (summaries) to ``backend``: by one separating feature if the
-    trace has one, else by hash."""
+def _route_target(backend: str, threads: int | None, others: list[str]) -> dict:
+    """What a route says: the backend order (``backend`` first), and a CPU mode unless ``threads``
+    is None (0: the backend's own choice, over a mode the rule set gives every graph)."""
+    out: dict[str, Any] = {"backends": [backend, *[b for b in others if b != backend]]}
+    if threads is not None:
+        out["threads"] = threads
+    return out
+
+
+def _target_name(backend: str, threads: int | None) -> str:
+    return f"{backend} with {threads} thread(s)" if threads else backend
+
+
+def _route_for(graphs_in: list[dict], graphs_out: list[dict], backend: str, others: list[str], idx: int,
+               threads: int | None = None) -> dict:
+    """A route sending ``graphs_in`` (summaries) to ``backend`` (with a CPU mode when ``threads``):
+    by one separating feature if the trace has one, else by hash."""
     ins = [summarize(g) for g in graphs_in]
     outs = [summarize(g) for g in graphs_out]
-    order = [backend, *[b for b in others if b != backend]]
+    target, name = _route_target(backend, threads, others), _target_name(backend, threads)
+    rid = f"tuned-{idx}-{backend}" + (f"-t{threads}" if threads else "")
     feats = {
         "min_ops": lambda s: len(s.nodes),
         "min_flops": lambda s: s.flops(),
@@ -101,15 +124,15 @@ def _route_for(graphs_in: list[dict], graphs_out: list[dict], backend: str, othe
         threshold = min(f(s) for s in ins)
         if all(f(s) < threshold for s in outs):
             value = int(threshold) if key != "min_flops" else float(threshold)
-            return {"id": f"tuned-{idx}-{backend}", "when": {key: value}, "backends": order,
-                    "reason": f"tuned: graphs with {key.replace('min_', '')} >= {value:g} measured faster on {backend}"}
+            return {"id": rid, "when": {key: value}, **target,
+                    "reason": f"tuned: graphs with {key.replace('min_', '')} >= {value:g} measured better on {name}"}
     common = set.intersection(*(set(s.op_counts()) for s in ins))
     for op in sorted(common):
         if all(op not in s.op_counts() for s in outs):
-            return {"id": f"tuned-{idx}-{backend}", "when": {"ops_any": [op]}, "backends": order,
-                    "reason": f"tuned: graphs with {op} measured faster on {backend}"}
-    return {"id": f"tuned-{idx}-{backend}", "when": {"graphs": sorted(s.hash[:16] for s in ins)}, "backends": order,
-            "reason": f"tuned: these graphs measured faster on {backend}"}
+            return {"id": rid, "when": {"ops_any": [op]}, **target,
+                    "reason": f"tuned: graphs with {op} measured better on {name}"}
+    return {"id": rid, "when": {"graphs": sorted(s.hash[:16] for s in ins)}, **target,
+            "reason": f"tuned: these graphs measured better on {name}"}
 
 
 def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, inventory: Sequence[Device], *,
@@ -131,12 +154,17 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
         if backend_name(d) not in by_kind[d.kind]:
             by_kind[d.kind].append(backend_name(d))
     singles = []
+    modes = [int(n) for n in matrix.get("modes", []) if isinstance(n, int) and not isinstance(n, bool) and n > 0]
     for kind, backends in by_kind.items():
         rest = [b for b in backend_order(base_rules, kind) if b not in backends]
         for b in backends:
             order = [b, *[x for x in backends if x != b], *rest]
             ov = _with(base_override, {"backends": {kind: order}})
             singles.append(Candidate(f"{b} first ({kind})", ov, _merge(dict(base_rules), {"backends": {kind: order}})))
+            for n in modes if kind == "cpu" else []:  # the same with a CPU mode for every policy
+                mode = {"policy": {p: {"cpu_threads": n} for p in POLICIES}}
+                singles.append(Candidate(f"{b} first ({kind}), {n} thread(s)", _with(ov, mode),
+                                         _merge(_merge(dict(base_rules), {"backends": {kind: order}}), mode)))
     cands += singles
     for c in cands:
         _price(c, events, base_rules, inventory, matrix, objective)
@@ -156,7 +184,7 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
         for c in priced:
             alt = c.outcomes[i]
             v = _metric(alt, objective)
-            if (c is best_single or v is None or cur_v is None or alt.device == cur.device or alt.kind != cur.kind
+            if (c is best_single or v is None or cur_v is None or alt.key == cur.key or alt.kind != cur.kind
                     or (alt.key or "").startswith("partition:")):
                 continue
             significant = v < cur_v * (1 - MIN_GAIN)
@@ -165,19 +193,21 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
             if significant and (best_alt is None or v < _metric(best_alt, objective)):
                 best_alt = alt
         if best_alt is not None and best_alt.backend:
-            prefer.setdefault(best_alt.backend, []).append(w.graph)
+            prefer.setdefault((best_alt.backend, best_alt.threads), []).append(w.graph)
         else:
             stay.append(w.graph)
     if prefer:
         kind = next(iter(by_kind))
         order_of = by_kind.get(kind, [])
         feature_routes, hash_routes = [], []
-        for i, (backend, gs) in enumerate(sorted(prefer.items())):
-            others = [g for b, x in prefer.items() if b != backend for g in x] + stay
-            feature_routes.append(_route_for(gs, others, backend, order_of, i))
-            hash_routes.append({"id": f"tuned-{i}-{backend}", "when": {"graphs": sorted(summarize(g).hash[:16] for g in gs)},
-                                "backends": [backend, *[b for b in order_of if b != backend]],
-                                "reason": f"tuned: these graphs measured faster on {backend}"})
+        for i, ((backend, n), gs) in enumerate(sorted(prefer.items())):
+            others = [g for t, x in prefer.items() if t != (backend, n) for g in x] + stay
+            threads = n if modes else None  # with modes in play, a route always says its own
+            feature_routes.append(_route_for(gs, others, backend, order_of, i, threads))
+            hash_routes.append({"id": f"tuned-{i}-{backend}" + (f"-t{threads}" if threads else ""),
+                                "when": {"graphs": sorted(summarize(g).hash[:16] for g in gs)},
+                                **_route_target(backend, threads, order_of),
+                                "reason": f"tuned: these graphs measured better on {_target_name(backend, threads)}"})
         for name, routes in (("routed (features)", feature_routes), ("routed (by graph)", hash_routes)):
             rules = dict(best_single.rules)
             rules["routes"] = routes

@@ -21,6 +21,18 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 fi
+if ! command -v certutil >/dev/null && [ "$(id -u)" = 0 ]; then
+  # certutil: e2e/test_tls.py trusts a test certificate authority the way a user would
+  echo "== installing Debian's libnss3-tools" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnss3-tools >/dev/null
+fi
+if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ]; then  # e2e/test_balancer.py
+  if [ "$(id -u)" != 0 ]; then echo "Debian's haproxy is missing: apt-get install -y haproxy (as root)" >&2; exit 1; fi
+  echo "== installing Debian's haproxy" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
+fi
 bash scripts/setup.sh test
 bash scripts/install_ortweb.sh   # onnxruntime-web (npm, pinned) for e2e/test_ortweb_node.py
 echo "== ruff" >&2

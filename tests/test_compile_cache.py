@@ -148,3 +148,32 @@ def test_a_garbage_collection_inside_the_digest_lock_does_not_deadlock():
     t.start()
     t.join(timeout=10)
     assert not t.is_alive(), "deadlocked"
+
+
+def _hammer(directory: str, rounds: int) -> list[str]:
+    """A host process of its own building the same graphs over one shared cache folder."""
+    from webnn_bridge.policy.inventory import probe_inventory
+
+    devices = [d for d in probe_inventory() if d.backend == "onnxruntime" and d.kind == "cpu"]
+    out = []
+    for i in range(rounds):
+        ctx = _ctx(devices, CompileCache(directory, max_disk_bytes=1 << 20))  # small: trims race too
+        for k in range(4):
+            g = _build(ctx, W + k, scale=1.0 + (i % 2))
+            np.testing.assert_allclose(_run(ctx, g, X), np.maximum(X @ (W + k), 0) * (1.0 + (i % 2)))
+            out.append(g.compiled.source)
+    return out
+
+
+def test_hosts_sharing_one_cache_folder(ort_devices, tmp_path):
+    """Several hosts (processes) on one cache folder: every file is written under its own
+    temporary name and renamed, entries are checked when read, trimming tolerates a file another
+    host removed: no build fails, and the folder keeps no temporary files."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(3) as pool:
+        results = pool.starmap(_hammer, [(str(tmp_path), 6)] * 3)
+    sources = [s for r in results for s in r]
+    assert len(sources) == 72 and set(sources) <= {"compiled", "memory", "disk"}
+    assert "disk" in sources  # the hosts did read each other's entries
+    assert not list(tmp_path.glob(".*.tmp"))

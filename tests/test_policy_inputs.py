@@ -61,8 +61,12 @@ NO_CATCH_ALL = '[[options]]\nid = "only-fallback"\nwhen = { computePolicy = "fal
     ('[[routes]]\nid = "r"\nwhen = { min_opps = 3 }\nbackends = ["openvino"]\n', "unknown feature 'min_opps'"),
     ('[[routes]]\nid = "r"\nwhen = { min_flops = inf }\nbackends = ["openvino"]\n', "must be a finite number"),
     ('[[routes]]\nid = "r"\nwhen = { data_types = ["float33"] }\nbackends = ["openvino"]\n', "unknown data type"),
-    ('[[routes]]\nid = "r"\nbackends = ["openvino"]\nthreads = 1\n', "threads: CPU modes (intra-op threads per graph) "
-                                                                      "are not supported"),
+    ('[[routes]]\nid = "r"\nbackends = ["openvino"]\nthreads = 2000\n', "threads must be 1..1024 (a CPU mode)"),
+    ('[[routes]]\nid = "r"\nthreads = -1\n', "threads must be 1..1024"),
+    ('[[routes]]\nid = "r"\nthreads = "all"\n', "threads must not be a string"),
+    ("[policy.fallback]\ncpu_threads = -2\n", "[policy.fallback] cpu_threads must be 0 (the backend's choice) or 1..1024"),
+    ("[policy.default]\ncpu_threads = 2\n[policy.low-power]\ncpu_threads = 4\n",
+     "low-power never gets more threads than the default"),
     ('[[routes]]\nid = "r"\n', "says nothing"),
     ("[qos]\nupper_ms = [16, 1e400, 1000, 10000, 30000, 60000]\n", "upper_ms must be finite"),
 ])

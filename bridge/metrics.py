@@ -1,0 +1,126 @@
+"""Operations: the host's Prometheus metrics (``/metrics``), and the readiness it reports.
+
+Pure bookkeeping, no I/O: the server counts bytes and sessions, sessions time their messages
+(Session.timer), and ``render(host)`` writes the Prometheus text exposition format (version 0.0.4)
+from those counters plus what the host already knows (memory budgets, the compile cache). Nothing
+here names a page, an origin or a device: label values are message kinds and fixed words.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections.abc import Iterable, Sequence
+
+# seconds: from a quick tensor write (tens of microseconds) to a first build of a big model
+BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+TIMED = ("build", "dispatch", "readTensor", "writeTensor", "createContext")  # histograms; the rest: counters
+
+
+class Histogram:
+    def __init__(self, buckets: Sequence[float] = BUCKETS):
+        self.buckets = tuple(buckets)
+        self.counts = [0] * (len(self.buckets) + 1)  # the last one: above every bucket
+        self.sum = 0.0
+        self.count = 0
+
+    def observe(self, v: float) -> None:
+        self.counts[bisect.bisect_left(self.buckets, v)] += 1
+        self.sum += v
+        self.count += 1
+
+    def lines(self, name: str, labels: str) -> Iterable[str]:
+        cum = 0
+        sep = "," if labels else ""
+        for bound, n in zip(self.buckets, self.counts):
+            cum += n
+            yield f'{name}_bucket{{{labels}{sep}le="{bound:g}"}} {cum}'
+        yield f'{name}_bucket{{{labels}{sep}le="+Inf"}} {self.count}'
+        yield f"{name}_sum{{{labels}}} {self.sum:.6f}" if labels else f"{name}_sum {self.sum:.6f}"
+        yield f"{name}_count{{{labels}}} {self.count}" if labels else f"{name}_count {self.count}"
+
+
+class Metrics:
+    """The host's counters. Thread-safe: sessions run their messages on worker threads."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.sessions_opened = 0
+        self.sessions_refused = 0  # handshakes refused while draining
+        self.messages: dict[str, int] = {}
+        self.seconds: dict[str, Histogram] = {k: Histogram() for k in TIMED}
+        self.bytes_in = 0
+        self.bytes_out = 0
+
+    # ------------------------------------------------------------------ counting
+    def session_opened(self) -> None:
+        with self._lock:
+            self.sessions_opened += 1
+
+    def session_refused(self) -> None:
+        with self._lock:
+            self.sessions_refused += 1
+
+    def message(self, kind: str, seconds: float) -> None:
+        """Session.timer: one message handled."""
+        key = kind if kind in self.seconds or kind.isidentifier() and len(kind) <= 32 else "other"
+        with self._lock:
+            if key not in self.messages and len(self.messages) >= 64:
+                key = "other"  # a page cannot grow the label set without bound
+            self.messages[key] = self.messages.get(key, 0) + 1
+            h = self.seconds.get(key)
+            if h is not None:
+                h.observe(seconds)
+
+    def received(self, n: int) -> None:
+        with self._lock:
+            self.bytes_in += n
+
+    def sent(self, n: int) -> None:
+        with self._lock:
+            self.bytes_out += n
+
+    # ------------------------------------------------------------------ exposition
+    def render(self, *, sessions_open: int, draining: bool, memory: dict[str, int], cache: dict[str, int],
+               warm_bytes: int) -> str:
+        out: list[str] = []
+
+        def metric(name: str, kind: str, help_: str, samples: Iterable[str]) -> None:
+            out.append(f"# HELP {name} {help_}")
+            out.append(f"# TYPE {name} {kind}")
+            out.extend(samples)
+
+        with self._lock:
+            metric("webnn_bridge_sessions", "gauge", "Pages connected now (one session per websocket).",
+                   [f"webnn_bridge_sessions {sessions_open}"])
+            metric("webnn_bridge_sessions_opened_total", "counter", "Sessions opened since the host started.",
+                   [f"webnn_bridge_sessions_opened_total {self.sessions_opened}"])
+            metric("webnn_bridge_sessions_refused_total", "counter", "New sessions refused while draining.",
+                   [f"webnn_bridge_sessions_refused_total {self.sessions_refused}"])
+            metric("webnn_bridge_draining", "gauge", "1 while the host drains (SIGTERM): /readyz answers 503.",
+                   [f"webnn_bridge_draining {int(draining)}"])
+            metric("webnn_bridge_messages_total", "counter", "Messages handled, by kind.",
+                   [f'webnn_bridge_messages_total{{kind="{k}"}} {n}' for k, n in sorted(self.messages.items())])
+            metric("webnn_bridge_dispatches_total", "counter", "MLContext.dispatch() calls handled.",
+                   [f"webnn_bridge_dispatches_total {self.messages.get('dispatch', 0)}"])
+            for kind, h in self.seconds.items():
+                name = f"webnn_bridge_{_snake(kind)}_seconds"
+                metric(name, "histogram", f"Time the host spent handling {kind} messages.", h.lines(name, ""))
+            metric("webnn_bridge_received_bytes_total", "counter", "Websocket payload bytes from pages.",
+                   [f"webnn_bridge_received_bytes_total {self.bytes_in}"])
+            metric("webnn_bridge_sent_bytes_total", "counter", "Websocket payload bytes to pages.",
+                   [f"webnn_bridge_sent_bytes_total {self.bytes_out}"])
+        metric("webnn_bridge_memory_bytes", "gauge",
+               "Bytes the host holds, by owner: pages (their tensors, constants and graphs, charged to each "
+               "page's budget) and the shared compile cache's warm sessions.",
+               [f'webnn_bridge_memory_bytes{{owner="{k}"}} {v}' for k, v in sorted(memory.items())])
+        metric("webnn_bridge_compile_cache_total", "counter",
+               "Graphs compiled (miss), or served from memory or disk by the compile cache.",
+               [f'webnn_bridge_compile_cache_total{{result="{k}"}} {v}' for k, v in sorted(cache.items())])
+        metric("webnn_bridge_compile_cache_warm_bytes", "gauge", "Bytes of the warm sessions nobody uses.",
+               [f"webnn_bridge_compile_cache_warm_bytes {warm_bytes}"])
+        return "\n".join(out) + "\n"
+
+
+def _snake(kind: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in kind)
