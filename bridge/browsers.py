@@ -391,6 +391,11 @@ _FIREFOX_PREFS = {
     "dom.max_script_run_time": 0,
     "dom.max_chrome_script_run_time": 0,
     "remote.active-protocols": 1,
+    # every tab of a test runs as the foreground one does (Playwright launches Chromium without
+    # background throttling too): no 1 s minimum for the timers of a tab that is not selected
+    "dom.min_background_timeout_value": 4,
+    "dom.min_background_timeout_value_without_budget_throttling": 4,
+    "dom.timeout.enable_budget_timer_throttling": False,
 }
 
 

@@ -94,3 +94,22 @@ def test_ignore_https_errors_is_per_context(browser, https_origin):
     finally:
         trusting.close()
         strict.close()
+
+
+def test_a_page_in_the_background_keeps_its_timers(browser, host):
+    """Tests drive several pages at once (e.g. e2e/test_balancer.py): a page that is not the selected
+    tab runs its timers as the selected one does (Firefox would otherwise hold them to 1 s)."""
+    first = browser.new_page()
+    second = browser.new_page()  # opened last: the first is now in the background
+    try:
+        first.goto(f"{host.url}/basic.html")
+        second.goto(f"{host.url}/basic.html")
+        ms = first.evaluate("""async () => {
+          const t0 = performance.now();
+          for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 10));
+          return performance.now() - t0;
+        }""")
+        assert ms < 900, ms  # 10 timers of 10 ms; a background minimum of 1 s would take 10 s
+    finally:
+        first.close()
+        second.close()
