@@ -27,6 +27,9 @@ import pytest
 
 from .conftest import ROOT, start_host
 
+# a differential suite of onnxruntime-web's node tests: Chromium only (CI time)
+pytestmark = pytest.mark.webnn_engines("chromium")
+
 ORT_WEB_VERSION = "1.30.0"
 ORT_WEB = ROOT / ".ortweb" / f"onnxruntime-web-{ORT_WEB_VERSION}"
 CASE_DEADLINE_MS = 8000
