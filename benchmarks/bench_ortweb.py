@@ -15,7 +15,10 @@ Run (from the repository root; onnxruntime-web from scripts/install_ortweb.sh):
   PYTHONPATH=. .venv/bin/python benchmarks/bench_ortweb.py [--iters 200] [--rounds 3] \
       [--model FILE.onnx] [--native-chromium ~/peers/native/chromium]
 Numbers are medians of one run's iterations; rounds interleave the targets. The machines here are
-shared and noisy: compare the ratios within a round.
+shared and noisy: compare the ratios within a round. --host-dispatch also keeps the WebNN graph
+onnxruntime-web built on ours and times the host's side of it in this process, without the
+browser: MLContext.dispatch (what a page's dispatch costs the host), the ONNX model it is lowered
+to run alone, and the original model, with the host's session options (ONNX node counts too).
 """
 
 from __future__ import annotations
@@ -115,6 +118,75 @@ def feeds_for(model, int_value: int = 16000, dims: dict | None = None) -> dict[s
     return out
 
 
+def timed(fn, iters: int) -> float:
+    for _ in range(10):
+        fn()
+    times = []
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return median(times)
+
+
+class GraphKeeper:
+    """Keeps the first graph a page dispatches on the host (this process's host thread)."""
+
+    def __init__(self):
+        from webnn_bridge.bridge import api
+
+        self.ir = None
+        self._api, self._dispatch = api, api.MLContext.dispatch
+        keeper = self
+
+        def dispatch(ctx, graph, inputs, outputs):
+            if keeper.ir is None:
+                keeper.ir = graph.ir
+            return keeper._dispatch(ctx, graph, inputs, outputs)
+
+        api.MLContext.dispatch = dispatch
+
+    def close(self):
+        self._api.MLContext.dispatch = self._dispatch
+
+
+def host_dispatch(ir, model_path: Path, feeds: dict, iters: int) -> dict:
+    """The host's side of a dispatch of ``ir`` (onnxruntime-web's WebNN graph), in this process."""
+    import onnx
+    import onnxruntime as ort
+
+    from webnn_bridge.backends.onnx_lowering import lower_graph
+    from webnn_bridge.backends.onnxruntime import session_options, supported_ir_version
+    from webnn_bridge.bridge.api import ML
+
+    ctx = ML().createContext({"deviceType": "cpu"})
+    graph = ctx.graph_from_ir(ir, None)
+    rng = np.random.default_rng(2)
+    ins, outs = {}, {}
+    for name, d in ir.input_descs().items():
+        ins[name] = ctx.createTensor({"dataType": d.data_type, "shape": list(d.shape), "writable": True})
+        ctx.writeTensor(ins[name], rng.standard_normal(d.shape).astype(d.numpy_dtype))
+    for name, d in ir.output_descs().items():
+        outs[name] = ctx.createTensor({"dataType": d.data_type, "shape": list(d.shape), "readable": True})
+    lowered, in_map, _ = lower_graph(ir, supported_ir_version())
+    low = ort.InferenceSession(lowered.SerializeToString(), session_options(), providers=["CPUExecutionProvider"])
+    low_feeds = {in_map[n]: t.data for n, t in ins.items()}
+    orig = ort.InferenceSession(str(model_path), session_options(), providers=["CPUExecutionProvider"])
+    opt_nodes = {}
+    for key, model in (("original", onnx.load(model_path)), ("lowered", lowered)):
+        with tempfile.TemporaryDirectory() as d:
+            opts = session_options()
+            opts.optimized_model_filepath = str(Path(d) / "opt.onnx")
+            ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+            opt_nodes[key] = len(onnx.load(opts.optimized_model_filepath).graph.node)
+    return {"webnn ops": len(ir.nodes), "lowered nodes": len(lowered.graph.node),
+            "lowered nodes (ORT-optimized)": opt_nodes["lowered"],
+            "original nodes (ORT-optimized)": opt_nodes["original"],
+            "MLContext.dispatch ms": timed(lambda: ctx.dispatch(graph, ins, outs), iters),
+            "lowered session.run ms": timed(lambda: low.run(None, low_feeds), iters),
+            "original session.run ms": timed(lambda: orig.run(None, feeds), iters)}
+
+
 def in_process(model_path: Path, feeds: dict, iters: int) -> float:
     """In-process ONNX Runtime with the host's own session options (one thread)."""
     import onnxruntime as ort
@@ -189,6 +261,8 @@ def main() -> None:
     ap.add_argument("--int-value", type=int, default=16000, help="integer inputs' value (silero VAD's sample rate)")
     ap.add_argument("--dims", action="append", default=[], metavar="NAME=AxBxC", help="an input's shape")
     ap.add_argument("--native-chromium", type=Path, default=Path.home() / "peers" / "native" / "chromium")
+    ap.add_argument("--host-dispatch", action="store_true",
+                    help="also time the host's side of onnxruntime-web's WebNN graph in-process (after the rounds)")
     args = ap.parse_args()
     if not (ORT_WEB / "ort.min.js").is_file():
         sys.exit(f"onnxruntime-web is missing in {ORT_WEB}: run scripts/install_ortweb.sh")
@@ -212,6 +286,7 @@ def main() -> None:
             print(f"native Chromium peer: not available ({args.native_chromium} does not exist; README 'Performance' "
                   "says how to unpack npm @sparticuz/chromium@153.0.0 there)")
         rows = []
+        keeper = GraphKeeper() if args.host_dispatch else None
         for rnd in range(args.rounds):
             r = {"in-process": in_process(app / "model.onnx", feeds, args.iters)}
             host = start_host(own_process=True, app_dir=app)
@@ -238,6 +313,14 @@ def main() -> None:
         print(f"  ours webnn / in-process: {ratio:.2f}x")
         if native is not None:
             print(f"  ours webnn / native webnn: {median([r['ours webnn'] / r['native webnn'] for r in rows]):.2f}x")
+        if keeper is not None:
+            keeper.close()
+            if keeper.ir is None:
+                print("\nhost dispatch: the page dispatched no graph on ours")
+            else:
+                print(f"\nhost dispatch of onnxruntime-web's first WebNN graph, in this process ({args.iters} runs):")
+                for k, v in host_dispatch(keeper.ir, app / "model.onnx", feeds, args.iters).items():
+                    print(f"  {k:32s} {v:8.3f}" if isinstance(v, float) else f"  {k:32s} {v:8d}")
 
 
 if __name__ == "__main__":

@@ -509,8 +509,11 @@ class MLContext:
 
     # -- execution
     def dispatch(self, graph: MLGraph, inputs: Mapping, outputs: Mapping) -> None:
-        _, conv = idl.convert_args("MLContext", "dispatch", [graph, dict(inputs), dict(outputs)])
-        graph, inputs, outputs = conv["graph"], conv["inputs"], conv["outputs"]
+        if type(graph) is MLGraph and _tensor_record(inputs) and _tensor_record(outputs):
+            inputs, outputs = dict(inputs), dict(outputs)  # what the IDL conversion would return
+        else:
+            _, conv = idl.convert_args("MLContext", "dispatch", [graph, dict(inputs), dict(outputs)])
+            graph, inputs, outputs = conv["graph"], conv["inputs"], conv["outputs"]
         if graph.context is not self:
             raise WebNNTypeError("dispatch: the graph belongs to another context.")
         if graph.destroyed:
@@ -570,6 +573,12 @@ class MLContext:
 
 
 idl.register_interface("MLContext", lambda v: isinstance(v, MLContext))
+
+
+def _tensor_record(d: Any) -> bool:
+    """Whether ``d`` is already what converting it to record<USVString, MLTensor> gives (the
+    host's sessions pass such dicts on every dispatch: the generic conversion is skipped)."""
+    return type(d) is dict and all(type(k) is str and type(v) is MLTensor for k, v in d.items())
 
 class MLTensor:
     def __init__(self, context: MLContext, desc: OperandDesc, readable: bool, writable: bool, constant: bool):

@@ -1,12 +1,26 @@
 """pytest plugin (entry point ``pytest11``; loaded automatically once webnn-bridge is installed):
-test your own WebNN pages in Debian's headless Chromium through the shim.
+test your own WebNN pages through the shim in Chromium, Firefox and WebKit.
+
+Browsers: ``--webnn-browser chromium|firefox|webkit`` or a comma list (the ``webnn_browser`` ini
+value; default chromium). With several, every test that uses a browser fixture runs once per browser
+(its id ends in ``[firefox]`` etc.), one browser at a time, each launched once per session. Chromium
+is Debian's ``chromium`` driven by Playwright; Firefox is Debian's ``firefox-esr`` driven over WebDriver
+BiDi and WebKit is Debian's WebKitGTK (``webkit2gtk-driver``) driven by WebKitWebDriver under Xvfb, both
+through :mod:`webnn_bridge.bridge.browsers`, which gives the Playwright page API tests use. A browser that
+is not installed skips its tests (fails them when ``CI=true``).
+
+Markers: ``@pytest.mark.webnn_engines("chromium", ...)`` runs a test on those browsers only (others are
+left out); ``@pytest.mark.webnn_lacks("SharedArrayBuffer", "webkit")`` skips it in the browsers named after the
+feature, which lack a feature the test needs, and says so.
 
 Fixtures:
 
 - ``webnn_host``    a host on a free loopback port for the whole test session, serving
                     ``--webnn-app DIR`` (or the ``webnn_app`` ini value) when given; ``.url``;
-- ``webnn_browser`` Debian's Chromium (``--webnn-chromium PATH``) driven by Playwright;
-- ``webnn_page``    a fresh Playwright page; ``page.console_messages`` collects console output;
+- ``webnn_engine``  the browser's name: ``chromium``, ``firefox`` or ``webkit``;
+- ``webnn_available`` skips the test when that browser is not installed (for tests launching it);
+- ``webnn_browser`` the browser (Chromium: ``--webnn-chromium PATH``, a Playwright Browser);
+- ``webnn_page``    a fresh page in a fresh context; ``page.console_messages`` collects console output;
 - ``webnn_app``     a factory: ``webnn_app(DIR)`` serves any app directory on its own host
                     (stopped after the test) and returns it; ``app.open("sub/page.html")``
                     opens a page of it in a fresh browser context.
@@ -21,16 +35,62 @@ Example::
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+from .browsers import ENGINES, missing
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("webnn-bridge")
     group.addoption("--webnn-app", metavar="DIR", help="app directory the webnn_host fixture serves")
     group.addoption("--webnn-chromium", metavar="PATH", help="Chromium executable (default /usr/bin/chromium)")
+    group.addoption("--webnn-browser", metavar="LIST",
+                    help="browsers the fixtures run tests in: chromium, firefox, webkit or a comma list "
+                         "(default: the webnn_browser ini value, else chromium)")
     parser.addini("webnn_app", "app directory the webnn_host fixture serves (relative to the rootdir)")
+    parser.addini("webnn_browser", "browsers the fixtures run tests in (comma list; default chromium)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "webnn_engines(*names): run this test in these browsers only")
+    config.addinivalue_line("markers", "webnn_lacks(feature, *names): skip in browsers `names`, which lack `feature`")
+    engines(config)  # a misspelt browser is a usage error before anything runs
+
+
+def engines(config) -> list[str]:
+    """The browsers this session runs, in the order given."""
+    raw = config.getoption("--webnn-browser") or config.getini("webnn_browser") or "chromium"
+    names = [n.strip().lower() for n in raw.replace(" ", ",").split(",") if n.strip()]
+    bad = [n for n in names if n not in ENGINES]
+    if bad:
+        raise pytest.UsageError(f"--webnn-browser: unknown browser {', '.join(bad)} (one of {', '.join(ENGINES)})")
+    return list(dict.fromkeys(names))
+
+
+def pytest_generate_tests(metafunc):
+    if "webnn_engine" not in metafunc.fixturenames:
+        return
+    wanted = engines(metafunc.config)
+    only = set()
+    for m in metafunc.definition.iter_markers("webnn_engines"):
+        only |= set(m.args)
+    lacks = {}
+    for m in metafunc.definition.iter_markers("webnn_lacks"):
+        for name in m.args[1:]:
+            lacks.setdefault(name, m.args[0])
+    params = []
+    for name in wanted:
+        if only and name not in only:
+            continue
+        marks = [pytest.mark.skip(reason=f"{name} lacks {lacks[name]}")] if name in lacks else []
+        params.append(pytest.param(name, marks=marks, id=name))
+    if not params:  # every browser asked for is left out: say so once
+        params = [pytest.param(wanted[0], id=wanted[0], marks=pytest.mark.skip(
+            reason=f"runs in {', '.join(sorted(only))} only"))]
+    metafunc.parametrize("webnn_engine", params, indirect=True, scope="session")
 
 
 def _app_dir(config) -> Path | None:
@@ -89,12 +149,38 @@ def webnn_host(pytestconfig):
 
 
 @pytest.fixture(scope="session")
-def webnn_browser(pytestconfig):
-    from .embed import CHROMIUM, CHROMIUM_ARGS
+def webnn_engine(request):
+    """The browser's name; parametrized by --webnn-browser (see pytest_generate_tests)."""
+    return getattr(request, "param", None) or engines(request.config)[0]
+
+
+@pytest.fixture(scope="session")
+def webnn_available(pytestconfig, webnn_engine):
+    """Skips (fails for Chromium, or under CI=true) when ``webnn_engine`` is not installed: for tests
+    that launch the browser themselves."""
+    from .embed import CHROMIUM
 
     exe = pytestconfig.getoption("--webnn-chromium") or CHROMIUM
-    if not Path(exe).exists():
-        pytest.fail(f"webnn-bridge: no Chromium at {exe} (apt-get install chromium, or pass --webnn-chromium)")
+    why = missing(webnn_engine, exe)
+    if why:  # Chromium is the default and must be there; under CI every browser asked for must be
+        if webnn_engine == "chromium" or os.environ.get("CI", "").lower() in ("1", "true"):
+            pytest.fail(f"webnn-bridge: {why}")
+        pytest.skip(f"webnn-bridge: {why}")
+    return exe
+
+
+@pytest.fixture(scope="session")
+def webnn_browser(webnn_available, webnn_engine):
+    from .embed import CHROMIUM_ARGS
+
+    exe = webnn_available
+    if webnn_engine != "chromium":
+        from .browsers import launch
+
+        browser = launch(webnn_engine)
+        yield browser
+        browser.close()
+        return
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

@@ -352,6 +352,46 @@ async def run_pages(urls: list[str], origin: str, *, jobs: int, deadline_s: floa
     return [results[u] for u in urls]
 
 
+def _run_page_driven(browser, origin: str, url: str, deadline_s: float) -> PageResult:
+    """_run_page for Firefox and WebKit (bridge/browsers.py's synchronous, Playwright-like API)."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(deadline_s * 1000)
+    t0 = time.monotonic()
+    try:
+        page.goto(origin + url)
+        page.wait_for_function("() => self.__wptResult !== undefined", polling=200)
+        raw = page.evaluate("() => self.__wptResult")
+        subtests = [{"name": t["name"], "status": SUBTEST_STATUS.get(t["status"], str(t["status"])),
+                     "message": t["message"]} for t in raw["tests"]]
+        return PageResult(url, HARNESS_STATUS.get(raw["status"], str(raw["status"])), raw["message"], subtests,
+                          time.monotonic() - t0)
+    except Exception as e:  # as _run_page: a page that never completes counts as a harness timeout
+        msg = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        if errors:
+            msg += f" (page errors: {errors[:3]})"
+        return PageResult(url, "TIMEOUT", msg, [], time.monotonic() - t0)
+    finally:
+        ctx.close()
+
+
+def run_pages_driven(engine: str, urls: list[str], origin: str, *, deadline_s: float,
+                     on_result=None) -> list[PageResult]:
+    """The pages one after another in Firefox or WebKit (one page at a time: -j applies to Chromium)."""
+    from webnn_bridge.bridge.browsers import launch
+
+    results = []
+    with launch(engine) as browser:
+        for u in urls:
+            r = _run_page_driven(browser, origin, u, deadline_s)
+            results.append(r)
+            if on_result:
+                on_result(r)
+    return results
+
+
 def _run_in_thread(coro):
     """asyncio.run() on a thread of its own: callers may already be inside an event loop (e.g.
     a test process that also drives Playwright's sync API)."""
@@ -403,12 +443,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--devices", metavar="PROFILE.json", help="run the host on a simulated inventory")
     p.add_argument("--strict-spec", action="store_true",
                    help="the host's --strict-spec: spec HEAD's buffer rules where shipping Chromium is more lenient")
+    p.add_argument("--browser", choices=["chromium", "firefox", "webkit"], default="chromium",
+                   help="chromium (Playwright, -j pages at once), firefox (firefox-esr over WebDriver BiDi) or "
+                        "webkit (WebKitGTK's WebKitWebDriver under Xvfb), one page at a time (default chromium)")
     p.add_argument("--chromium", default="/usr/bin/chromium")
     p.add_argument("--native-chromium", metavar="PATH",
                    help="run the pages without the shim in this Chromium with native WebNN (to compare)")
     args = p.parse_args(argv)
 
     root = args.wpt_root
+    if args.browser != "chromium":
+        from webnn_bridge.bridge.browsers import missing
+
+        if args.native_chromium:
+            print("webnn-bridge wpt: --native-chromium runs Chromium; leave out --browser", file=sys.stderr)
+            return 2
+        why = missing(args.browser)
+        if why:
+            print(f"webnn-bridge wpt: {why}", file=sys.stderr)
+            return 2
     if not (root / "resources" / "testharness.js").is_file():
         print(f"webnn-bridge wpt: {root}/resources/testharness.js is missing: not a wpt checkout", file=sys.stderr)
         return 2
@@ -438,16 +491,20 @@ def main(argv: list[str] | None = None) -> int:
     host = None if args.native_chromium else RunningHost(config)
     wpt.shim_url = f"{host.url}/webnn-shim.js" if host else ""
     where = f"native WebNN in {args.native_chromium}" if host is None else f"host {host.url}"
-    print(f"wpt root {root.resolve()}, {len(urls)} pages, {where}, pages from {wpt.origin}", flush=True)
+    print(f"wpt root {root.resolve()}, {len(urls)} pages in {args.browser}, {where}, pages from {wpt.origin}",
+          flush=True)
 
     def progress(r: PageResult):
         print(f"  {r.passed:5d}/{r.total:<5d} {r.harness:8} {r.seconds:6.1f}s  {r.url}", flush=True)
 
     t0 = time.monotonic()
     try:
-        results = _run_in_thread(run_pages(urls, wpt.origin, jobs=args.jobs, deadline_s=args.timeout,
-                                           chromium=args.native_chromium or args.chromium, on_result=progress,
-                                           native=bool(args.native_chromium)))
+        if args.browser != "chromium":
+            results = run_pages_driven(args.browser, urls, wpt.origin, deadline_s=args.timeout, on_result=progress)
+        else:
+            results = _run_in_thread(run_pages(urls, wpt.origin, jobs=args.jobs, deadline_s=args.timeout,
+                                               chromium=args.native_chromium or args.chromium, on_result=progress,
+                                               native=bool(args.native_chromium)))
     finally:
         if host is not None:
             host.stop()

@@ -1,5 +1,6 @@
-"""Fixtures for the browser tests: a real host on a free loopback port, Debian's Chromium driven
-by Playwright, and an app directory assembled per test session."""
+"""Fixtures for the browser tests: a real host on a free loopback port, the browsers (the pytest
+plugin's: Chromium, Firefox and WebKit, see --webnn-browser), and an app directory assembled per
+test session."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 import numpy as np
 
 
-def test_relu_add_in_chromium(host, page):
+def test_relu_add_in_a_browser(host, page):
     page.goto(f"{host.url}/basic.html")
     a = [1.0, -2.0, 3.5, -4.0, 0.0, 6.25]
     b = [0.5, 1.0, -5.0, 2.0, -0.5, 1.0]

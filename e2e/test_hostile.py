@@ -1,4 +1,4 @@
-"""Hostile pages and a hung host, in Chromium (issue 10).
+"""Hostile pages and a hung host, in every browser (issue 10).
 
 An attacker page talks to the host over its own websocket with malformed frames; every reply it
 gets is tapped into FRAMES, so test_zz_privacy's scan covers the host's error paths too. A host

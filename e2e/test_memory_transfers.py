@@ -33,6 +33,7 @@ def test_fragmented_writes_and_reads_arrive_whole(page, app_dir, monkeypatch):
           const g = await b.build({y: b.neg(b.input('x', {dataType: 'float32', shape: [n]}))});
           const tin = await ctx.createTensor({dataType: 'float32', shape: [n], writable: true});
           const tout = await ctx.createTensor({dataType: 'float32', shape: [n], readable: true});
+          self.kept = [ctx, g, tin, tout];  // the budget check below counts them: no collection before it
           const src = new Float32Array(n).map((_, i) => (i % 1000) - 500.5);
           ctx.writeTensor(tin, src);
           ctx.dispatch(g, {x: tin}, {y: tout});

@@ -27,6 +27,9 @@ import pytest
 
 from .conftest import ROOT, start_host
 
+# a differential suite of onnxruntime-web's node tests: Chromium only (CI time)
+pytestmark = pytest.mark.webnn_engines("chromium")
+
 ORT_WEB_VERSION = "1.30.0"
 ORT_WEB = ROOT / ".ortweb" / f"onnxruntime-web-{ORT_WEB_VERSION}"
 CASE_DEADLINE_MS = 8000
@@ -75,6 +78,11 @@ SUBSET = {
     "resize": ["test_resize_upsample_scales_nearest"],
     "where": ["test_where_example"],
     "cumsum": ["test_cumsum_1d_exclusive"],
+    # recurrent cells: each is unrolled into one weight product per cell and step (ops/defs/rnn.py)
+    "lstm": ["test_lstm_defaults", "test_lstm_with_initial_bias", "test_lstm_with_peepholes", "test_lstm_batchwise",
+             "test_lstm_reverse", "test_lstm_bidirectional"],
+    "gru": ["test_gru_defaults", "test_gru_with_initial_bias", "test_gru_seq_length", "test_gru_batchwise",
+            "test_gru_reverse", "test_gru_bidirectional"],
 }
 
 PAGE = """<!doctype html><meta charset=utf-8><title>ort-web node tests</title>

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +45,12 @@ window.run = async () => {
 </script>"""
 
 
-def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch):
+def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch, pytestconfig):
+    """Once per browser this suite runs (--webnn-browser): the user's tests run in each, in one session."""
+    from webnn_bridge.bridge.browsers import missing
+    from webnn_bridge.bridge.pytest_plugin import engines
+
+    names = [e for e in engines(pytestconfig) if not missing(e) or os.environ.get("CI", "").lower() in ("1", "true")]
     (pytester.path / "site" / "app").mkdir(parents=True)
     (pytester.path / "site" / "app" / "index.html").write_text(PAGE)
     pytester.makeini("[pytest]\nwebnn_app = site\n")
@@ -51,9 +58,18 @@ def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     # -p loads the module the pytest11 entry point names (the shared dev install may predate it)
     plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
-    result = pytester.runpytest_subprocess(*plugin, "-q", timeout=300)
-    result.assert_outcomes(passed=2, failed=1)
-    result.stdout.fnmatch_lines(["*test_a_failing_page_fails*"])
+    result = pytester.runpytest_subprocess(*plugin, "-q", f"--webnn-browser={','.join(names)}", timeout=300)
+    result.assert_outcomes(passed=2 * len(names), failed=len(names))
+    result.stdout.fnmatch_lines([f"*test_a_failing_page_fails[[]{name}[]]*" for name in names])
+
+
+def test_unknown_browser_is_a_usage_error(pytester, monkeypatch):
+    pytester.makepyfile(test_user="def test_x(webnn_page):\n    pass\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    result = pytester.runpytest_subprocess(*plugin, "-q", "--webnn-browser=chromium,netscape", timeout=120)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*unknown browser netscape*"])
 
 
 def _entry_points() -> set[str]:
@@ -67,3 +83,46 @@ def test_entry_point_is_declared():
 
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert meta["project"]["entry-points"]["pytest11"] == {"webnn_bridge": "webnn_bridge.bridge.pytest_plugin"}
+
+
+MARKED = '''
+import pytest
+
+
+def test_everywhere(webnn_page):
+    pass
+
+
+@pytest.mark.webnn_engines("chromium")
+def test_chromium_only(webnn_page):
+    pass
+
+
+@pytest.mark.webnn_lacks("SharedArrayBuffer", "webkit")
+def test_needs_sab(webnn_page):
+    pass
+
+
+def test_no_browser():
+    pass
+'''
+
+
+def test_browsers_parametrize_and_markers(pytester, monkeypatch):
+    """Collection only (no browser starts): one item per browser, markers narrow or skip."""
+    pytester.makepyfile(test_user=MARKED)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    result = pytester.runpytest_subprocess(*plugin, "--collect-only", "-q", "--webnn-browser", "firefox, webkit,chromium",
+                                           timeout=120)
+    items = {line.split("::")[1] for line in result.stdout.lines if "::" in line}
+    assert items == {
+        "test_everywhere[firefox]", "test_everywhere[webkit]", "test_everywhere[chromium]",
+        "test_chromium_only[chromium]",
+        "test_needs_sab[firefox]", "test_needs_sab[webkit]", "test_needs_sab[chromium]",
+        "test_no_browser",
+    }
+    result = pytester.runpytest_subprocess(*plugin, "-rs", "-k", "needs_sab and webkit or chromium_only",
+                                           "--webnn-browser", "webkit", timeout=120)
+    result.assert_outcomes(skipped=2)
+    result.stdout.fnmatch_lines(["*runs in chromium only*", "*webkit lacks SharedArrayBuffer*"])

@@ -1,4 +1,4 @@
-"""Serving apps through the host in Chromium: standards mode kept, directory redirects, and the
+"""Serving apps through the host, in every browser: standards mode kept, directory redirects, and the
 landing page's self-test."""
 
 from __future__ import annotations

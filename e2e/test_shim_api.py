@@ -326,6 +326,8 @@ def test_constants_uploaded_as_copied_serve_every_builder_that_uses_them(page, a
     assert seen == ["putConstant", "putConstant", ["upload", "upload"], ["upload"], ["upload"], ["digest"]]
 
 
+@pytest.mark.webnn_lacks("a way for the test to force a garbage collection (Chromium's CDP / --js-flags)",
+                        "firefox", "webkit")
 def test_a_dropped_builders_uploads_are_released(browser, app_dir):
     """A builder that never builds is garbage: its uploads (constant() copies sent at once) are
     released on the host through the shim's FinalizationRegistry (releaseConstants), so the page's
@@ -493,7 +495,7 @@ def test_identical_graphs_from_different_builders_send_identical_messages(page, 
     assert first["outputs"] == {"y": max(o for n in first["nodes"] for o in n["outputs"])}
 
 
-def test_a_runs_messages_issued_across_awaits_cross_as_one_frame(page, host):
+def test_a_runs_messages_issued_across_awaits_cross_as_one_frame(page, host, webnn_engine):
     """writeTensor and dispatch (fire-and-forget) wait for the next task or the next message that
     awaits a reply: a run issued across awaits, as onnxruntime-web issues it, is one frame to the
     host, in order; fire-and-forget messages with nothing after them still leave (next task)."""
@@ -524,14 +526,19 @@ def test_a_runs_messages_issued_across_awaits_cross_as_one_frame(page, host):
           frames = 0;
           ctx.writeTensor(tx, new Float32Array([3, 4]));
           ctx.dispatch(g, {x: tx, y: ty}, {out: to});
-          await tick();
+          // the next task: Chromium and Firefox run a MessageChannel message (the shim's tick)
+          // before a setTimeout(0) posted after it; WebKitGTK may run several timers first
+          let turns = 0;
+          while (frames === 0 && turns < 20) { await tick(); turns++; }
           const alone = frames;
           const second = Array.from(new Float32Array(await ctx.readTensor(to)));
-          return {first, oneRun, alone, second};
+          return {first, oneRun, alone, second, turns};
         } finally {
           WebSocket.prototype.send = send;
         }""",
     )
+    turns = r.pop("turns")
+    assert turns == 1 or (webnn_engine == "webkit" and turns < 20), (turns, r)
     assert r == {"first": [11, 22], "oneRun": 1, "alone": 1, "second": [13, 24]}
 
 

@@ -4,6 +4,10 @@ messages and rebuilt graphs still compute the right thing."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
+
+# speed paths (what the host copies and hashes): engine-independent host behaviour; Chromium only (CI time)
+pytestmark = pytest.mark.webnn_engines("chromium")
 
 # y = (x + A) * B: the second build reuses A and brings a new B, so one constant is held by the
 # host and the other is uploaded (the page renumbers the parts it still sends)

@@ -120,9 +120,13 @@ def test_server_refuses_paths_outside_the_root(mini_wpt):
         server.stop()
 
 
-def test_runner_end_to_end_in_chromium(mini_wpt, tmp_path, capsys):
+# --browser: Firefox's path is WebKit's (bridge/wpt.py run_pages_driven) with another launch(), which
+# every Firefox e2e test exercises; a second Firefox start here would cost ~10 s of CI time
+@pytest.mark.webnn_engines("chromium", "webkit")
+def test_runner_end_to_end(mini_wpt, tmp_path, capsys, webnn_engine, webnn_available):
+    """In Chromium and WebKit (--browser)."""
     out = tmp_path / "results.json"
-    rc = wpt.main([str(mini_wpt), "--json", str(out), "--failures"])
+    rc = wpt.main([str(mini_wpt), "--json", str(out), "--failures", "--browser", webnn_engine])
     printed = capsys.readouterr().out
     assert rc == 1  # one subtest fails on purpose
     [page] = json.loads(out.read_text())

@@ -117,6 +117,8 @@ SIMULATED_CASES = [
 ]
 
 
+# the host's device choice for each option set: the page only carries the options (CI time: Chromium)
+@pytest.mark.webnn_engines("chromium")
 @pytest.mark.parametrize("fixture,options,gather,effective", SIMULATED_CASES)
 def test_simulated_profile_in_chromium(simulated_hosts, page, fixture, options, gather, effective):
     r = run(page, simulated_hosts[fixture].url, options, gather)

@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
-# Install everything (Python packages, Debian's chromium when missing) and run the whole suite:
+# Install everything (Python packages, Debian's chromium, firefox-esr, webkit2gtk-driver, xvfb when missing) and run the whole suite:
 # lint, generated-code check, unit + conformance + browser tests. Extra args go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x /usr/bin/chromium ]; then
-  if [ "$(id -u)" != 0 ]; then echo "Debian's chromium is missing: apt-get install -y chromium (as root)" >&2; exit 1; fi
-  echo "== installing Debian's chromium" >&2
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+# the browsers the e2e suite runs in (pyproject's webnn_browser): Debian's chromium, firefox-esr
+# (driven over WebDriver BiDi) and WebKitGTK (webkit2gtk-driver: WebKitWebDriver + MiniBrowser, under
+# xvfb). Under CI=true a browser that is still missing fails its tests instead of skipping them.
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)
+[ -x /usr/bin/WebKitWebDriver ] || missing+=(webkit2gtk-driver)
+[ -x /usr/bin/Xvfb ] || missing+=(xvfb)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "Debian packages missing: apt-get install -y ${missing[*]} (as root)" >&2
+    if [[ " ${missing[*]} " == *" chromium "* || "${CI:-}" == true ]]; then exit 1; fi
+  else
+    echo "== installing Debian's ${missing[*]}" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
 fi
 if ! command -v certutil >/dev/null && [ "$(id -u)" = 0 ]; then
   # certutil: e2e/test_tls.py trusts a test certificate authority the way a user would

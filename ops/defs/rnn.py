@@ -44,6 +44,10 @@ class _Np:
     def rows(self, w, start, stop):
         return w[start:stop]
 
+    def cols(self, a, sizes):  # a split along its last axis
+        ends = np.cumsum(sizes)
+        return [a[:, e - n:e] for n, e in zip(sizes, ends)]
+
     def pick(self, w, d):  # w[d] of a per-direction operand
         return None if w is None else w[d]
 
@@ -90,6 +94,9 @@ class _Onnx:
         lb = self.lb
         return lb.node("Slice", [w, lb.ints([start]), lb.ints([stop]), lb.ints([0])])
 
+    def cols(self, a, sizes):
+        return self.lb.node("Split", [a, self.lb.ints(sizes)], n_out=len(sizes), axis=1)
+
     def pick(self, w, d):
         if w is None:
             return None
@@ -123,7 +130,8 @@ class _Onnx:
 
     def stack(self, items):
         lb = self.lb
-        return lb.node("Concat", [lb.node("Unsqueeze", [i, lb.ints([0])]) for i in items], axis=0)
+        parts = [lb.node("Unsqueeze", [i, lb.ints([0])]) for i in items]
+        return parts[0] if len(parts) == 1 else lb.node("Concat", parts, axis=0)
 
 
 class _Mil:
@@ -136,6 +144,9 @@ class _Mil:
     def rows(self, w, start, stop):
         rest = [int(d) for d in w.shape[1:]]
         return self.mb.slice_by_index(x=w, begin=[start] + [0] * len(rest), end=[stop] + rest)
+
+    def cols(self, a, sizes):
+        return list(self.mb.split(x=a, split_sizes=list(sizes), axis=1))
 
     def pick(self, w, d):
         return None if w is None else self.mb.gather(x=w, indices=np.int32(d), axis=0)
@@ -179,39 +190,49 @@ def _lin(T, x, w, b):
     return y if b is None else T.add(y, b)
 
 
+# Every gate's x·Wᵀ (and h·Rᵀ) comes from one product with the whole weight, split afterwards: each
+# element is the same dot product as with the gate's rows alone, in a handful of nodes instead of
+# a product, a bias and a slice per gate (a small graph's run costs per node). Gates that share an
+# activation and sit side by side in the layout are activated together, then split.
+
+
 def _gru_cell(T, x, h, W, R, b, rb, hidden, layout, reset_after, acts):
-    names = GRU_GATES[layout]
-    Wg, Rg = _gates(T, W, names, hidden), _gates(T, R, names, hidden)
-    bg = _gates(T, b, names, hidden) if b is not None else dict.fromkeys(names)
-    rbg = _gates(T, rb, names, hidden) if rb is not None else dict.fromkeys(names)
+    names = GRU_GATES[layout]  # z and r come first in both layouts, n last
     f, g = acts
-    z = T.act(f, T.add(_lin(T, x, Wg["z"], bg["z"]), _lin(T, h, Rg["z"], rbg["z"])))
-    r = T.act(f, T.add(_lin(T, x, Wg["r"], bg["r"]), _lin(T, h, Rg["r"], rbg["r"])))
+    xw = T.cols(_lin(T, x, W, b), [2 * hidden, hidden])
     if reset_after:
-        n_in = T.add(_lin(T, x, Wg["n"], bg["n"]), T.mul(r, _lin(T, h, Rg["n"], rbg["n"])))
+        hr = T.cols(_lin(T, h, R, rb), [2 * hidden, hidden])
+    else:  # n's recurrent product needs r first
+        hr = [_lin(T, h, T.rows(R, 0, 2 * hidden), None if rb is None else T.rows(rb, 0, 2 * hidden)), None]
+    gates = dict(zip(names[:2], T.cols(T.act(f, T.add(xw[0], hr[0])), [hidden, hidden])))
+    z, r = gates["z"], gates["r"]
+    if reset_after:
+        n_in = T.add(xw[1], T.mul(r, hr[1]))
     else:
-        n_in = T.add(_lin(T, x, Wg["n"], bg["n"]), _lin(T, T.mul(r, h), Rg["n"], rbg["n"]))
+        rn = None if rb is None else T.rows(rb, 2 * hidden, 3 * hidden)
+        n_in = T.add(xw[1], _lin(T, T.mul(r, h), T.rows(R, 2 * hidden, 3 * hidden), rn))
     n = T.act(g, n_in)
     return T.add(T.mul(T.one_minus(z), n), T.mul(z, h))
 
 
 def _lstm_cell(T, x, h, c, W, R, b, rb, p, hidden, layout, acts):
     names = LSTM_GATES[layout]
-    Wg, Rg = _gates(T, W, names, hidden), _gates(T, R, names, hidden)
-    bg = _gates(T, b, names, hidden) if b is not None else dict.fromkeys(names)
-    rbg = _gates(T, rb, names, hidden) if rb is not None else dict.fromkeys(names)
     pg = _gates(T, p, PEEPHOLE, hidden) if p is not None else dict.fromkeys(PEEPHOLE)
     fa, ga, ha = acts
-
-    def pre(n):
-        return T.add(_lin(T, x, Wg[n], bg[n]), _lin(T, h, Rg[n], rbg[n]))
-
-    i_in, f_in = pre("i"), pre("f")
+    pre = T.add(_lin(T, x, W, b), _lin(T, h, R, rb))  # every gate's pre-activation, side by side
+    if p is None and layout == "iofg":  # i, o, f: one activation
+        iof, g_in = T.cols(pre, [3 * hidden, hidden])
+        i, o, fg = T.cols(T.act(fa, iof), [hidden] * 3)
+        g = T.act(ga, g_in)
+        c2 = T.add(T.mul(fg, c), T.mul(i, g))
+        return T.mul(o, T.act(ha, c2)), c2
+    gate = dict(zip(names, T.cols(pre, [hidden] * 4)))
+    i_in, f_in = gate["i"], gate["f"]
     if pg["i"] is not None:
         i_in, f_in = T.add(i_in, T.mul(pg["i"], c)), T.add(f_in, T.mul(pg["f"], c))
-    i, fg, g = T.act(fa, i_in), T.act(fa, f_in), T.act(ga, pre("g"))
+    i, fg, g = T.act(fa, i_in), T.act(fa, f_in), T.act(ga, gate["g"])
     c2 = T.add(T.mul(fg, c), T.mul(i, g))
-    o_in = pre("o")
+    o_in = gate["o"]
     if pg["o"] is not None:
         o_in = T.add(o_in, T.mul(pg["o"], c2))
     o = T.act(fa, o_in)
