@@ -442,6 +442,9 @@ class RelaySocket {
     this.worker.onerror = () => { if (!this.started) this.fallback(); };
     this.timer = setTimeout(() => { if (!this.started) this.fallback(); }, RELAY_START_MS);
     this.port.onmessage = (m) => this.received(m.data);
+    // a page that goes into the back/forward cache keeps its shared worker alive (Firefox): its
+    // socket closes as the page's own would, so that the host frees what the page held
+    if (typeof GLOBAL.addEventListener === 'function') GLOBAL.addEventListener('pagehide', () => this.close());
   }
   received(d) {
     if (this.direct) return;
