@@ -81,6 +81,7 @@ def bare_host(tmp_path_factory):
     h.stop()
 
 
+@pytest.mark.webnn_engines("chromium")  # the default under a driver in Chromium only (README "Transport")
 def test_under_playwright_the_shared_worker_carries_the_link(bare_host, page):
     seen = sockets_seen(page)
     page.goto(bare_host.url + "/blank.html")
@@ -151,10 +152,12 @@ def test_the_worker_socket_meets_the_origin_allowlist(page, tmp_path):
         for h, name in ((allowed, "allowed.html"), (refused, "refused.html")):
             (tmp_path / name).write_text(RELAYED_PAGE.format(host=h.url))
         page.goto(f"{site.origin}/refused.html")
+        before_link(page, "globalThis.WEBNN_BRIDGE_TRANSPORT = 'shared-worker';")
         r = page.evaluate("window.tryContext()")
         assert r.startswith("NotSupportedError") and "refused this page's origin" in r, r
         assert not refused.host.sessions
         page.goto(f"{site.origin}/allowed.html")
+        before_link(page, "globalThis.WEBNN_BRIDGE_TRANSPORT = 'shared-worker';")
         assert page.evaluate("window.tryContext()") == "ok"
         (session,) = allowed.host.sessions.values()
         assert (session.via, session.origin) == ("shared-worker", site.origin)
@@ -176,6 +179,7 @@ HOLD_JS = """async (n) => {
 }"""
 
 
+@pytest.mark.webnn_engines("chromium", "firefox")  # WebKitGTK keeps a closed page's shared worker a while
 def test_each_page_has_its_own_worker_and_a_page_that_leaves_frees_its_bytes(bare_host, browser):
     ctx = browser.new_context()
     try:
@@ -183,6 +187,7 @@ def test_each_page_has_its_own_worker_and_a_page_that_leaves_frees_its_bytes(bar
         pages = [ctx.new_page(), ctx.new_page()]  # same origin, same context: still one worker each
         for p in pages:
             p.goto(bare_host.url + "/blank.html")
+            before_link(p, "globalThis.WEBNN_BRIDGE_TRANSPORT = 'shared-worker';")
             assert p.evaluate(HOLD_JS, N) == 3.0
         sessions = list(bare_host.host.sessions.values())
         assert len(sessions) == 2 and {s.via for s in sessions} == {"shared-worker"}
@@ -198,6 +203,7 @@ def test_each_page_has_its_own_worker_and_a_page_that_leaves_frees_its_bytes(bar
         ctx.close()
 
 
+@pytest.mark.webnn_engines("chromium")  # the default under a driver in Chromium only
 @pytest.mark.parametrize("webdriver, asked, via", [
     (False, None, "websocket"),  # no driver: the page's own websocket
     (False, "shared-worker", "shared-worker"),  # the page's choice wins

@@ -344,8 +344,8 @@ function tagValue(v, operand) {
 }
 
 // ---------------------------------------------------------------------------------- host transport
-// The link's socket (README "Transport"). An automation driver (Playwright, Puppeteer: they set
-// navigator.webdriver) watches the page's network through its DevTools session, which is sent the
+// The link's socket (README "Transport"). An automation driver of Chromium (Playwright, Puppeteer:
+// they set navigator.webdriver) watches the page's network through its DevTools session, which is sent the
 // payload of every websocket frame, base64-encoded: each inference's input and each build's
 // constants crossed the driver too, and that doubled inference times on a small machine. Drivers
 // leave a page's shared workers alone, so under a driver the link's websocket belongs to a
@@ -364,7 +364,10 @@ function transportFor(g) {
     !!g.URL && typeof g.URL.createObjectURL === 'function';
   if (asked === 'websocket' || !possible) return 'websocket';
   if (asked === 'shared-worker') return 'shared-worker';
-  return g.navigator && g.navigator.webdriver === true ? 'shared-worker' : 'websocket';
+  // Chromium's DevTools protocol is what copies frames to a driver (Playwright, Puppeteer); WebKitGTK
+  // keeps a closed page's shared worker alive for a while, so other engines keep their own websocket
+  const nav = g.navigator;
+  return nav && nav.webdriver === true && /Chrom(e|ium)\//.test(nav.userAgent || '') ? 'shared-worker' : 'websocket';
 }
 
 // A WebSocket's subprotocols (the access token's): what new WebSocket() would take without throwing
