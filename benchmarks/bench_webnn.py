@@ -4,7 +4,8 @@ Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios
   - MobileNetV2 (NCHW, the e2e page's graph, real weights from ../shared/data): in-process ONNX
     Runtime (same thread count as the host), ours (write + dispatch + read in Debian's Chromium
     through the shim, with no driver attached; again under Playwright, whose DevTools session
-    reports every websocket frame and so slows ours, not native), native Chromium WebNN
+    is sent every websocket frame a page sends or receives, so the shim's link goes through the
+    page's shared worker there, README "Transport"), native Chromium WebNN
     (--native-chromium), onnxruntime-web through its WebNN EP on ours / on native, and onnxruntime-web wasm
     (--ort-web; each with no driver attached, and again under Playwright);
   - MobileNetV2 build() (no driver attached, and again under Playwright): first build, identical
@@ -16,6 +17,14 @@ Rows (medians; no pass/fail: these machines are shared and noisy, compare ratios
     tiny message from the same page;
   - transfer: 16 MiB written and read back through the shim vs echoed by a bare websocket.
 
+With --drivers, only MobileNetV2's first build and inference with and without a driver (README
+"Transport"), --rounds times interleaved, each in a fresh browser and host: no driver (the shim's
+default there, its page's own websocket, and its shared worker's), under Playwright (its default
+there, the shared worker's websocket, and the page's own websocket), under the pytest plugin's
+fixtures (a pytest run of its own), native Chromium (under Playwright); with each the CPU time of
+every process (this one, which runs the host, Chromium's, Playwright's driver) from the browser's
+launch to the end of the inferences, which a busy machine inflates far less than wall-clock times.
+
 Hosts run in this process with the served host's process settings (own_process: its garbage
 collector tuning, bridge/server.py tune_gc).
 
@@ -24,6 +33,8 @@ Run (from the repository root):
       [--native-chromium /path/to/chromium] [--ort-web /path/to/onnxruntime-web/dist]
 (--rounds N: the no-driver rows of ours and every peer N times, interleaved; each target's ratio
 per round and the median of those, for a noisy machine.)
+  PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py --drivers --iters 30 --rounds 4 \
+      [--native-chromium /path/to/chromium]
 
 Peers (never needed by the tests; see README "Performance"): native Chromium with WebNN from npm
 `@sparticuz/chromium` (unpack its brotli archives; the swiftshader libraries sit beside the
@@ -191,6 +202,27 @@ ORT_WEB_JS = """async ([ep, iters]) => {
 
 def median(xs) -> float:
     return float(statistics.median(xs))
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process (the host's threads, Playwright's client) and of every process under
+    it, live (Chromium's, Playwright's driver) or reaped: what a page's work costs the machine, which
+    a busy machine inflates far less than the wall-clock time."""
+    t = os.times()
+    total = t.user + t.system + t.children_user + t.children_system
+    parents, own = {}, {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(pid)] = int(fields[1])
+        own[int(pid)] = (int(fields[11]) + int(fields[12])) / tick
+    mine = {os.getpid()}
+    for _ in range(8):  # descendants, level by level
+        mine |= {pid for pid, ppid in parents.items() if ppid in mine}
+    return total + sum(v for pid, v in own.items() if pid in mine and pid != os.getpid())
 
 
 # --------------------------------------------------------------------------- setup
@@ -385,6 +417,105 @@ def ours(pw, app: Path, args, echo: EchoServer) -> dict:
     return r
 
 
+def cpu_by_process() -> dict[str, float]:
+    """CPU seconds of this process (the host, Playwright's client) and of each kind of process under
+    it (Chromium's browser, renderer and network processes, Playwright's driver), live ones only."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents, used, kind = {}, {}, {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            cmd = Path(f"/proc/{pid}/cmdline").read_text()
+        except OSError:
+            continue
+        p = int(pid)
+        parents[p], used[p] = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
+        kind[p] = ("host and Playwright client" if p == os.getpid() else "Playwright driver" if "run-driver" in cmd
+                   else "renderer" if "type=renderer" in cmd else "network" if "NetworkService" in cmd
+                   else "browser" if "--type=" not in cmd else "other")
+    mine = {os.getpid()}
+    for _ in range(8):  # descendants, level by level
+        mine |= {p for p, pp in parents.items() if pp in mine}
+    out: dict[str, float] = {}
+    for p in mine:
+        out[kind[p]] = out.get(kind[p], 0.0) + used[p]
+    return out
+
+
+def inference_cpu(pw, app: Path, iters: int, transport: str) -> dict[str, float]:
+    """CPU milliseconds one MobileNetV2 inference costs each kind of process under Playwright with
+    the shim's ``transport``: the difference between a loop of 4 * iters and one of iters inferences
+    in the same page (its graph rebuilt from the page's caches), over 3 * iters."""
+    host = start_host(own_process=True, app_dir=app)
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        page = browser.new_page()
+        page.set_default_timeout(600_000)
+        page.add_init_script(f"globalThis.WEBNN_BRIDGE_TRANSPORT = {json.dumps(transport)};")
+        page.goto(f"{host.url}/mobilenet.html")
+        page.evaluate(MOBILENET_JS, [3, 0])  # the first build
+        spent = []
+        for n in (iters, 4 * iters):
+            before = cpu_by_process()
+            page.evaluate(MOBILENET_JS, [n, 0])
+            after = cpu_by_process()
+            spent.append({k: v - before.get(k, 0.0) for k, v in after.items()})
+        return {k: (v - spent[0].get(k, 0.0)) / (3 * iters) * 1000 for k, v in spent[1].items()}
+    finally:
+        browser.close()
+        host.stop()
+
+
+def mobilenet_under_playwright(pw, app: Path, iters: int, transport: str | None = None) -> dict:
+    """MobileNetV2's first build and inference under Playwright (a fresh browser and host), with the
+    shim's default transport or the one named (README "Transport")."""
+    host = start_host(own_process=True, app_dir=app)
+    cpu = cpu_seconds()
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    spans = HostTimes()
+    try:
+        page = browser.new_page()
+        page.set_default_timeout(600_000)
+        if transport:
+            page.add_init_script(f"globalThis.WEBNN_BRIDGE_TRANSPORT = {json.dumps(transport)};")
+        page.goto(f"{host.url}/mobilenet.html")
+        m = page.evaluate(MOBILENET_JS, [iters, 2])  # the plain page's work: three builds, the inferences
+        cpu = cpu_seconds() - cpu
+        via = [s.via for s in host.host.sessions.values()]
+        return {"infer": median(m["times"]), "build": m["builds"][0], "top": m["top"], "via": via,
+                "host_dispatch": median(spans.take("dispatch")[3:]), "cpu": cpu}
+    finally:
+        spans.close()
+        browser.close()
+        host.stop()
+
+
+# the same page under the project's pytest plugin (bridge/pytest_plugin.py): its webnn_app fixture's
+# host and its webnn_browser's Chromium, in a pytest run of its own
+PLUGIN_TEST = """import json, os
+
+def test_mobilenet(webnn_app):
+    page = webnn_app(os.environ["BENCH_APP"]).open("mobilenet.html")
+    page.set_default_timeout(600_000)
+    m = page.evaluate(os.environ["BENCH_JS"], [int(os.environ["BENCH_ITERS"]), 0])
+    with open(os.environ["BENCH_OUT"], "w") as f:
+        json.dump(m, f)
+"""
+
+
+def mobilenet_under_plugin(app: Path, iters: int) -> dict:
+    """MobileNetV2's first build and inference in a test that uses the pytest plugin's fixtures."""
+    with tempfile.TemporaryDirectory() as d:
+        test, out = Path(d) / "test_bench_plugin.py", Path(d) / "out.json"
+        test.write_text(PLUGIN_TEST)
+        env = {**os.environ, "BENCH_APP": str(app), "BENCH_JS": MOBILENET_JS, "BENCH_ITERS": str(iters),
+               "BENCH_OUT": str(out)}
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", d, str(test)],
+                       cwd=d, env=env, check=True, stdout=subprocess.DEVNULL, timeout=600)
+        m = json.loads(out.read_text())
+    return {"infer": median(m["times"]), "build": m["builds"][0], "top": m["top"]}
+
+
 # the page's measurements, run on load, each printed to the console (Chromium's stderr) as one line;
 # then the page reloads itself and builds again, and, once the script restarted the host (it
 # serves "restarted.txt" then), reloads and builds once more
@@ -417,18 +548,22 @@ PLAIN_HOOK = """<script>addEventListener('load', async () => {
 });</script>"""
 
 
-def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
+def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = None) -> dict:
     """MobileNetV2, tiny graph and transfer rows through the shim in a Chromium that no driver is
     attached to.
 
-    Playwright's DevTools session reports every websocket frame to its driver (the 600 KB input
+    Playwright's DevTools session is sent every websocket frame of the page (the 600 KB input
     base64-encoded, each inference): the browser and the driver then burn CPU while the host
-    dispatches, which inflates both the round trip and the host's dispatch on a small machine."""
+    dispatches, which inflates both the round trip and the host's dispatch on a small machine (the
+    shim avoids it under a driver: README "Transport"). ``transport``: the shim's, chosen by the
+    page (README "Transport"); by default a plain websocket here."""
     w1, w2 = tiny_weights()
     n = 4 * 1024 * 1024
     hook = PLAIN_HOOK % {"mobilenet": MOBILENET_JS, "iters": iters, "tiny": TINY_JS,
                          "tiny_args": json.dumps([iters * 20, w1, w2]), "transfer": TRANSFER_JS, "n": n,
                          "echo": ECHO_JS, "echo_args": json.dumps([echo.url, iters * 20, n, 5, upload_sizes()])}
+    if transport:  # the link's transport (README "Transport"), chosen when the page's first context opens
+        hook = f"<script>globalThis.WEBNN_BRIDGE_TRANSPORT = {json.dumps(transport)};</script>" + hook
     (app / "mobilenet_plain.html").write_text((app / "mobilenet.html").read_text().replace("</body>", hook + "</body>"))
     (app / "restarted.txt").unlink(missing_ok=True)
     spans = HostTimes()
@@ -441,7 +576,11 @@ def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
 
         hosts = [start_host(own_process=True, app_dir=app, ml_factory=ml)]
 
+        cpu = [cpu_seconds()]
+
         def restart(key: str) -> None:
+            if key == "times":  # the page's start, its three MobileNetV2 builds and its inferences
+                cpu.append(cpu_seconds())
             if key == "restart_host":  # the same port, so the same page origin: the disk caches serve it
                 port = hosts[-1].host.port
                 hosts[-1].stop()
@@ -459,6 +598,7 @@ def ours_plain(app: Path, iters: int, echo: EchoServer) -> dict:
             spans.close()
             hosts[-1].stop()
     return {"infer": median(lines["times"]), "host_dispatch": median(dispatch), "top": int(lines["top"][0]),
+            "cpu": cpu[1] - cpu[0],
             "build": lines["builds"][0], "rebuild": median(lines["builds"][1:]),
             "host_build": builds[0], "host_rebuild": median(builds[1:3]),
             "reload": lines["reload"][0], "host_reload": builds[-2],
@@ -619,7 +759,7 @@ def report(p: dict, q: dict, o: dict, n: dict | None, nq: dict | None = None) ->
     print(f"  ours (shim + host)            {ms(q['infer'])}   vs in-process {ratio(q['infer'], p['infer'], '<= 1.3x')}"
           f"   vs native {ratio(q['infer'], n.get('infer'), '<= 0.6x')}")
     print(f"    of which host dispatch      {ms(q['host_dispatch'])}   vs in-process {ratio(q['host_dispatch'], p['infer'])}")
-    print(f"  ours under Playwright         {ms(o['infer'])}   (its DevTools session reports every websocket frame)")
+    print(f"  ours under Playwright         {ms(o['infer'])}   (through the page's shared worker: README 'Transport')")
     print(f"    of which host dispatch      {ms(o['host_dispatch'])}   vs in-process {ratio(o['host_dispatch'], p['infer'])}")
     print(f"  native Chromium WebNN         {ms(n.get('infer'))}")
     nq = nq or {}
@@ -670,6 +810,8 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=1,
                    help="repeat the no-driver rows of ours and of every peer this many times, interleaved, and "
                         "print each target's ratio per round and their median (the table is the first round's)")
+    p.add_argument("--drivers", action="store_true",
+                   help="only the rows with and without a driver (README 'Transport'), --rounds times interleaved")
     args = p.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -679,6 +821,10 @@ def main() -> None:
         echo = EchoServer()
         rounds = []
         try:
+            if args.drivers:
+                drivers = [driver_round(pw, app, args, echo) for _ in range(args.rounds)]
+                report_drivers(drivers)
+                return
             o = ours(pw, app, args, echo)
             for _ in range(args.rounds):
                 plain = medians([ours_plain(app, args.iters, echo) for _ in range(args.runs)])
@@ -710,6 +856,80 @@ ROUND_RATIOS = (
     ("tiny round trip / bare echo", lambda p, q, n, nq: (q["tiny"], q["echo_tiny"])),
     ("transfer, ours / bare echo (>= 0.5x)", lambda p, q, n, nq: (q["transfer"], q["echo_transfer"])),
 )
+
+
+def driver_round(pw, app: Path, args, echo: EchoServer) -> dict:
+    """One round of MobileNetV2 with and without a driver, each in a fresh browser and host: no driver
+    (the shim's default transport there, a plain websocket, and the shared worker's relay), under
+    Playwright (its default there, the shared worker's relay, and a plain websocket), under the pytest
+    plugin's fixtures, and native Chromium (under Playwright)."""
+    r = {"plain": ours_plain(app, args.iters, echo), "pw": mobilenet_under_playwright(pw, app, args.iters),
+         "plugin": mobilenet_under_plugin(app, args.iters),
+         "pw_ws": mobilenet_under_playwright(pw, app, args.iters, "websocket"),
+         "plain_sw": ours_plain(app, args.iters, echo, "shared-worker")}
+    if args.native_chromium:
+        r["native"] = native(pw, app, args)
+    r["cpu_sw"] = inference_cpu(pw, app, args.iters, "shared-worker")
+    r["cpu_ws"] = inference_cpu(pw, app, args.iters, "websocket")
+    r["load"] = os.getloadavg()[0]
+    print("  round: " + ", ".join(f"{k} {v['infer']:.1f} ms / build {v['build']:.0f} ms" for k, v in r.items()
+                                  if isinstance(v, dict) and "infer" in v)
+          + f"; CPU per inference {sum(r['cpu_sw'].values()):.1f} / {sum(r['cpu_ws'].values()):.1f} ms"
+          + f"; load {r['load']:.1f}", flush=True)
+    return r
+
+
+# (label, a, b): each round's a / b
+DRIVER_RATIOS = (
+    ("inference, Playwright / no driver (<= 1.2x)", lambda r: (r["pw"]["infer"], r["plain"]["infer"])),
+    ("inference, Playwright / native (<= 1x)", lambda r: (r["pw"]["infer"], r.get("native", {}).get("infer"))),
+    ("first build, Playwright / no driver (<= 1.3x)", lambda r: (r["pw"]["build"], r["plain"]["build"])),
+    ("inference, plugin fixtures / no driver (<= 1.2x)", lambda r: (r["plugin"]["infer"], r["plain"]["infer"])),
+    ("inference, plugin fixtures / native (<= 1x)",
+     lambda r: (r["plugin"]["infer"], r.get("native", {}).get("infer"))),
+    ("first build, plugin fixtures / no driver (<= 1.3x)", lambda r: (r["plugin"]["build"], r["plain"]["build"])),
+    ("inference, Playwright + websocket / no driver", lambda r: (r["pw_ws"]["infer"], r["plain"]["infer"])),
+    ("first build, Playwright + websocket / no driver", lambda r: (r["pw_ws"]["build"], r["plain"]["build"])),
+    ("inference, no driver: shared worker / websocket", lambda r: (r["plain_sw"]["infer"], r["plain"]["infer"])),
+    ("first build, no driver: shared worker / websocket", lambda r: (r["plain_sw"]["build"], r["plain"]["build"])),
+    ("CPU, Playwright / no driver", lambda r: (r["pw"]["cpu"], r["plain"]["cpu"])),
+    ("CPU, Playwright + websocket / no driver", lambda r: (r["pw_ws"]["cpu"], r["plain"]["cpu"])),
+    ("CPU, no driver: shared worker / websocket", lambda r: (r["plain_sw"]["cpu"], r["plain"]["cpu"])),
+)
+
+
+def report_drivers(rounds: list[dict]) -> None:
+    def ms(key, field):
+        vals = [r[key][field] for r in rounds if key in r]
+        return f"{median(vals):8.1f} ms" if vals else "       - "
+
+    loads = ", ".join(f"{r['load']:.1f}" for r in rounds)
+    print(f"\nMobileNetV2 with and without a driver (medians of {len(rounds)} interleaved rounds; "
+          f"1-minute load average after each: {loads})")
+    print("                                          inference    first build   host dispatch   CPU, all processes")
+    for key, title in (("plain", "no driver (websocket, the default)"), ("plain_sw", "no driver, shared worker"),
+                       ("pw", "Playwright (shared worker, the default)"), ("plugin", "pytest plugin fixtures"),
+                       ("pw_ws", "Playwright, websocket"), ("native", "native Chromium (Playwright)")):
+        cpus = [r[key]["cpu"] for r in rounds if "cpu" in r.get(key, {})]
+        print(f"  {title:39} {ms(key, 'infer')}  {ms(key, 'build')}  "
+              + (ms(key, "host_dispatch") if all("host_dispatch" in r.get(key, {}) for r in rounds) else "       -   ")
+              + (f"    {median(cpus):6.2f} s" if cpus else ""))
+    print("  (CPU: from the browser's launch to the end of the inferences: startup, three builds, the inferences)")
+    vias = {v for r in rounds for v in r["pw"]["via"]}
+    tops = {r[k]["top"] for r in rounds for k in ("plain", "plain_sw", "pw", "plugin", "pw_ws", "native") if k in r}
+    print(f"  transport the host saw under Playwright: {sorted(vias)}; top-1 classes: {sorted(tops)}")
+    kinds = sorted({k for r in rounds for key in ("cpu_sw", "cpu_ws") for k in r[key]})
+    print("  CPU per inference under Playwright, ms by process (median of the rounds):")
+    for key, title in (("cpu_sw", "shared worker (the default)"), ("cpu_ws", "the page's websocket")):
+        per = {k: median([r[key].get(k, 0.0) for r in rounds]) for k in kinds}
+        total = median([sum(r[key].values()) for r in rounds])
+        print(f"    {title:28} total {total:6.1f}: " + ", ".join(f"{k} {v:.1f}" for k, v in per.items()))
+    print("  ratios, each round's (their median):")
+    for label, pick in DRIVER_RATIOS:
+        pairs = [(a, b) for a, b in (pick(r) for r in rounds) if a is not None and b]
+        if pairs:
+            print(f"    {label:50} {median([a / b for a, b in pairs]):5.2f}x   "
+                  f"({', '.join(f'{a / b:.2f}' for a, b in pairs)})")
 
 
 def report_rounds(rounds: list[tuple]) -> None:

@@ -56,6 +56,7 @@ REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTen
 MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
 GENERIC_FAILURE = "The host could not complete the operation."
 # cheap whatever their arguments (see Session.prepare)
+TRANSPORTS = ("websocket", "shared-worker")  # how a page's shim reaches the host (hello's "via")
 QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "releaseConstants"}
 QUICK_READ_BYTES = 256 * 1024
 QUICK_UPLOAD_BYTES = 256 * 1024  # a putConstant hashes its bytes: small ones take well under 1 ms
@@ -132,6 +133,7 @@ class Session:
         # operations hook (bridge/metrics.py): (message kind, seconds spent handling it)
         self.timer: Callable[[str, float], None] | None = None
         self.page = ""  # the page's path (hello), named in policy traces
+        self.via: str | None = None  # the page's transport, as its hello says (TRANSPORTS)
         self.held: dict[str, memoryview] = {}  # constants held for the build being handled
         self.uploads: dict[int, Upload] = {}  # constants uploaded before their build (on_putConstant)
         self.sent_errors = 0
@@ -272,6 +274,8 @@ class Session:
         ms = int(self.keepalive_timeout_s * 1000)
         page = h.get("page")  # the page's path, for the operator's policy trace only
         self.page = page.split("?")[0][:200] if isinstance(page, str) else ""
+        via = h.get("via")  # the page's transport (README "Transport"): its own websocket or its shared worker's
+        self.via = via if via in TRANSPORTS else None
         return self._ok(h, session=self.token, protocol=protocol.PROTOCOL_VERSION, keepalive=ms,
                         rawMinBytes=protocol.RAW_MIN_BYTES, trace=self.observer is not None,
                         strictSpec=self.strict_spec)

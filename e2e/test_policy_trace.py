@@ -3,6 +3,8 @@ structure per build, and the page-side latency the shim measures (dispatch to re
 
 from __future__ import annotations
 
+import time
+
 from webnn_bridge.policy.trace import read_trace, workloads
 
 
@@ -11,7 +13,13 @@ def test_a_real_page_records_its_path_label_and_page_side_latency(host, page, tr
     for _ in range(3):
         r = page.evaluate("() => window.runBasic([1, -2, 3, -4, 5, -6], [0, 0, 0, 0, 0, 0])")
         assert r["result"] == [1, 0, 3, 0, 5, 0]
-    events = read_trace(trace_path)
+    # the pageLatency messages are fire-and-forget: the last one may still be on its way to the host
+    for _ in range(100):
+        events = read_trace(trace_path)
+        gids = {e["gid"] for e in events if e["event"] == "build" and e.get("page") == "/basic.html"}
+        if len([e for e in events if e["event"] == "pageLatency" and e["gid"] in gids]) >= 3:
+            break
+        time.sleep(0.05)
     builds = [e for e in events if e["event"] == "build" and e.get("page") == "/basic.html" and e["label"] == "out[2 ops]"]
     assert len(builds) >= 3, "the build events name the page's path (never its query) and the graph's outputs"
     assert all([n["op"] for n in b["ir"]["nodes"]] == ["add", "relu"] for b in builds)

@@ -15,6 +15,14 @@ const rejName = async (p) => { try { await p; return 'no error'; } catch (e) { r
 """
 
 
+def page_websocket(page) -> None:
+    """The link's transport (README "Transport"): the page's own websocket, whose send() a test can
+    count. Under Playwright's Chromium the shim's default is its shared worker's; in the other
+    engines it is already the page's websocket (and their adapters have no init scripts)."""
+    if hasattr(page, "add_init_script"):
+        page.add_init_script("globalThis.WEBNN_BRIDGE_TRANSPORT = 'websocket';")
+
+
 def run(page, host, body: str):
     page.goto(f"{host.url}/basic.html")
     return page.evaluate(f"async () => {{ {SETUP}\n{body} }}")
@@ -494,6 +502,7 @@ def test_a_runs_messages_issued_across_awaits_cross_as_one_frame(page, host, web
     """writeTensor and dispatch (fire-and-forget) wait for the next task or the next message that
     awaits a reply: a run issued across awaits, as onnxruntime-web issues it, is one frame to the
     host, in order; fire-and-forget messages with nothing after them still leave (next task)."""
+    page_websocket(page)  # frames counted at WebSocket.send: the page's own socket
     r = run(
         page,
         host,
@@ -539,6 +548,7 @@ def test_a_runs_messages_issued_across_awaits_cross_as_one_frame(page, host, web
 def test_held_messages_leave_in_bounded_frames(page, host):
     """A page writing in a loop of awaits (no task between): what the shim holds leaves once past
     64 KiB, in batch frames of about that size, in order."""
+    page_websocket(page)  # frames counted at WebSocket.send: the page's own socket
     r = run(
         page,
         host,

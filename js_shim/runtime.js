@@ -4,7 +4,8 @@
 //
 // Layers:
 //  1. WebIDL binding: brand checks, overload resolution and argument conversion, driven by IDL.
-//  2. Host link: one websocket (binary frames for tensor data).
+//  2. Host link: one websocket (binary frames for tensor data), the page's own or, under an
+//     automation driver, its SharedWorker's (see 'host transport').
 //  3. Behaviour of ML, MLContext, MLGraphBuilder, MLOperand, MLGraph, MLTensor.
 // Operator rules (validation, shape inference) are NOT written here: builder calls run the rules
 // translated from the host's Python (generated/webnn_ops.js, RULES), so op semantics exist once.
@@ -318,8 +319,7 @@ try {
   if (t) PAGE_TOKEN = t;
 } catch (e) { /* no script URL (a worker's importScripts): WebNNBridge.token */ }
 function openSocket() {
-  return PAGE_TOKEN ? new WebSocket(WS_URL, ['webnn-bridge.v1', `webnn-bridge.token.${PAGE_TOKEN}`])
-    : new WebSocket(WS_URL);
+  return openHostSocket(WS_URL, PAGE_TOKEN ? ['webnn-bridge.v1', `webnn-bridge.token.${PAGE_TOKEN}`] : []);
 }
 const textEncoder = new TextEncoder();
 const BATCH_MAX_BYTES = 64 * 1024;  // bigger frames are sent alone (batching would copy them again)
@@ -343,6 +343,166 @@ function tagValue(v, operand) {
   return out;
 }
 
+// ---------------------------------------------------------------------------------- host transport
+// The link's socket (README "Transport"). An automation driver of Chromium (Playwright, Puppeteer:
+// they set navigator.webdriver) watches the page's network through its DevTools session, which is sent the
+// payload of every websocket frame, base64-encoded: each inference's input and each build's
+// constants crossed the driver too, and that doubled inference times on a small machine. Drivers
+// leave a page's shared workers alone, so under a driver the link's websocket belongs to a
+// SharedWorker of this page's own (a unique name: no other page shares it) and its frames are
+// relayed over a MessagePort. The worker runs from a blob: URL of the page's origin, so its
+// websocket carries the page's Origin and meets the host's checks unchanged; it ends with the page,
+// which closes the socket (the host frees what the page held). Without a driver, or where a
+// SharedWorker cannot start (no SharedWorker, a CSP that forbids blob: workers, an opaque origin), a
+// plain WebSocket. A page may choose before the shim runs: globalThis.WEBNN_BRIDGE_TRANSPORT =
+// 'websocket' or 'shared-worker'.
+const RELAY_START_MS = 10000;  // a worker that has not started by then is given up for a plain WebSocket
+
+function transportFor(g) {
+  const asked = g.WEBNN_BRIDGE_TRANSPORT;
+  const possible = typeof g.SharedWorker === 'function' && typeof g.Blob === 'function' &&
+    !!g.URL && typeof g.URL.createObjectURL === 'function';
+  if (asked === 'websocket' || !possible) return 'websocket';
+  if (asked === 'shared-worker') return 'shared-worker';
+  // Chromium's DevTools protocol is what copies frames to a driver (Playwright, Puppeteer); WebKitGTK
+  // keeps a closed page's shared worker alive for a while, so other engines keep their own websocket
+  const nav = g.navigator;
+  return nav && nav.webdriver === true && /Chrom(e|ium)\//.test(nav.userAgent || '') ? 'shared-worker' : 'websocket';
+}
+
+// A WebSocket's subprotocols (the access token's): what new WebSocket() would take without throwing
+const PROTOCOL_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+function openHostSocket(url, protocols) {
+  // what new WebSocket() refuses at once (mixed content, a malformed token) is refused here, by
+  // the page's own WebSocket, so that the page is told why (HostLink)
+  if (transportFor(GLOBAL) === 'shared-worker' && !mixedContent() && protocols.every((p) => PROTOCOL_NAME.test(p))) {
+    try { return new RelaySocket(url, protocols); } catch (e) { /* the page may not start one: a plain WebSocket */ }
+  }
+  return plainSocket(url, protocols);
+}
+
+function plainSocket(url, protocols) {
+  const ws = protocols.length ? new WebSocket(url, protocols) : new WebSocket(url);
+  ws.binaryType = 'arraybuffer';
+  ws.via = 'websocket';
+  return ws;
+}
+
+// The SharedWorker's whole script: one websocket, its frames relayed to and from its one page
+// (binary ones transferred, not copied). It closes itself once the socket closes.
+function relayWorker() {
+  self.onconnect = (connected) => {
+    const port = connected.ports[0];
+    let ws = null;
+    const tell = (what) => port.postMessage({ relay: what });
+    port.onmessage = (m) => {
+      const d = m.data;
+      if (typeof d === 'string' || d instanceof ArrayBuffer) {
+        if (ws) ws.send(d);
+      } else if (d && d.relay === 'open' && !ws) {
+        try {
+          ws = d.protocols.length ? new WebSocket(d.url, d.protocols) : new WebSocket(d.url);
+        } catch (e) {
+          tell('error');
+          tell('close');
+          return;
+        }
+        ws.binaryType = 'arraybuffer';
+        ws.onopen = () => tell('open');
+        ws.onerror = () => tell('error');
+        ws.onclose = () => { tell('close'); self.close(); };
+        ws.onmessage = (e) => port.postMessage(e.data, typeof e.data === 'string' ? [] : [e.data]);
+      } else if (d && d.relay === 'close' && ws) {
+        ws.close();
+      }
+    };
+    tell('ready');
+  };
+}
+
+// What HostLink uses of a WebSocket (send, close, onopen, onmessage, onerror, onclose), through
+// the page's SharedWorker; a worker that fails to start gives way to a plain WebSocket, unseen by
+// the link. send() copies binary data before it returns, as WebSocket.send does.
+class RelaySocket {
+  constructor(url, protocols) {
+    this.url = url;
+    this.protocols = protocols;
+    this.via = 'shared-worker';
+    this.direct = null;
+    this.opened = false;
+    this.onopen = this.onmessage = this.onerror = this.onclose = null;
+    const name = `webnn-bridge ${GLOBAL.crypto && GLOBAL.crypto.randomUUID ? GLOBAL.crypto.randomUUID() : Math.random()}`;
+    this.script = URL.createObjectURL(new Blob([`(${relayWorker})();`], { type: 'text/javascript' }));
+    try {
+      this.worker = new SharedWorker(this.script, { name });
+    } catch (e) {
+      URL.revokeObjectURL(this.script);
+      throw e;
+    }
+    this.port = this.worker.port;
+    this.started = false;
+    this.worker.onerror = () => { if (!this.started) this.fallback(); };
+    this.timer = setTimeout(() => { if (!this.started) this.fallback(); }, RELAY_START_MS);
+    this.port.onmessage = (m) => this.received(m.data);
+    // a page that goes into the back/forward cache keeps its shared worker alive (Firefox): its
+    // socket closes as the page's own would, so that the host frees what the page held
+    if (typeof GLOBAL.addEventListener === 'function') GLOBAL.addEventListener('pagehide', () => this.close());
+  }
+  received(d) {
+    if (this.direct) return;
+    if (typeof d === 'string' || d instanceof ArrayBuffer) {
+      if (this.onmessage) this.onmessage({ data: d });
+      return;
+    }
+    const what = d && d.relay;
+    if (what === 'ready' && !this.started) {
+      this.started = true;
+      this.settle();
+      this.port.postMessage({ relay: 'open', url: this.url, protocols: this.protocols });
+    } else if (what === 'open') {
+      this.opened = true;
+      if (this.onopen) this.onopen({});
+    } else if (!this.opened) {
+      // the worker's socket failed to open: the page's own may not (a certificate the driver's
+      // context trusts, e.g. Playwright's ignore_https_errors, which does not reach shared workers);
+      // a refusal is refused again there, and reported as ever
+      this.fallback();
+    } else if (what === 'error') {
+      if (this.onerror) this.onerror({});
+    } else if (what === 'close') {
+      this.port.close();
+      if (this.onclose) this.onclose({});
+    }
+  }
+  settle() {
+    clearTimeout(this.timer);
+    URL.revokeObjectURL(this.script);
+  }
+  fallback() {
+    if (this.direct || this.opened) return;
+    this.settle();
+    this.port.close();
+    const ws = plainSocket(this.url, this.protocols);
+    this.direct = ws;
+    this.via = ws.via;
+    ws.onopen = (e) => { if (this.onopen) this.onopen(e); };
+    ws.onmessage = (e) => { if (this.onmessage) this.onmessage(e); };
+    ws.onerror = (e) => { if (this.onerror) this.onerror(e); };
+    ws.onclose = (e) => { if (this.onclose) this.onclose(e); };
+  }
+  send(data) {
+    if (this.direct) { this.direct.send(data); return; }
+    if (typeof data === 'string') { this.port.postMessage(data); return; }
+    const copy = data instanceof ArrayBuffer ? data.slice(0) : data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+    this.port.postMessage(copy, [copy]);
+  }
+  close() {
+    if (this.direct) this.direct.close();
+    else this.port.postMessage({ relay: 'close' });
+  }
+}
+
 class HostLink {
   constructor() {
     this.nextId = 1;
@@ -359,10 +519,9 @@ class HostLink {
     return new Promise((resolve, reject) => {
       let ws;
       try { ws = openSocket(); } catch (e) { reject(e); return; }  // mixed content, a malformed token
-      ws.binaryType = 'arraybuffer';
       this.ws = ws;
       ws.onopen = () => {
-        this.request({ t: 'hello', page: String((GLOBAL.location && GLOBAL.location.pathname) || '').slice(0, 200) }).then((r) => {
+        this.request({ t: 'hello', page: String((GLOBAL.location && GLOBAL.location.pathname) || '').slice(0, 200), via: ws.via }).then((r) => {
           this.token = r.session;
           this.rawMinBytes = r.rawMinBytes;  // bigger tensors travel as raw frames (protocol.py)
           this.strictSpec = r.strictSpec === true;  // serve --strict-spec: spec HEAD's buffer rules
