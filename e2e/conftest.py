@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import http.server
 import shutil
+import ssl
 import threading
 from pathlib import Path
 
@@ -66,17 +67,21 @@ def page(webnn_page):
 
 
 class StaticServer:
-    """A plain HTTP server on another loopback port: a page from a different origin."""
+    """A plain file server on another loopback port: a page from a different origin (https with
+    ``ssl_context``)."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, ssl_context: ssl.SSLContext | None = None):
         handler = functools.partial(_QuietHandler, directory=str(directory))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        if ssl_context is not None:
+            self.httpd.socket = ssl_context.wrap_socket(self.httpd.socket, server_side=True)
+        self.scheme = "https" if ssl_context is not None else "http"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
     @property
     def origin(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        return f"{self.scheme}://127.0.0.1:{self.httpd.server_address[1]}"
 
     def stop(self):
         self.httpd.shutdown()
@@ -86,3 +91,9 @@ class StaticServer:
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+    def handle(self):
+        try:
+            super().handle()
+        except (ssl.SSLError, ConnectionError):  # a browser that gave up on a connection
+            pass

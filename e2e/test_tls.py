@@ -11,8 +11,6 @@ trusts the authority in Chromium's NSS database instead, with the command ``serv
 from __future__ import annotations
 
 import asyncio
-import functools
-import http.server
 import os
 import shlex
 import shutil
@@ -22,13 +20,12 @@ import subprocess
 import sys
 import threading
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from webnn_bridge.bridge import tls
 
-from .conftest import start_host
+from .conftest import StaticServer, start_host
 from .test_origins import FOREIGN_PAGE
 
 PASSED = "passed: relu([-2, -1, 0, 3]) + 1 = [1, 1, 1, 4]"
@@ -63,43 +60,13 @@ def context(browser):
     ctx.close()
 
 
-class HttpsStaticServer:
-    """A plain file server on another loopback port, over TLS: a page from another https origin."""
-
-    def __init__(self, directory: Path, dev: tls.DevCertificate):
-        handler = functools.partial(_QuietHandler, directory=str(directory))
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.httpd.socket = tls.server_context(dev.cert, dev.key).wrap_socket(self.httpd.socket, server_side=True)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def origin(self) -> str:
-        return f"https://127.0.0.1:{self.httpd.server_address[1]}"
-
-    def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def handle(self):
-        try:
-            super().handle()
-        except (ssl.SSLError, ConnectionError):  # a browser that gave up on a connection
-            pass
-
-
 @pytest.fixture
 def https_site(tmp_path, dev):
     servers = []
 
-    def make(page: str) -> HttpsStaticServer:
+    def make(page: str) -> StaticServer:
         (tmp_path / "foreign.html").write_text(page)
-        s = HttpsStaticServer(tmp_path, dev)
+        s = StaticServer(tmp_path, tls.server_context(dev.cert, dev.key))
         servers.append(s)
         return s
 

@@ -10,10 +10,10 @@ import time
 
 import numpy as np
 import pytest
-from websockets.asyncio.client import connect
 
 from webnn_bridge.bridge import protocol
 from webnn_bridge.bridge.embed import start_host
+from webnn_bridge.bridge.wire_client import WireClient
 
 
 @pytest.fixture(scope="module")
@@ -23,55 +23,12 @@ def host():
     h.stop()
 
 
-class Client:
-    """A page's link to the host, speaking the shim's wire format."""
-
-    def __init__(self, ws):
-        self.ws = ws
-        self.next_id = 1
+class Client(WireClient):
+    """A page's link to the host, speaking the shim's wire format (bridge/wire_client.py)."""
 
     @classmethod
     async def open(cls, host) -> Client:
-        ws = await connect(host.url.replace("http", "ws") + "/webnn", origin=host.url, max_size=None)
-        c = cls(ws)
-        await c.request({"t": "hello"})
-        return c
-
-    async def request(self, header: dict, parts: list[bytes] | None = None) -> tuple[dict, bytes | None]:
-        rid = self.next_id
-        self.next_id += 1
-        await self.send({**header, "id": rid}, parts)
-        while True:
-            reply, payload = protocol.decode(await self.ws.recv())
-            if reply.get("t") == "reply" and reply.get("re") == rid:
-                assert "error" not in reply, reply
-                return reply, payload
-
-    async def send(self, header: dict, parts: list[bytes] | None = None) -> None:
-        await self.ws.send(protocol.encode_parts(header, parts) if parts else protocol.encode(header))
-
-    async def matmul_graph(self, gid: int, n: int, weights: np.ndarray | None = None, rows: int = 1) -> None:
-        """ctx 1; graph gid: y = relu(x @ W), x [rows, n] and W [n, n]; tensors gid*10+1 (in), +2 (out)."""
-        w = np.ones((n, n), np.float32) / n if weights is None else weights
-        f32 = lambda shape: {"dataType": "float32", "shape": shape}  # noqa: E731
-        await self.request({
-            "t": "build", "ctx": 1, "graph": gid,
-            "inputs": [{"operand": 1, "name": "x", "desc": f32([rows, n])}],
-            "constants": [{"operand": 2, "desc": f32([n, n]), "part": 0}],
-            "nodes": [{"op": "matmul", "args": [{"$operand": 1}, {"$operand": 2}], "outputs": [3]},
-                      {"op": "relu", "args": [{"$operand": 3}], "outputs": [4]}],
-            "outputs": {"y": 4},
-        }, [w.tobytes()])
-        for tid, usage in ((gid * 10 + 1, "writable"), (gid * 10 + 2, "readable")):
-            await self.request({"t": "createTensor", "ctx": 1, "tensor": tid, "desc": {**f32([rows, n]), usage: True}})
-
-    async def round_trip(self, gid: int, x: np.ndarray) -> np.ndarray:
-        """writeTensor + dispatch + readTensor, as a page's inference loop does."""
-        await self.send({"t": "writeTensor", "tensor": gid * 10 + 1}, [x.tobytes()])
-        await self.send({"t": "dispatch", "ctx": 1, "graph": gid, "inputs": {"x": gid * 10 + 1},
-                         "outputs": {"y": gid * 10 + 2}})
-        _, payload = await self.request({"t": "readTensor", "tensor": gid * 10 + 2})
-        return np.frombuffer(payload, np.float32)
+        return await super().open(host.url)
 
 
 async def _victim_latencies(host, rounds: int) -> list[float]:
