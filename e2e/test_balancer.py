@@ -141,7 +141,8 @@ def _open_pages(browser, url: str, n: int) -> list:
     for _ in range(n):
         ctx = browser.new_context()
         page = ctx.new_page()
-        page.goto(url + "/balancer.html")
+        r = page.goto(url + "/balancer.html")
+        assert r is not None and r.status == 200, f"the balancer answered {r and r.status}: {page.content()[:200]}"
         page.evaluate("() => window.open_()")
         pages.append(page)
     return pages
@@ -156,7 +157,7 @@ def test_sessions_spread_and_a_draining_host_loses_no_dispatch(browser, cluster)
         p.evaluate("() => window.loop(60, 15)")
     time.sleep(0.3)
     pa.send_signal(signal.SIGTERM)  # host a drains while its pages are mid-loop
-    time.sleep(0.8)  # the balancer's health check takes it out of rotation
+    time.sleep(1.5)  # the balancer's health checks (two failures, 300 ms apart) take it out of rotation
     newcomers = _open_pages(browser, cluster.lb_url, 2)  # new pages: all to host b
     for p in newcomers:
         assert p.evaluate("() => window.infer(7)") is True
@@ -186,7 +187,7 @@ def test_a_host_that_dies_loses_only_its_own_pages(browser, cluster):
             break
         time.sleep(0.1)
     assert sum(lost) == n_b, lost  # exactly host b's pages lost their contexts
-    time.sleep(1.0)  # the balancer notices host b is gone
+    time.sleep(1.5)  # the balancer notices host b is gone
     for p, was_lost in zip(pages, lost):
         if was_lost:
             p.evaluate("() => window.open_()")  # recover: a new context, through the balancer, on host a
