@@ -398,8 +398,9 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     m.add_argument("--cache-dir", metavar="DIR", default=None,
                    help="the host's cache directory: constants from its store (default: serve's default)")
     m.add_argument("--no-store", action="store_true", help="deterministic data for every constant")
-    m.add_argument("--threads", default="1", metavar="N[,N...]",
-                   help="CPU modes (intra-op threads) also timed on CPUs whose backend takes them (default 1; none)")
+    m.add_argument("--threads", default="none", metavar="N[,N...]",
+                   help="CPU modes (intra-op threads) also timed on CPUs whose backend takes them, e.g. 1 or 1,2 "
+                        "(default none: tune then keeps the backends' own threading)")
     m.add_argument("--quiet", action="store_true", help="no progress bar")
     m.set_defaults(parser=m, func=_cmd_measure)
 

@@ -125,7 +125,11 @@ def run_interleaved(compiled: Mapping[str, Any], inputs, *, reps: int, seconds: 
     return out
 
 
-CPU_MODES = (1,)  # the thread counts `policy measure` tries besides the backends' own choice
+# thread counts `policy measure` also tries (opt-in: --threads 1). Off by default: measured
+# 2026-11-25, one-thread modes priced in-process won routes that re-ran 15% slower than ONNX
+# Runtime first on the bench_policy pages (the in-process timings of small graphs do not match
+# the host's yet), so the default search keeps the backends' own threading.
+CPU_MODES: tuple[int, ...] = ()
 
 
 def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = None, seconds: float = 60.0,

@@ -266,3 +266,14 @@ def test_a_host_builds_with_the_placements_mode(tmp_path):
     out = ctx.compute(g1, {"x": np.array([[1, 2], [3, 4]], dtype="float32")})
     np.testing.assert_array_equal(out["y"], [[1, 2], [3, 4]])
     ctx.destroy()
+
+
+def test_measure_modes_are_opt_in_and_checked():
+    from webnn_bridge.policy import measure
+    from webnn_bridge.policy.cli import _thread_modes
+
+    assert measure.CPU_MODES == ()  # off unless asked for (README: why)
+    assert _thread_modes("none") == () and _thread_modes("2,1,2") == (1, 2)
+    for bad in ("x", "0", "2000"):
+        with pytest.raises(ValueError):
+            _thread_modes(bad)
