@@ -139,18 +139,23 @@ def _cell(p50: float, cpu: float) -> dict:
     return {"p50": p50, "p90": p50 * 1.1, "n": 30, "ci95": [p50 * 0.98, p50 * 1.02], "cpu_ms": cpu}
 
 
-def test_tune_searches_cpu_modes_for_cpu_time(tmp_path):
+def _two_workloads(cnn_cells: tuple, emb_cells: tuple) -> tuple[list[dict], dict, dict]:
+    """(events, matrix, base rules) for the convnet and the embedding graph; each cells tuple is
+    (p50, cpu) for ORT, ORT@threads=1, OV, OV@threads=1."""
     base = engine.load_rules()
     events = _trace_of(["tiny-cnn.json", "embed-int64.json"], {}, base)
     cnn, emb = (summarize(load_graph(GRAPHS / n)).hash for n in ("tiny-cnn.json", "embed-int64.json"))
-    t1 = "@threads=1"
+    keys = (ORT.id, ORT.id + "@threads=1", OV.id, OV.id + "@threads=1")
     matrix = {"version": 1, "devices": {ORT.id: {}, OV.id: {}}, "modes": [1], "graphs": {
-        # the convnet: one thread halves the CPU time on ONNX Runtime for a little latency
-        cnn: {"results": {ORT.id: _cell(2.0, 4.0), ORT.id + t1: _cell(2.2, 2.2),
-                          OV.id: _cell(3.0, 6.0), OV.id + t1: _cell(3.3, 3.3)}},
-        # the embedding: one thread changes nothing on ONNX Runtime
-        emb: {"results": {ORT.id: _cell(1.0, 1.0), ORT.id + t1: _cell(1.0, 1.0),
-                          OV.id: _cell(2.0, 2.0), OV.id + t1: _cell(2.0, 2.0)}}}}
+        h: {"results": {k: _cell(*c) for k, c in zip(keys, cells)}} for h, cells in ((cnn, cnn_cells), (emb, emb_cells))}}
+    return events, matrix, base
+
+
+def test_tune_searches_cpu_modes_for_cpu_time(tmp_path):
+    # the convnet: one thread halves the CPU time on ONNX Runtime for a little latency;
+    # the embedding: one thread changes nothing
+    events, matrix, base = _two_workloads(((2.0, 4.0), (2.2, 2.2), (3.0, 6.0), (3.3, 3.3)),
+                                          ((1.0, 1.0), (1.0, 1.0), (2.0, 2.0), (2.0, 2.0)))
     by_cpu = tune.tune(events, matrix, base, [ORT, OV], objective="cpu-time")
     best = by_cpu["best"]
     assert [o.threads for o in best.outcomes][0] == 1 and best.total == pytest.approx(2.2 + 1.0)
@@ -166,15 +171,8 @@ def test_tune_searches_cpu_modes_for_cpu_time(tmp_path):
 
 
 def test_tune_routes_carry_a_mode_for_the_graphs_it_serves(tmp_path):
-    base = engine.load_rules()
-    events = _trace_of(["tiny-cnn.json", "embed-int64.json"], {}, base)
-    cnn, emb = (summarize(load_graph(GRAPHS / n)).hash for n in ("tiny-cnn.json", "embed-int64.json"))
-    t1 = "@threads=1"
-    matrix = {"version": 1, "devices": {ORT.id: {}, OV.id: {}}, "modes": [1], "graphs": {
-        cnn: {"results": {ORT.id: _cell(2.0, 4.0), ORT.id + t1: _cell(2.0, 2.0),
-                          OV.id: _cell(3.0, 6.0), OV.id + t1: _cell(3.0, 3.0)}},
-        emb: {"results": {ORT.id: _cell(1.0, 1.0), ORT.id + t1: _cell(1.0, 3.0),
-                          OV.id: _cell(2.0, 2.0), OV.id + t1: _cell(2.0, 2.5)}}}}
+    events, matrix, base = _two_workloads(((2.0, 4.0), (2.0, 2.0), (3.0, 6.0), (3.0, 3.0)),
+                                          ((1.0, 1.0), (1.0, 3.0), (2.0, 2.0), (2.0, 2.5)))
     res = tune.tune(events, matrix, base, [ORT, OV], objective="cpu-time")
     best = res["best"]
     assert best.name.startswith("routed"), [(c.name, c.total) for c in res["candidates"]]
