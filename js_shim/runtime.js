@@ -431,6 +431,7 @@ class RelaySocket {
     this.via = 'shared-worker';
     this.direct = null;
     this.opened = false;
+    this.uncacheable = null;  // the unload listener that keeps the page out of Firefox's back/forward cache
     this.onopen = this.onmessage = this.onerror = this.onclose = null;
     const name = `webnn-bridge ${GLOBAL.crypto && GLOBAL.crypto.randomUUID ? GLOBAL.crypto.randomUUID() : Math.random()}`;
     this.script = URL.createObjectURL(new Blob([`(${relayWorker})();`], { type: 'text/javascript' }));
@@ -445,9 +446,19 @@ class RelaySocket {
     this.worker.onerror = () => { if (!this.started) this.fallback(); };
     this.timer = setTimeout(() => { if (!this.started) this.fallback(); }, RELAY_START_MS);
     this.port.onmessage = (m) => this.received(m.data);
-    // a page that goes into the back/forward cache keeps its shared worker alive (Firefox): its
-    // socket closes as the page's own would, so that the host frees what the page held
-    if (typeof GLOBAL.addEventListener === 'function') GLOBAL.addEventListener('pagehide', () => this.close());
+    // A page that leaves closes the worker's socket, as its own would close, so that the host frees
+    // what the page held. Firefox may put the page in its back/forward cache first and suspend the
+    // worker before it reads that; the socket then stays open for as long as the page is cached.
+    // An unload listener keeps Firefox from caching the page while its relay is open (Chromium, which
+    // has deprecated unload listeners, closes the worker with the page anyway).
+    if (typeof GLOBAL.addEventListener === 'function') {
+      GLOBAL.addEventListener('pagehide', () => this.close());
+      const nav = GLOBAL.navigator;
+      if (!/Chrom(e|ium)\//.test((nav && nav.userAgent) || '')) {
+        this.uncacheable = () => {};
+        GLOBAL.addEventListener('unload', this.uncacheable);
+      }
+    }
   }
   received(d) {
     if (this.direct) return;
@@ -472,6 +483,7 @@ class RelaySocket {
       if (this.onerror) this.onerror({});
     } else if (what === 'close') {
       this.port.close();
+      this.cacheable();
       if (this.onclose) this.onclose({});
     }
   }
@@ -479,9 +491,14 @@ class RelaySocket {
     clearTimeout(this.timer);
     URL.revokeObjectURL(this.script);
   }
+  cacheable() {
+    if (this.uncacheable) GLOBAL.removeEventListener('unload', this.uncacheable);
+    this.uncacheable = null;
+  }
   fallback() {
     if (this.direct || this.opened) return;
     this.settle();
+    this.cacheable();
     this.port.close();
     const ws = plainSocket(this.url, this.protocols);
     this.direct = ws;
