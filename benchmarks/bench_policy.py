@@ -245,36 +245,48 @@ def main() -> int:
         result = tune.tune(both, matrix, base, inventory, objective="latency-p50")
         paths = tune.write_outputs(result, out / "tuned-rules.toml", out / "report", base)
         print(f"\npolicy tune chose: {result['best'].name} (rules: {paths['rules']})")
+        if result.get("note"):
+            print(result["note"])
         rules["tuned"] = paths["rules"]
-        again = {k: out / f"trace-{k}-again.jsonl" for k in ("ort", "ov", "tuned")}
+        sets = ("ort", "ov", "tuned")
+        again = {(k, r): out / f"trace-{k}-again-{r + 1}.jsonl" for k in sets for r in range(args.rounds)}
         for t in again.values():
             t.unlink(missing_ok=True)
         for r in range(args.rounds):
-            for k in ("ort", "ov", "tuned"):
-                run_round(browser, app, rules[k], again[k], args.dispatches)
+            for k in sets[r % 3:] + sets[:r % 3]:  # each rule set takes each slot of a round in turn
+                run_round(browser, app, rules[k], again[k, r], args.dispatches)
             print(f"re-run round {r + 1}/{args.rounds} done ({time.perf_counter() - t0:.0f} s)", flush=True)
         browser.close()
 
-    rec = {k: recorded_p50(again[k]) for k in again}
-    keys = [k for k in rec["ort"] if all(k in rec[x] for x in ("ov", "tuned"))]
+    rec = {kr: recorded_p50(f) for kr, f in again.items()}
+    keys = [key for key in rec["ort", 0] if all(key in rec[kr] for kr in rec)]
 
-    def total(which: str) -> float:  # per round: p50 x dispatches per round
-        return sum(statistics.median(rec[which][k]["ms"]) * rec[which][k]["dispatches"] / args.rounds for k in keys)
+    def total(which: str, r: int) -> float:  # one round: each workload's p50 x its dispatches
+        got = rec[which, r]
+        return sum(statistics.median(got[key]["ms"]) * got[key]["dispatches"] for key in keys)
 
-    totals = {k: total(k) for k in ("ort", "ov", "tuned")}
+    per_round = {k: [total(k, r) for r in range(args.rounds)] for k in sets}
+    totals = {k: statistics.median(v) for k, v in per_round.items()}
     best_single = min(("ort", "ov"), key=totals.get)
     pred = sum((o.latency_ms or 0) * w.dispatches / (2 * args.rounds)  # dispatches of both traces
                for w, o in zip(result["workloads"], result["best"].outcomes))
-    print("\nre-run, interleaved: weighted totals per round (host-side p50 x dispatches, the same 7 workloads)")
+    print("\nre-run, interleaved: weighted total per round (host-side p50 x dispatches, the same 7 workloads):")
+    print(f"median over {args.rounds} rounds [lowest, highest]")
     for k, label in (("ort", "ONNX Runtime first"), ("ov", "OpenVINO first"), ("tuned", "tuned rules")):
-        devices = sorted({d for key in keys for d in rec[k][key]["devices"]})
-        print(f"  {label:<20} {totals[k]:8.1f} ms   (devices: {', '.join(devices)})")
+        devices = sorted({d for r in range(args.rounds) for key in keys for d in rec[k, r][key]["devices"]})
+        v = per_round[k]
+        print(f"  {label:<20} {totals[k]:8.1f} ms [{min(v):.1f}, {max(v):.1f}]   (devices: {', '.join(devices)})")
+    ratios = [t / b for t, b in zip(per_round["tuned"], per_round[best_single])]
     ratio = totals["tuned"] / totals[best_single]
-    print(f"tuned vs best single backend ({best_single} first): {ratio:.2f}x; tuned measured {totals['tuned']:.1f} ms vs "
-          f"its prediction {pred:.1f} ms: {totals['tuned'] / pred - 1:+.0%}")
+    same = [k for k in ("ort", "ov") if engine.load_rules(rules[k]) == engine.load_rules(rules["tuned"])]
+    print(f"tuned vs best single backend ({best_single} first): {ratio:.2f}x (per round, paired: "
+          f"{', '.join(f'{x:.2f}' for x in ratios)}); tuned measured {totals['tuned']:.1f} ms vs its prediction "
+          f"{pred:.1f} ms: {totals['tuned'] / pred - 1:+.0%}")
+    if same:
+        print(f"(the tuned rules are the same rules as {same[0]} first: their difference is the re-run's noise)")
     summary = {"errors": {d: {"median": statistics.median(e), "max": max(e)} for d, e in errors.items()},
-               "totals_ms_per_round": totals, "tuned_predicted_ms_per_round": pred, "tuned_vs_best_single": ratio,
-               "chosen": result["best"].name}
+               "totals_ms_per_round": totals, "per_round": per_round, "tuned_predicted_ms_per_round": pred,
+               "tuned_vs_best_single": ratio, "chosen": result["best"].name, "note": result.get("note")}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     print(f"wrote {out}/ (traces, matrix.json, tuned-rules.toml, report/tune.md, report/tune.png, summary.json)")
     return 0

@@ -345,6 +345,8 @@ def _cmd_tune(args) -> int:
     for c in result["candidates"]:
         total = "fails a workload" if c.total is None else f"{c.total:.2f} {unit}"
         print(f"  {c.name:<28} {total}{'  <- chosen' if c is result['best'] else ''}")
+    if result.get("note"):
+        print(result["note"])
     print(f"wrote {paths['rules']}, {paths['md']}, {paths['png']}")
     return 0
 

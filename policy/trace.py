@@ -609,6 +609,16 @@ def load_matrix(path: str | Path) -> dict:
     return read_matrix(path)
 
 
+def _offset_widths(rec_ms: float, rec_stats: Mapping | None, measured: Mapping) -> tuple[float, float]:
+    """The lower and upper half-widths of an anchor's offset (recorded p50 minus measured p50):
+    the two p50s' 95% intervals in quadrature (a recording without statistics counts as exact)."""
+    r_lo, r_hi = ((rec_ms - rec_stats["ci95"][0], rec_stats["ci95"][1] - rec_ms) if rec_stats else (0.0, 0.0))
+    m50 = float(measured["p50"])
+    m_lo, m_hi = m50 - float(measured["ci95"][0]), float(measured["ci95"][1]) - m50
+    # offset = recorded - measured: its low side takes the recording's low and the measurement's high
+    return math.hypot(max(0.0, r_lo), max(0.0, m_hi)), math.hypot(max(0.0, r_hi), max(0.0, m_lo))
+
+
 def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device],
              recorded: Mapping[str, float], matrix: Mapping | None = None,
              recorded_stats: Mapping[str, dict] | None = None) -> ReplayOutcome:
@@ -640,13 +650,19 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
         ci, p90, cpu = tuple(measured["ci95"]), measured.get("p90"), measured.get("cpu_ms")
         # anchored: the host's own overhead on this workload (recorded minus measured, on the
         # device the trace ran it on) is added to the measurement of the device it did not run on
-        offsets = [recorded[k] - float(results[k]["p50"]) for k in recorded if k in results]
-        if offsets:
-            off = statistics.median(offsets)
+        anchors = [k for k in recorded if k in results]
+        if anchors:
+            off = statistics.median(recorded[k] - float(results[k]["p50"]) for k in anchors)
             shifted = max(ms + off, ms * 0.5)
             off = shifted - ms
+            # the interval widens by the offset's own uncertainty (the recorded and the measured
+            # p50 of the anchor: independent estimates, so their half-widths add in quadrature)
+            lo_w, hi_w = ms - ci[0], ci[1] - ms
+            widths = [_offset_widths(recorded[k], (recorded_stats or {}).get(k), results[k]) for k in anchors]
+            lo_w = math.hypot(lo_w, statistics.median(w[0] for w in widths))
+            hi_w = math.hypot(hi_w, statistics.median(w[1] for w in widths))
             ms, src = shifted, "anchored"
-            ci = (ci[0] + off, ci[1] + off)
+            ci = (max(0.0, ms - lo_w), ms + hi_w)
             p90 = p90 + off if p90 is not None else None
     else:
         from .matrix import modelled_latency_ms

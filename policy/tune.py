@@ -16,7 +16,9 @@ measure` (p50/p90/CPU time per graph and real device). The search:
 Every candidate is priced by replay (policy/trace.py) with the matrix: routes only reorder the
 candidates a context already has, so "fallback" and accelerated=false never get an accelerator,
 and the truth table is unchanged (the report shows its diff). The winner is the lowest weighted
-total of the objective (latency-p50, latency-p90 or cpu-time).
+total of the objective (latency-p50, latency-p90 or cpu-time) among the candidates that beat the
+current rules by more than the noise (``significantly_better``); when none does, the current rules
+stay. A measurement anchored to a noisy recording carries that noise in its interval (replay).
 """
 
 from __future__ import annotations
@@ -69,6 +71,22 @@ def _price(c: Candidate, events, base_rules, inventory, matrix, objective: str) 
     c.total = sum(v * r.weight for v, r in zip(vals, rows))
     if objective == "latency-p50" and all(r.b.ci_ms for r in rows):
         c.ci = (sum(r.b.ci_ms[0] * r.weight for r in rows), sum(r.b.ci_ms[1] * r.weight for r in rows))
+
+
+def significantly_better(c: Candidate, ref: Candidate, ws: Sequence, objective: str) -> bool:
+    """Whether ``c`` beats ``ref`` by more than the noise, over the workloads the two place
+    differently (the rest cost both the same): at least MIN_GAIN of those workloads' weighted total,
+    and for p50 still ahead with each of c's latencies at the top of its 95% interval."""
+    gain = base = worst = 0.0
+    for w, a, b in zip(ws, c.outcomes, ref.outcomes):
+        va, vb = _metric(a, objective), _metric(b, objective)
+        if a.key == b.key or va is None or vb is None:
+            continue
+        hi = a.ci_ms[1] if objective == "latency-p50" and a.ci_ms else va
+        gain += w.weight * (vb - va)
+        base += w.weight * vb
+        worst += w.weight * (vb - hi)
+    return base > 0 and gain >= MIN_GAIN * base and worst > 0
 
 
 def hint_violations(c: Candidate, ws: Sequence) -> list[str]:
@@ -217,9 +235,17 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
             _price(c, events, base_rules, inventory, matrix, objective)
             cands.append(c)
     ok = [c for c in cands if c.total is not None and not hint_violations(c, ws)]
-    best = min(ok, key=lambda c: (c.total, len(c.override.get("routes", []))))
+    ranked = sorted(ok, key=lambda c: (c.total, len(c.override.get("routes", []))))
+    if baseline in ok:  # the current rules stay unless a candidate beats them by more than the noise
+        best = next(c for c in ranked if c is baseline or significantly_better(c, baseline, ws, objective))
+    else:
+        best = ranked[0]
+    kept = best is baseline and ranked[0] is not baseline
     return {"best": best, "baseline": baseline, "best_single": best_single, "candidates": cands,
-            "workloads": ws, "objective": objective}
+            "workloads": ws, "objective": objective,
+            "note": (f"kept the current rules: {ranked[0].name} totals less, but not by more than the noise "
+                     f"(at least {MIN_GAIN:.0%} on the workloads it moves, and still ahead at the top of its "
+                     "95% intervals)") if kept else None}
 
 
 # --------------------------------------------------------------------------- outputs
@@ -281,7 +307,8 @@ def report_markdown(result: Mapping, truth_diff: str) -> str:
     obj = result["objective"]
     unit = "ms CPU" if obj == "cpu-time" else "ms"
     out = ["# policy tune report", "",
-           f"Objective: {obj} (per dispatch, weighted by each workload's dispatch count). Chosen: **{best.name}**.", "",
+           f"Objective: {obj} (per dispatch, weighted by each workload's dispatch count). Chosen: **{best.name}**"
+           + (f"; {result['note']}." if result.get("note") else "."), "",
            "| rule set | weighted total | 95% CI of the total |", "|---|---|---|"]
     for c in result["candidates"]:
         tot = "FAILS a workload" if c.total is None else f"{c.total:.2f} {unit}"

@@ -381,7 +381,9 @@ def test_tune_routes_only_the_graph_another_backend_runs_better(tmp_path):
     assert [r.b.device for r in rows] == ["ov-cpu", "ort-cpu", "ort-cpu"]
     md = paths["md"].read_text()
     assert "| /tiny-cnn.html tiny-cnn | 1 | ort-cpu | 17.25 [17.25, 17.25] recorded |" in md
-    assert "| ov-cpu | 9.65 [9.18, 10.12] anchored |" in md
+    # OpenVINO's interval (9.4 +- 0.47, shifted by 0.25) widens by the anchor's: ONNX Runtime measured
+    # 17.0 +- 0.85, recorded once (exact): hypot(0.47, 0.85) = 0.97 either side
+    assert "| ov-cpu | 9.65 [8.68, 10.62] anchored |" in md
     assert "+| 1 | `tuned-0-onnxruntime` | all |" in md  # the truth-table diff shows the new route
     assert paths["png"].read_bytes()[:4] == b"\x89PNG"
     # cpu-time objective prices CPU time
@@ -396,6 +398,39 @@ def test_tune_routes_only_the_graph_another_backend_runs_better(tmp_path):
     assert tune.hint_violations(bad, [w]) == []  # {} may use an accelerator
     with pytest.raises(ValueError, match="objective"):
         tune.tune(events, matrix, rules, inv, objective="speed")
+
+
+@pytest.mark.parametrize("recorded, routed", [
+    ([10.25] * 9, True),  # steady recordings: OpenVINO's measured 10% gain is real
+    ([10.25, 6.0, 15.0, 7.5, 13.0, 10.25, 5.5, 16.0, 9.0], False),  # the page-side noise swamps 10%
+])
+def test_tune_does_not_route_on_a_gain_inside_the_recordings_noise(recorded, routed):
+    inv = parse_profile(TWO_CPUS)[:2]
+    rules = engine.load_rules()
+    g = load_graph(GRAPHS / "tiny-cnn.json")
+    d = engine.decide_context({}, inv, rules)
+    events = [trace.context_event({}, d, ctx=0),
+              trace.build_event(g, engine.decide_build(d, g, inv, rules), ctx=0, page="/p.html", label="g", gid=0)]
+    events += [trace.dispatch_event(g, {"ort-cpu": ms}, ctx=0, gid=0, placement="ort-cpu") for ms in recorded]
+    tight = {"p90": 0, "n": 40}
+    matrix = {"version": 1, "devices": {"ort-cpu": {}, "ov-cpu": {}},
+              "graphs": {summarize(g).hash: {"label": "g", "results": {
+                  "ort-cpu": {**tight, "p50": 10.0, "p90": 10.2, "ci95": [9.9, 10.1]},
+                  "ov-cpu": {**tight, "p50": 9.0, "p90": 9.2, "ci95": [8.9, 9.1]}}}}}
+    rows = trace.replay(events, rules, engine.load_rules(), inv, matrix=matrix)
+    result = tune.tune(events, matrix, rules, inv)
+    best = result["best"]
+    ov = next(c for c in result["candidates"] if c.name == "openvino first (cpu)")
+    (o,) = ov.outcomes
+    assert o.latency_source == "anchored" and o.latency_ms == pytest.approx(9.25)  # 9.0 + (10.25 - 10.0)
+    lo, hi = o.ci_ms
+    # the anchor's recorded interval widens OpenVINO's: narrow for steady recordings, wide for noisy ones
+    assert (hi - lo < 0.5) if routed else (hi - lo > 3.0)
+    assert rows[0].a.latency_source == "recorded"
+    assert (best.outcomes[0].device == "ov-cpu") is routed
+    assert (result["note"] is None) is routed  # keeping the rules on a smaller total says why
+    if not routed:
+        assert result["best"] is result["baseline"] and "not by more than the noise" in result["note"]
 
 
 def test_tune_cli_reads_several_traces(tmp_path, capsys):
