@@ -237,6 +237,46 @@ def unbatch(frame: str | bytes) -> list[str | bytes | memoryview]:
         return [frame]
 
 
+REPLY_BATCH_BYTES = 64 * 1024  # replies up to this size (together) leave as one batch frame
+
+
+def coalesce(frames: list) -> list:
+    """The host's replies to one frame of the page's, with runs of small ones joined into
+    ``batch`` frames (the form unbatch reads): each frame the page gets wakes its browser's network
+    process and its page, so two small replies cost one wake-up, not two. A payload announced by
+    the message before it (a ``Raw`` without head) follows that message alone, as ever; big
+    messages go alone. Small ``Raw`` messages are copied into the batch and released at once."""
+    out: list = []
+    run: list = []
+    size = 0
+
+    def close_run() -> None:
+        nonlocal run, size
+        if len(run) == 1:
+            out.append(run[0])
+        elif run:
+            parts = [f.encode() if isinstance(f, str) else bytes(f) for f in run]
+            out.append(encode_parts({"t": "batch", "text": [int(isinstance(f, str)) for f in run]}, parts))
+            for f in run:
+                if isinstance(f, Raw):
+                    f.sent()
+        run, size = [], 0
+
+    for i, f in enumerate(frames):
+        n = f.nbytes if isinstance(f, Raw) else len(f)
+        announces = i + 1 < len(frames) and isinstance(frames[i + 1], Raw) and not frames[i + 1].head
+        if announces or (isinstance(f, Raw) and not f.head) or n > REPLY_BATCH_BYTES:
+            close_run()
+            out.append(f)
+            continue
+        if size + n > REPLY_BATCH_BYTES:
+            close_run()
+        run.append(f)
+        size += n
+    close_run()
+    return out
+
+
 def part(header: dict, payload: memoryview | None, index: int) -> memoryview:
     """The index-th buffer of a multi-part payload (bounds-checked)."""
     if payload is None:

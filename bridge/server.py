@@ -498,13 +498,27 @@ class Host:
             self._idle_timer = loop.call_later(IDLE_TRIM_S, trim)
 
     async def _handle(self, connection: ServerConnection, session: Session, frame, sending: asyncio.Lock) -> None:
+        """The messages of one frame (the shim batches small ones), in order. Their replies are
+        held and leave together (protocol.coalesce: one frame wakes the page once, as a run's
+        reads of onnxruntime-web want), except that what is held leaves before anything that
+        takes time: a job for the worker pool, or a dispatch (a page may read one result while
+        it dispatches the next)."""
         loop = asyncio.get_running_loop()
-        for message in session.messages(frame):  # the shim batches small messages
+        held: list = []
+        for message in session.messages(frame):
             quick, job = session.prepare(message)
+            if held and (not quick or job.kind == "dispatch"):
+                await self._send_held(connection, held, sending)
+                held = []
             replies = job() if quick else await loop.run_in_executor(self.pool, job)
             if replies:
-                async with sending:
-                    await self._send(connection, replies)
+                held += replies
+        if held:
+            await self._send_held(connection, held, sending)
+
+    async def _send_held(self, connection: ServerConnection, held: list, sending: asyncio.Lock) -> None:
+        async with sending:
+            await self._send(connection, protocol.coalesce(held) if len(held) > 1 else held)
 
     async def _receive(self, connection: ServerConnection, session: Session) -> tuple:
         """The next message, and the bytes charged to the page's budget for it. A raw payload the

@@ -51,6 +51,20 @@ log = logging.getLogger("webnn_bridge.session")
 
 Frame = str | bytes
 
+
+class Job:
+    """What Session.prepare returns to run: call it for the replies; ``kind``: the message's type
+    when known ("dispatch" runs a graph: the server sends what it holds before one)."""
+
+    __slots__ = ("run", "kind")
+
+    def __init__(self, run: Callable[[], list], kind: object = None):
+        self.run = run
+        self.kind = kind
+
+    def __call__(self) -> list:
+        return self.run()
+
 # messages answered with a reply; the others are fire-and-forget (spec: no completion signal)
 REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
 MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
@@ -178,18 +192,18 @@ class Session:
             return []
         return self._handle(header, payload)
 
-    def _paired(self, frame: Frame) -> tuple[bool, Callable[[], list]]:
+    def _paired(self, frame: Frame) -> tuple[bool, Job]:
         """(quick, job) for the raw payload the previous message announced."""
         header, self._raw_for = self._raw_for, None
         kind = header["t"][:64]
         if isinstance(frame, protocol.Unkept) and isinstance(frame.error, WebNNError):  # over the budget
-            return True, lambda: self._failed(kind, header, frame.error)
+            return True, Job(lambda: self._failed(kind, header, frame.error), kind)
         try:
             payload = protocol.raw_payload(frame, header["raw"])
         except protocol.ProtocolError as e:
             error = WebNNTypeError(f"malformed '{kind}' message: {e}")
-            return True, lambda: self._failed(kind, header, error)
-        return self._quick_or_not(header, payload), lambda: self._handle(header, payload)
+            return True, Job(lambda: self._failed(kind, header, error), kind)
+        return self._quick_or_not(header, payload), Job(lambda: self._handle(header, payload), kind)
 
     def _handle(self, header: dict, payload) -> list:
         if self.timer is None:
@@ -582,7 +596,7 @@ class Session:
         return None
 
     # ------------------------------------------------------------------ scheduling hint
-    def prepare(self, frame: Frame) -> tuple[bool, Callable[[], list[Frame]]]:
+    def prepare(self, frame: Frame) -> tuple[bool, Job]:
         """(quick, job): ``job()`` handles the frame as ``receive`` does, parsing it at most once;
         ``quick`` says whether that is cheap enough (well under a millisecond) to run on the host's
         event loop instead of a worker thread: control messages, zero-copy tensor writes, small
@@ -592,12 +606,12 @@ class Session:
         if self._raw_for is not None:
             return self._paired(frame)
         if _header_chars(frame) > QUICK_HEADER_CHARS:
-            return False, lambda: self._receive(frame)  # a big message is parsed on a worker thread
+            return False, Job(lambda: self._receive(frame))  # a big message is parsed on a worker thread
         try:
             header, payload = protocol.decode(frame)
         except protocol.ProtocolError:
-            return True, lambda: self._receive(frame)  # answered with an error at once
-        return self._quick_or_not(header, payload), lambda: self.handle(header, payload)
+            return True, Job(lambda: self._receive(frame))  # answered with an error at once
+        return self._quick_or_not(header, payload), Job(lambda: self.handle(header, payload), header.get("t"))
 
     def _quick_or_not(self, header: dict, payload) -> bool:
         try:

@@ -20,6 +20,7 @@ class WireClient:
     def __init__(self, ws):
         self.ws = ws
         self.next_id = 1
+        self.inbox: list = []  # messages of a batch frame not read yet
         self.hello: dict = {}
 
     @classmethod
@@ -43,11 +44,17 @@ class WireClient:
         self.next_id += 1
         await self.send({**header, "id": rid}, parts)
         while True:
-            reply, payload = protocol.decode(await self.ws.recv())
+            reply, payload = protocol.decode(await self.receive())
             if reply.get("t") == "reply" and reply.get("re") == rid:
                 if "error" in reply:
                     raise WireError(f"{reply['error'].get('name')}: {reply['error'].get('message')}")
                 return reply, payload
+
+    async def receive(self):
+        """The host's next message (a batch frame of several replies is read one message at a time)."""
+        if not self.inbox:
+            self.inbox.extend(protocol.unbatch(await self.ws.recv()))
+        return self.inbox.pop(0)
 
     async def send(self, header: dict, parts: list[bytes] | None = None) -> None:
         await self.ws.send(protocol.encode_parts(header, parts) if parts else protocol.encode(header))

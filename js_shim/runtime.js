@@ -631,6 +631,14 @@ class HostLink {
       payload = new Uint8Array(data, 4 + n);  // a view: readTensor copies it once, where it goes
     }
     if (header.raw !== undefined && payload === null) { this.rawFor = header; return; }
+    if (header.t === 'batch' && payload) {  // small replies the host sent together (protocol.coalesce)
+      header.parts.forEach(([off, len], i) => {
+        const bytes = payload.subarray(off, off + len);
+        // a binary message as an ArrayBuffer of its own, which a readTensor() may keep
+        this.handle(header.text[i] ? textDecoder.decode(bytes) : bytes.slice().buffer);
+      });
+      return;
+    }
     if (header.t === 'reply') {
       const p = this.pending.get(header.re);
       if (!p) return;

@@ -180,6 +180,45 @@ def test_batched_messages_run_in_order_and_a_bad_batch_is_answered(host):
     asyncio.run(run())
 
 
+def test_replies_to_one_frame_leave_together_but_never_wait_for_a_dispatch(host):
+    async def run():
+        c = await _identity_session(host, 4)
+        x = np.arange(4, dtype=np.float32).reshape(1, 4)
+        # the reads of one run (onnxruntime-web: write, dispatch, read each output): one frame back
+        await c.ws.send(_batch([protocol.encode({"t": "writeTensor", "tensor": 11}, x.tobytes()), protocol.encode(DISPATCH),
+                                protocol.encode({"t": "readTensor", "id": 2000, "tensor": 12}),
+                                protocol.encode({"t": "readTensor", "id": 2001, "tensor": 12})]))
+        frame = await c.ws.recv()
+        messages = protocol.unbatch(frame)
+        assert len(messages) == 2 and protocol.decode(frame)[0]["t"] == "batch"
+        for rid, m in zip((2000, 2001), messages):
+            reply, payload = protocol.decode(m)
+            assert reply["re"] == rid and np.frombuffer(payload, np.float32).tolist() == [0, 1, 2, 3]
+        # a read issued before a dispatch leaves before the dispatch runs: its own frame, first
+        await c.ws.send(_batch([protocol.encode({"t": "readTensor", "id": 2002, "tensor": 12}), protocol.encode(DISPATCH),
+                                protocol.encode({"t": "readTensor", "id": 2003, "tensor": 12})]))
+        first, second = [protocol.decode(await c.ws.recv())[0] for _ in range(2)]
+        assert (first["t"], first["re"], second["t"], second["re"]) == ("reply", 2002, "reply", 2003)
+        await c.ws.close()
+
+    asyncio.run(run())
+
+
+def test_coalesce_joins_small_replies_and_keeps_announced_payloads_apart():
+    small = [protocol.encode({"t": "reply", "re": i}) for i in range(3)]
+    released = []
+    tiny = protocol.Raw(b"\x05" * 8, head=b"head", release=lambda: released.append(1))
+    (batch,) = protocol.coalesce([*small, tiny])
+    assert protocol.unbatch(batch)[:3] == small and bytes(protocol.unbatch(batch)[3]) == b"head" + b"\x05" * 8
+    assert released == [1]  # copied into the batch: its budget comes back at once
+    # a payload follows its announcement alone, in order; a big message goes alone
+    big = protocol.Raw(bytearray(protocol.REPLY_BATCH_BYTES + 1))
+    announce, payload = protocol.encode_raw({"t": "reply", "re": 9}, bytearray(protocol.RAW_MIN_BYTES))
+    out = protocol.coalesce([small[0], small[1], announce, payload, small[2], big])
+    assert [protocol.unbatch(out[0]), *out[1:]] == [small[:2], announce, payload, small[2], big]
+    assert protocol.coalesce([small[0]]) == [small[0]]
+
+
 def test_unbatch_splits_only_well_formed_batches():
     text = protocol.encode({"t": "hello", "id": 1})
     binary = protocol.encode({"t": "writeTensor", "tensor": 1}, b"\x01\x02")
