@@ -9,6 +9,10 @@ A message is one websocket frame:
   message is its payload, a binary frame of exactly ``n`` bytes with no header. Big tensor writes
   and reads travel so: neither side copies the tensor into a combined frame (the page's
   WebSocket.send copies it once, the page gets a read's frame as its ArrayBuffer).
+- a batch: ``{"t": "batch", "text": [0|1, ...]}`` with one payload part per message (1: a text
+  message as UTF-8), in order. The shim sends the small messages it issues together so; the host
+  sends the small replies to one of the page's frames so (``coalesce``). An announced raw payload
+  never rides in a batch.
 
 JSON cannot carry every MLNumber, so values are tagged: ``{"$bigint": "123"}``,
 ``{"$number": "NaN" | "Infinity" | "-Infinity"}``; operands are ``{"$operand": id}`` inside a
