@@ -11,7 +11,7 @@ import numpy as np
 
 from webnn_bridge.ops.core import OperandDesc
 from webnn_bridge.ops.graph import GraphIR
-from webnn_bridge.ops.registry import Limits, load_all
+from webnn_bridge.ops.registry import Capabilities, Limits, load_all  # noqa: F401 (Capabilities: re-exported)
 
 
 @dataclass(frozen=True)
@@ -31,20 +31,6 @@ class Device:
     # choice). Never probed: the policy's placement sets it on a copy (Placement.threads) and only
     # for backends whose ``cpu_modes`` is true; the id stays the device's.
     threads: int = 0
-
-
-@dataclass
-class Capabilities:
-    """What a device executes: per op, per operand, the data types and ranks (a narrowing of the
-    registry's spec limits). Drives opSupportLimits() and policy feasibility checks."""
-
-    ops: dict[str, dict[str, Limits]]
-    max_rank: int = 8
-    max_tensor_byte_length: int = 2**31 - 1
-    preferred_input_layout: str = "nchw"
-
-    def supports(self, op: str) -> bool:
-        return op in self.ops
 
 
 class DeviceValue:

@@ -29,6 +29,15 @@ from webnn_bridge.backends import all_backends, backend_for
 from webnn_bridge.backends.base import Capabilities, Compiled, Device
 from webnn_bridge.backends.cache import CompileCache, default_cache
 from webnn_bridge.ops import idl
+from webnn_bridge.ops.calls import (
+    OperandChecks,
+    OperandLike,
+    check_input_name,
+    check_new_operand,
+    infer_call,
+    is_operand,
+    prepare_call,
+)
 from webnn_bridge.ops.core import (
     DATA_TYPES,
     SHAPE_GUARD,
@@ -36,8 +45,6 @@ from webnn_bridge.ops.core import (
     NotSupportedError,
     OperandDesc,
     OperationError,
-    UnknownError,
-    WebNNError,
     WebNNTypeError,
     cast_number,
     check_dimensions,
@@ -47,28 +54,16 @@ from webnn_bridge.ops.core import (
     unpack,
 )
 from webnn_bridge.ops.graph import GraphIR, Node, Ref
-from webnn_bridge.ops.registry import Call, OpDef, OperandList, load_all
+from webnn_bridge.ops.registry import load_all
 
+from .budget import MemoryBudget, graph_bytes
 from .buffers import array_from_bytes, buffer_bytes, constant_array, input_array
+from .keywords import operator_method
 from .memo import BuildMemo, ConstantStore
 
 log = logging.getLogger("webnn_bridge.api")
 
 # --------------------------------------------------------------------------- operands
-
-
-class OperandLike:
-    """Anything that stands for an MLOperand during validation: has a ``desc``."""
-
-    desc: OperandDesc
-
-    @property
-    def dataType(self) -> str:  # noqa: N802 (spec name)
-        return self.desc.data_type
-
-    @property
-    def shape(self) -> list[int]:
-        return list(self.desc.shape)
 
 
 class MLOperand(OperandLike):
@@ -87,145 +82,7 @@ class MLOperand(OperandLike):
         return f"MLOperand({self.kind} {self.desc})"
 
 
-def _is_operand(v: Any) -> bool:
-    return isinstance(v, OperandLike)
-
-
-idl.register_interface("MLOperand", _is_operand)
-
-
-def prepare_call(op: str, raw_args: list) -> tuple[OpDef, Call]:
-    """WebIDL-convert a builder call and find its operator. Shared by the Python builder and the
-    host's replay of page graphs."""
-    overload, conv = idl.convert_args("MLGraphBuilder", op, raw_args)
-    opdef = load_all().get(op)
-    if opdef is None:
-        raise NotSupportedError(f"MLGraphBuilder.{op}() is not supported by webnn-bridge yet.")
-    return opdef, call_from(op, overload, conv)
-
-
-def call_from(op: str, overload: dict, conv: dict) -> Call:
-    """The Call of a converted builder call: positional arguments and options, as the IDL names
-    them. Translated into the shim (ops/jsgen.py)."""
-    args = {}
-    options = {}
-    for spec in overload["args"]:
-        v = conv.get(spec["name"])
-        if spec["type"]["t"] == "dict" and spec["name"] == "options":
-            options = v or {}
-        elif spec["type"]["t"] in ("sequence", "frozen") and spec["type"]["of"] == {"t": "iface", "name": "MLOperand"}:
-            args[spec["name"]] = OperandList(v)
-        else:
-            args[spec["name"]] = v
-    return Call(op, args, options)
-
-
-def infer_call(opdef: OpDef, call: Call, caps: Capabilities | None = None) -> list[OperandDesc]:
-    """Validate a call whose operands are OperandLike; returns the output descriptors."""
-    desc_call = call.map_operands(lambda o: o.desc, _is_operand)
-    try:
-        return validate_call(opdef, desc_call, caps)
-    except WebNNTypeError as e:
-        raise WebNNTypeError(labelled_message(call, str(e))) from None
-
-
-# The functions below are op rules: ops/jsgen.py translates them into the shim, which runs them on
-# every builder call in the page (the host runs these originals again at build()).
-
-
-def validate_call(opdef: OpDef, call: Call, caps: Capabilities | None) -> list[OperandDesc]:
-    """The op's rules, then the context's capabilities, on a call whose operands are descriptors."""
-    outs = opdef.validate(call)
-    if caps is not None:
-        _check_capabilities(opdef, call, outs, caps)
-    return outs
-
-
-def labelled_message(call: Call, message: str) -> str:
-    """A rule's TypeError message as the page sees it: prefixed with the op, and with the
-    operator's label as "[label] ..." (the form WPT matches)."""
-    msg = message if message.startswith(call.op) else f"{call.op}: {message}"
-    return f"[{call.label}] {msg}" if call.label else msg
-
-
-def check_input_name(name: str, taken: set) -> None:
-    """input(): a non-empty name, not used by another input of the builder."""
-    if not name:
-        raise WebNNTypeError("input(): the name must not be empty.")
-    if name in taken:
-        raise WebNNTypeError(f"input(): duplicate input name '{name}'.")
-
-
-def check_new_operand(context: MLContext, kind: str, descriptor: dict) -> OperandDesc:
-    """input()/constant(): the descriptor's dimensions, then what the context supports."""
-    return context.check_operand(kind, check_dimensions(desc_from_dict(descriptor), kind))
-
-
-def _check_capabilities(opdef: OpDef, call: Call, outs: list[OperandDesc], caps: Capabilities) -> None:
-    limits = caps.ops.get(opdef.name)
-    if limits is None:
-        raise WebNNTypeError(f"{opdef.name} is not supported by this context.")
-    named = list(call.operands(_is_desc))
-    named += [(opdef.outputs[min(i, len(opdef.outputs) - 1)], d) for i, d in enumerate(outs)]
-    for name, d in named:
-        lim = limits.get(name)
-        if lim is None or lim.same is not None:
-            continue
-        if d.data_type not in lim.types:
-            raise WebNNTypeError(f"operand '{name}' data type {d.data_type} is not supported by this context.")
-        lo, hi = lim.ranks
-        if d.rank < lo or d.rank > (caps.max_rank if hi is None else hi):
-            raise WebNNTypeError(f"operand '{name}' rank {d.rank} is not supported by this context.")
-    for d in outs:
-        # the created operand's descriptor must pass "check dimensions" with this context's limits
-        check_dimensions(d, f"{opdef.name} output", caps.max_rank, caps.max_tensor_byte_length)
-
-
-def _is_desc(v: Any) -> bool:
-    return isinstance(v, OperandDesc)
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-class MemoryBudget:
-    """Bytes that tensors, constants and built graphs may hold: one per session, whose parent is
-    the host-wide one. ``limit`` None means unlimited. Thread-safe (sessions run on threads)."""
-
-    def __init__(self, limit: int | None = None, parent: MemoryBudget | None = None, name: str = "session"):
-        self.limit = limit
-        self.parent = parent
-        self.name = name
-        self.used = 0
-        self._lock = threading.Lock()
-
-    def charge(self, n: int, what: str, error: type[WebNNError] = UnknownError) -> int:
-        """Reserve ``n`` bytes or raise ``error`` (the spec's type for the failing call)."""
-        with self._lock:
-            if self.limit is not None and self.used + n > self.limit:
-                raise error(f"{what} needs {n} bytes, more than the {self.name}'s allocation budget has left.")
-            self.used += n
-        if self.parent is not None:
-            try:
-                self.parent.charge(n, what, error)
-            except WebNNError:
-                self.release(n, parents=False)
-                raise
-        return n
-
-    def release(self, n: int, parents: bool = True) -> None:
-        with self._lock:
-            self.used = max(0, self.used - n)
-        if parents and self.parent is not None:
-            self.parent.release(n)
-
-
-def graph_bytes(ir: GraphIR) -> int:
-    """What a built graph may hold: its constants and every intermediate/output value (an upper
-    bound: the runtime reuses buffers, but constant folding may materialise any of them)."""
-    produced = {oid for n in ir.nodes for oid in n.outputs}
-    values = sum(ir.operands[oid].byte_length for oid in produced if oid in ir.operands)
-    return values + ir.constant_bytes()
+idl.register_interface("MLOperand", is_operand)
 
 
 # --------------------------------------------------------------------------- ML
@@ -299,7 +156,7 @@ class ML:
         return MLContext(self, opts, decision)
 
 
-class MLContext:
+class MLContext(OperandChecks):
     def __init__(self, ml: ML, options: dict, decision):
         self.ml = ml
         self.options = options
@@ -428,21 +285,6 @@ class MLContext:
         t.data = array_from_bytes(raw, desc)
         self.tensors.append(t)
         return t
-
-    def _check_byte_length(self, desc: OperandDesc) -> None:
-        if desc.byte_length > self.capabilities.max_tensor_byte_length:
-            raise WebNNTypeError(f"Tensor {desc} exceeds maxTensorByteLength.")
-
-    def check_operand(self, kind: str, desc: OperandDesc) -> OperandDesc:
-        """input()/constant() against what opSupportLimits() reports for ``kind``."""
-        lim = self._limits[kind]
-        if desc.data_type not in lim["dataTypes"]:
-            raise WebNNTypeError(f"{kind}(): data type {desc.data_type} is not supported by this context.")
-        lo, hi, rank = lim["rankRange"]["min"], lim["rankRange"]["max"], len(desc.shape)
-        if not lo <= rank <= hi:
-            raise WebNNTypeError(f"{kind}(): rank {rank} is outside [{lo}, {hi}] for this context.")
-        self._check_byte_length(desc)
-        return desc
 
     def _check_tensor(self, tensor: Any, what: str) -> MLTensor:
         if not isinstance(tensor, MLTensor):
@@ -726,11 +568,11 @@ class MLGraphBuilder:
     def _op(self, op: str, args: tuple) -> MLOperand | list[MLOperand]:
         opdef, call = prepare_call(op, list(args))
         self._check_can_build()
-        operands = [o for _, o in call.operands(_is_operand)]
+        operands = [o for _, o in call.operands(is_operand)]
         self._check_owned(operands)
         descs = infer_call(opdef, call, self.context.capabilities)
         outs = [MLOperand(self, d, "output") for d in descs]
-        node = Node(op, call.map_operands(lambda o: Ref(o.id), _is_operand), [o.id for o in outs])
+        node = Node(op, call.map_operands(lambda o: Ref(o.id), is_operand), [o.id for o in outs])
         node.operands = {o.id: o for o in operands}  # type: ignore[attr-defined]
         node.output_descs = {o.id: o.desc for o in outs}  # type: ignore[attr-defined]
         for o in outs:
@@ -741,7 +583,7 @@ class MLGraphBuilder:
     def __getattr__(self, name: str):
         if name.startswith("_") or name not in idl.operations("MLGraphBuilder"):
             raise AttributeError(f"'MLGraphBuilder' object has no attribute {name!r}")
-        return _operator_method(self, name)
+        return operator_method(self, name)
 
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(idl.operations("MLGraphBuilder")))
@@ -811,83 +653,3 @@ idl.register_interface("MLGraphBuilder", lambda v: isinstance(v, MLGraphBuilder)
 @functools.cache
 def _returns_sequence(op: str) -> bool:
     return idl.operations("MLGraphBuilder")[op][0]["returns"]["t"] == "sequence"
-
-
-# --------------------------------------------------------------------------- Python ergonomics
-# builder.softmax(x, axis=1), builder.conv2d(x, w, strides=[2, 2]): keyword arguments name the
-# IDL arguments, and any other keyword is a member of the options dictionary. The methods carry
-# signatures (inspect.signature, help()) derived from the IDL.
-
-
-def _overload(op: str, n_positional: int, kwargs: Mapping[str, Any]) -> dict:
-    """The IDL overload a Python call means: the first one with room for its positional
-    arguments whose argument names include every keyword that is not an option."""
-    overloads = idl.operations("MLGraphBuilder")[op]
-    for ov in overloads:
-        names = [a["name"] for a in ov["args"]]
-        has_options = bool(ov["args"]) and ov["args"][-1]["type"]["t"] == "dict" and names[-1] == "options"
-        if n_positional <= len(names) and (has_options or set(kwargs) <= set(names)):
-            return ov
-    return overloads[-1]
-
-
-def _option_names(ov: dict) -> list[str]:
-    last = ov["args"][-1] if ov["args"] else None
-    if last is None or last["name"] != "options" or last["type"]["t"] != "dict":
-        return []
-    return [m["name"] for m in idl.dictionary_members(last["type"]["name"])]
-
-
-def bind_keywords(op: str, args: tuple, kwargs: Mapping[str, Any]) -> list:
-    """Positional IDL arguments for a Python call with keywords (see above)."""
-    if not kwargs:
-        return list(args)
-    ov = _overload(op, len(args), kwargs)
-    specs = ov["args"]
-    out = list(args) + [idl.UNDEFINED] * (len(specs) - len(args))
-    options = dict(kwargs.pop("options", None) or {}) if "options" in kwargs else {}
-    allowed = _option_names(ov)
-    for key, value in kwargs.items():
-        pos = next((i for i, a in enumerate(specs) if a["name"] == key and a["name"] != "options"), None)
-        if pos is not None:
-            if pos < len(args):
-                raise WebNNTypeError(f"{op}() got argument '{key}' twice.")
-            out[pos] = value
-        elif key in allowed:
-            options[key] = value
-        else:
-            known = [a["name"] for a in specs if a["name"] != "options"] + allowed
-            raise WebNNTypeError(f"{op}() has no argument or option '{key}' (it takes: {', '.join(known)}).")
-    if options:
-        out[len(specs) - 1] = options
-    while out and out[-1] is idl.UNDEFINED:
-        out.pop()
-    return out
-
-
-def _signature(op: str):
-    import inspect
-
-    ov = max(idl.operations("MLGraphBuilder")[op], key=lambda o: len(o["args"]))
-    params = []
-    for a in ov["args"]:
-        if a["name"] == "options" and a["type"]["t"] == "dict":
-            params.append(inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD))
-        else:
-            default = inspect.Parameter.empty if not a["optional"] else a["default"]
-            params.append(inspect.Parameter(a["name"], inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
-    return inspect.Signature(params)
-
-
-def _operator_method(builder: MLGraphBuilder, op: str):
-    def method(*args, **kwargs):
-        return builder._op(op, tuple(bind_keywords(op, args, dict(kwargs))))
-
-    method.__name__ = op
-    method.__qualname__ = f"MLGraphBuilder.{op}"
-    method.__signature__ = _signature(op)  # type: ignore[attr-defined]
-    opdef = load_all().get(op)
-    options = _option_names(max(idl.operations("MLGraphBuilder")[op], key=lambda o: len(o["args"])))
-    method.__doc__ = ((opdef.doc if opdef is not None and opdef.doc else f"MLGraphBuilder.{op}()")
-                      + (f"\n\nOptions (keywords): {', '.join(options)}." if options else ""))
-    return method

@@ -45,7 +45,8 @@ from webnn_bridge.ops.registry import load_all
 from webnn_bridge.policy.privacy import CanonicalProfile, profile_limits
 
 from . import memo, memo_disk, protocol
-from .api import ML, MemoryBudget, MLContext, MLGraph, MLGraphBuilder, MLTensor
+from .api import ML, MLContext, MLGraph, MLGraphBuilder, MLTensor
+from .budget import MemoryBudget
 
 log = logging.getLogger("webnn_bridge.session")
 

@@ -2,7 +2,7 @@
 
 The page must throw a builder call's errors synchronously, and the op rules (validation and shape
 inference) must exist once. So the rules are written once, in Python (``ops/defs/*`` ``infer``
-functions, the generic checks of ``ops/registry.py``, ``ops/core.py`` and ``bridge/api.py``), and
+functions, the generic checks of ``ops/registry.py``, ``ops/core.py`` and ``ops/calls.py``), and
 this module translates them into ``js_shim/generated/webnn_ops.js``, which the shim runs locally.
 The host still re-validates everything at build() with the Python originals.
 
@@ -40,14 +40,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 JS_OUT = ROOT / "js_shim" / "generated" / "webnn_ops.js"
 # packages whose functions may be translated (anything else referenced is an error)
-# the rule packages by their installed names (the project installs as `webnn_bridge.*`)
-_ROOT = __name__[: -len("ops.jsgen")]
-PACKAGES = (f"{_ROOT}ops.", f"{_ROOT}bridge.api")
+PACKAGES = (f"{__package__}.",)  # the op rules: this package (installed as webnn_bridge.ops)
 
 HEADER = (
     "// GENERATED FILE - DO NOT EDIT.\n"
     "// Produced by `webnn-bridge codegen` (ops/jsgen.py) from the Python op rules (ops/defs/*, ops/registry.py,\n"
-    "// ops/core.py, bridge/api.py). Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.\n"
+    "// ops/core.py, ops/calls.py). Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.\n"
 )
 
 RESERVED = {
@@ -770,18 +768,17 @@ def _type_error():
 
 def roots() -> tuple[dict, list[tuple[str, Callable, type | None]]]:
     """The registry (op name -> OpDef) and the generic entry points the shim calls."""
-    from webnn_bridge.bridge import api
-
+    from . import calls
     from .registry import OpDef, load_all
 
     entries = [
-        ("validate_call", api.validate_call, None),
-        ("labelled_message", api.labelled_message, None),
-        ("call_from", api.call_from, None),
-        ("check_new_operand", api.check_new_operand, None),
-        ("check_input_name", api.check_input_name, None),
-        ("check_operand", api.MLContext.check_operand, api.MLContext),
-        ("check_byte_length", api.MLContext._check_byte_length, api.MLContext),
+        ("validate_call", calls.validate_call, None),
+        ("labelled_message", calls.labelled_message, None),
+        ("call_from", calls.call_from, None),
+        ("check_new_operand", calls.check_new_operand, None),
+        ("check_input_name", calls.check_input_name, None),
+        ("check_operand", calls.OperandChecks.check_operand, calls.OperandChecks),
+        ("check_byte_length", calls.OperandChecks._check_byte_length, calls.OperandChecks),
         ("opdef_validate", OpDef.validate, OpDef),
     ]
     return load_all(), entries

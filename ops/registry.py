@@ -43,6 +43,20 @@ class Limits:
     required_ranks: tuple[int, int] | None = None
 
 
+@dataclass
+class Capabilities:
+    """What a device executes: per op, per operand, the data types and ranks (a narrowing of the
+    registry's spec limits). Drives opSupportLimits() and policy feasibility checks."""
+
+    ops: dict[str, dict[str, Limits]]
+    max_rank: int = 8
+    max_tensor_byte_length: int = 2**31 - 1
+    preferred_input_layout: str = "nchw"
+
+    def supports(self, op: str) -> bool:
+        return op in self.ops
+
+
 def resolve_same(limits: Mapping[str, Limits], name: str) -> Limits:
     """Operand ``name``'s limits with "same as" links followed: the data types of the operand it
     names, and its rank range too when the rank is tied (same_rank). Cycles stop the walk."""

@@ -1,6 +1,6 @@
 // GENERATED FILE - DO NOT EDIT.
 // Produced by `webnn-bridge codegen` (ops/jsgen.py) from the Python op rules (ops/defs/*, ops/registry.py,
-// ops/core.py, bridge/api.py). Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.
+// ops/core.py, ops/calls.py). Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.
 // The op rules (validation and shape inference), translated from Python; the prelude
 // (js_shim/rules_prelude.js) gives Python's value semantics.
 
@@ -384,22 +384,22 @@ const K376 = Object.freeze({name: "uint4", numpy: "uint4", js_array: "Uint8Array
 const K377 = $dict([["float32", K367], ["float16", K368], ["int32", K369], ["uint32", K370], ["int64", K371], ["uint64", K372], ["int8", K373], ["uint8", K374], ["int4", K375], ["uint4", K376]]);
 const K378 = $dict([["nchw", $T([0, 1, 2, 3])], ["nhwc", $T([0, 3, 1, 2])]]);
 
-function api_validate_call(opdef, call, caps) {
+function calls_validate_call(opdef, call, caps) {
   let outs;
   outs = opdef.validate(call);
   if ((caps != null)) {
-    api__check_capabilities(opdef, call, outs, caps);
+    calls__check_capabilities(opdef, call, outs, caps);
   }
   return outs;
 }
 
-function api_labelled_message(call, message) {
+function calls_labelled_message(call, message) {
   let msg;
   msg = ($truthy($M.startswith(message, call.op)) ? message : `${$str(call.op)}: ${$str(message)}`);
   return ($truthy(call.label) ? `[${$str(call.label)}] ${$str(msg)}` : msg);
 }
 
-function api_call_from(op, overload, conv) {
+function calls_call_from(op, overload, conv) {
   let args, options, spec, v;
   args = $dict([]);
   options = $dict([]);
@@ -417,11 +417,11 @@ function api_call_from(op, overload, conv) {
   return new $Call(op, args, options);
 }
 
-function api_check_new_operand(context, kind, descriptor) {
+function calls_check_new_operand(context, kind, descriptor) {
   return context.check_operand(kind, core_check_dimensions(core_desc_from_dict(descriptor), kind));
 }
 
-function api_check_input_name(name, taken) {
+function calls_check_input_name(name, taken) {
   if (!$truthy(name)) {
     throw new $WebNNTypeError("input(): the name must not be empty.");
   }
@@ -430,7 +430,7 @@ function api_check_input_name(name, taken) {
   }
 }
 
-function api_MLContext_check_operand(self_, kind, desc) {
+function calls_OperandChecks_check_operand(self_, kind, desc) {
   let lim, lo, hi, rank;
   lim = $getitem(self_._limits, kind);
   if (!$in(desc.data_type, $getitem(lim, "dataTypes"))) {
@@ -443,11 +443,11 @@ function api_MLContext_check_operand(self_, kind, desc) {
   if (!(($c0, $c1) => $le($c0, $c1) && $le($c1, hi))(lo, rank)) {
     throw new $WebNNTypeError(`${$str(kind)}(): rank ${$str(rank)} is outside [${$str(lo)}, ${$str(hi)}] for this context.`);
   }
-  api_MLContext__check_byte_length(self_, desc);
+  calls_OperandChecks__check_byte_length(self_, desc);
   return desc;
 }
 
-function api_MLContext__check_byte_length(self_, desc) {
+function calls_OperandChecks__check_byte_length(self_, desc) {
   if ($gt(desc.byte_length, self_.capabilities.max_tensor_byte_length)) {
     throw new $WebNNTypeError(`Tensor ${$str(desc)} exceeds maxTensorByteLength.`);
   }
@@ -1132,13 +1132,13 @@ function logical__where_infer(call) {
   return [t.with_shape(shape)];
 }
 
-function api__check_capabilities(opdef, call, outs, caps) {
+function calls__check_capabilities(opdef, call, outs, caps) {
   let limits, named, name, d, lim, lo, hi;
   limits = $M.get(caps.ops, opdef.name);
   if ((limits == null)) {
     throw new $WebNNTypeError(`${$str(opdef.name)} is not supported by this context.`);
   }
-  named = $list(call.operands(api__is_desc));
+  named = $list(call.operands(calls__is_desc));
   named = $add(named, (() => { const $r = [];
   for (const $t1 of $iter($enumerate(outs))) { let i, d;
   const $t2 = $unpack($t1, 2);
@@ -1759,7 +1759,7 @@ function transpose_permutation(call, rank) {
   return perm;
 }
 
-function api__is_desc(v) {
+function calls__is_desc(v) {
   return ($isdesc(v));
 }
 
@@ -1849,13 +1849,13 @@ function rnn__num_dirs(call) {
 }
 
 const RULES = {
-  validate_call: api_validate_call,
-  labelled_message: api_labelled_message,
-  call_from: api_call_from,
-  check_new_operand: api_check_new_operand,
-  check_input_name: api_check_input_name,
-  check_operand: api_MLContext_check_operand,
-  check_byte_length: api_MLContext__check_byte_length,
+  validate_call: calls_validate_call,
+  labelled_message: calls_labelled_message,
+  call_from: calls_call_from,
+  check_new_operand: calls_check_new_operand,
+  check_input_name: calls_check_input_name,
+  check_operand: calls_OperandChecks_check_operand,
+  check_byte_length: calls_OperandChecks__check_byte_length,
   opdef_validate: registry_OpDef_validate,
   ops: {
     "abs": $opdef("abs", K5, $T(["output"]), unary__infer),
