@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import logging
 import sys
@@ -369,15 +370,26 @@ def main(argv: list[str] | None = None) -> int:
     p = build_parser()
     if argv is None:
         argv = sys.argv[1:]
-    if argv[:1] == ["wpt"]:
-        from . import wpt
-
-        return wpt.main(argv[1:])
-    if argv[:1] == ["oracle"]:
-        from . import oracle
-
-        return oracle.main(argv[1:])
+    if argv[:1] in (["wpt"], ["oracle"]):
+        return _devtool(argv[0], argv[1:])
     return _run(_parse(p, argv))
+
+
+DEVTOOLS = "webnn_bridge.devtools"
+
+
+def _devtool(name: str, argv: list[str]) -> int:
+    """``webnn-bridge wpt|oracle``: the developer tools' own ``main`` (webnn_bridge.devtools, which
+    the runtime never imports), loaded only now; one line and exit 2 when they are not installed."""
+    try:
+        module = importlib.import_module(f"{DEVTOOLS}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name not in (DEVTOOLS, f"{DEVTOOLS}.{name}"):
+            raise  # the tools are there but broken: a real error, not "not installed"
+        print(f"webnn-bridge {name}: the developer tools ({DEVTOOLS}) are not installed with this webnn-bridge",
+              file=sys.stderr)
+        return 2
+    return module.main(argv)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-// webnn-bridge differential oracle: the page side (see bridge/oracle.py).
+// webnn-bridge differential oracle: the page side (see devtools/oracle.py).
 // runOraclePrograms(programs) runs each program (WPT conformance JSON layout: graph.inputs,
 // graph.operators) with whatever WebNN the page has (native, or the shim) and reports per program
 // the stage reached and the error name, or every output's descriptor and values.

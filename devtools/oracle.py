@@ -5,7 +5,7 @@ descriptors and data, ``graph.operators`` with arguments in JS call order). Prog
 the conformance cases in ``../shared/data/wpt_conformance`` (valid calls), from seeded random
 mutations of them (new random data, another data type, another shape or rank, a perturbed option:
 mostly invalid calls) and from random calls of any operator built from its IDL signature
-(``CallMaker``). ``bridge/oracle.js`` runs each program in a page and reports the stage
+(``CallMaker``). ``devtools/oracle.js`` runs each program in a page and reports the stage
 reached (``call``: a builder method threw; ``build``; ``compute``; ``ok``), the error name, or
 every output's descriptor and values. Two runs are compared program by program.
 
@@ -589,7 +589,7 @@ def run_native(chromium: str, programs: list[dict]) -> list[dict]:
 
 def run_shim(programs: list[dict], chromium: str | None = None) -> list[dict]:
     """The programs through the shim, in Debian's Chromium (or ``chromium``) with an in-process host."""
-    from .embed import CHROMIUM, CHROMIUM_ARGS, start_host
+    from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host
 
     host = start_host(app_dir=_page_dir())
     try:

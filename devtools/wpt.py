@@ -332,7 +332,7 @@ async def run_pages(urls: list[str], origin: str, *, jobs: int, deadline_s: floa
         queue.put_nowait(u)
     async with async_playwright() as p:
         if native:
-            from webnn_bridge.bridge.oracle import native_launch
+            from .oracle import native_launch
 
             launch_args, env = native_launch(chromium)
         else:

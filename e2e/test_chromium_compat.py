@@ -159,7 +159,7 @@ promise_test(async () => {
 def test_wpt_runner_runs_in_both_modes(tmp_path, strict):
     import json
 
-    from webnn_bridge.bridge import wpt
+    from webnn_bridge.devtools import wpt
 
     from .test_wpt_runner import make_mini_wpt
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from webnn_bridge.bridge import wpt
+from webnn_bridge.devtools import wpt
 
 # A tiny testharness.js stand-in: test / promise_test / promise_setup / setup / done /
 # add_completion_callback with testharness's status codes (0 PASS, 1 FAIL; harness 0 OK).
@@ -120,7 +120,7 @@ def test_server_refuses_paths_outside_the_root(mini_wpt):
         server.stop()
 
 
-# --browser: Firefox's path is WebKit's (bridge/wpt.py run_pages_driven) with another launch(), which
+# --browser: Firefox's path is WebKit's (devtools/wpt.py run_pages_driven) with another launch(), which
 # every Firefox e2e test exercises; a second Firefox start here would cost ~10 s of CI time
 @pytest.mark.webnn_engines("chromium", "webkit")
 def test_runner_end_to_end(mini_wpt, tmp_path, capsys, webnn_engine, webnn_available):

@@ -213,3 +213,28 @@ def test_flush_to_disk_waits_for_queued_writes(tmp_path, monkeypatch):
     assert not list(tmp_path.glob(f"constants/*/{sha}"))  # still queued
     assert ml.flush_to_disk() is True
     assert [p.read_bytes() for p in tmp_path.glob(f"constants/*/{sha}")] == [b"constant bytes"]
+
+
+# `webnn-bridge wpt|oracle` live in webnn_bridge.devtools (issue 23), loaded only when they run
+
+
+def test_wpt_and_oracle_dispatch_to_the_devtools(tmp_path, capsys):
+    rc, _, err = run(["wpt", str(tmp_path)], capsys)
+    assert rc == 2 and one_line(err) == f"webnn-bridge wpt: {tmp_path}/resources/testharness.js is missing: not a wpt checkout"
+    rc, _, err = run(["oracle", "--native-chromium", "/nonexistent", "--data", str(tmp_path), "--count", "0"], capsys)
+    assert rc == 2 and one_line(err) == "webnn-bridge oracle: no programs to run"
+    rc, _, err = run(["oracle"], capsys)  # the tool's own argparse: its usage, not the top-level parser's
+    assert rc == 2 and "usage: webnn-bridge oracle" in err and "--native-chromium" in err
+
+
+@pytest.mark.parametrize("tool", ["wpt", "oracle"])
+def test_devtools_not_installed_is_one_line(tool, tmp_path, capsys, monkeypatch):
+    import sys
+
+    for name in [m for m in sys.modules if m.startswith("webnn_bridge.devtools.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "webnn_bridge.devtools", None)  # as if the package were not installed
+    rc, out, err = run([tool, str(tmp_path)], capsys)
+    assert rc == 2 and out == ""
+    assert one_line(err) == f"webnn-bridge {tool}: the developer tools (webnn_bridge.devtools) are not installed " \
+                            "with this webnn-bridge"

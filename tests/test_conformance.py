@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 from webnn_bridge.bridge.api import ML, MLGraphBuilder, MLOperand
-from webnn_bridge.bridge.oracle import wpt_call_args
+from webnn_bridge.devtools.oracle import wpt_call_args
 from webnn_bridge.ops.core import DATA_TYPES
 from webnn_bridge.ops.graph import is_ref
 from webnn_bridge.ops.registry import load_all

@@ -1,6 +1,6 @@
 """No import cycles among the project's own modules (issue 23).
 
-Every ``.py`` under bridge/, policy/, ops/ and backends/ is parsed with ``ast``; each import of
+Every ``.py`` under bridge/, policy/, ops/, backends/ and devtools/ is parsed with ``ast``; each import of
 another project module -- absolute (``webnn_bridge.<folder>...``) or relative, at module level or
 inside a function -- is an edge (package ``webnn_bridge.<folder>`` is folder ``<folder>/``). The
 test fails on any cycle and prints it (one closed path per strongly connected component).
@@ -16,7 +16,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("bridge", "policy", "ops", "backends")
+FOLDERS = ("bridge", "policy", "ops", "backends", "devtools")
 PACKAGE = "webnn_bridge"
 
 # (importer, imported) module-name pairs that may close a cycle, with the reason for each.

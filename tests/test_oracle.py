@@ -1,4 +1,4 @@
-"""The differential oracle's program generator and comparator (bridge/oracle.py), without native
+"""The differential oracle's program generator and comparator (devtools/oracle.py), without native
 Chromium: synthetic outcomes for the comparator, and the in-process runner on both backends."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from webnn_bridge.bridge import oracle
+from webnn_bridge.devtools import oracle
 
 SEEDS = oracle.load_seeds()
 

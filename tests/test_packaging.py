@@ -1,15 +1,24 @@
 """The installed package exposes one import name, `webnn_bridge` (issue 11): the repo's folders
-(bridge, ops, policy, backends, idl, js_shim) are its subpackages, never top-level modules in a
-user's environment."""
+(bridge, ops, policy, backends, idl, js_shim, devtools) are its subpackages, never top-level modules
+in a user's environment.
+
+The developer tools (devtools/: the WPT runner and the oracle) sit above the runtime (issue 23): the
+runtime packages never import them, statically or by name, except the CLI's one lazy dispatch of
+`webnn-bridge wpt|oracle`."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-SUBPACKAGES = ("bridge", "ops", "policy", "backends", "idl", "js_shim")
+SUBPACKAGES = ("bridge", "ops", "policy", "backends", "idl", "js_shim", "devtools")
+RUNTIME = ("bridge", "ops", "policy", "backends", "idl", "js_shim")
+DEVTOOLS = "webnn_bridge.devtools"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(code: str, tmp_path) -> subprocess.CompletedProcess:
@@ -28,3 +37,70 @@ def test_subpackage_importable_under_one_name(name, tmp_path):
 def test_no_generic_top_level_module(name, tmp_path):
     r = _run(f"import importlib.util, sys; sys.exit(importlib.util.find_spec({name!r}) is not None)", tmp_path)
     assert r.returncode == 0, f"the installed package exposes a top-level module {name!r}"
+
+
+def devtools_imports(module: str, source: str, is_package: bool = False) -> list[str]:
+    """Every import in ``source`` (module ``webnn_bridge.<module>``; absolute or relative, at any
+    depth) that names the dev tools, and every string constant that spells their package name
+    (an ``importlib.import_module`` by name)."""
+    found = []
+    base = f"webnn_bridge.{module}".split(".")
+    if not is_package:
+        base = base[:-1]
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            prefix = ".".join(base[: len(base) - (node.level - 1)]) if node.level else ""
+            target = ".".join(p for p in (prefix, node.module) if p)
+            names = [target] + [f"{target}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names = [node.value] if node.value.startswith(DEVTOOLS) else []
+        found += [n for n in names if n == DEVTOOLS or n.startswith(DEVTOOLS + ".")][:1]
+    return found
+
+
+def test_devtools_scan_sees_every_form():
+    """The scan below is not vacuous: it catches absolute, relative, function-level and by-name imports."""
+    assert devtools_imports("bridge.x", "from ..devtools import wpt")
+    assert devtools_imports("bridge.x", "def f():\n    from webnn_bridge.devtools.oracle import main")
+    assert devtools_imports("bridge", "from ..devtools import wpt", is_package=True)  # bridge/__init__.py
+    assert devtools_imports("bridge", "from .devtools import wpt", is_package=True) == []  # webnn_bridge.bridge.devtools
+    assert devtools_imports("ops.defs.x", "import webnn_bridge.devtools.wpt as w")
+    assert devtools_imports("bridge.x", "importlib.import_module('webnn_bridge.devtools.wpt')")
+    assert devtools_imports("bridge.x", "from . import wpt\nfrom .embed import start_host") == []
+
+
+def test_runtime_packages_never_import_the_devtools():
+    files = [p for folder in RUNTIME for p in sorted((ROOT / folder).rglob("*.py"))]
+    assert len(files) > 40
+    offenders = {}
+    for path in files:
+        rel = path.relative_to(ROOT).with_suffix("")
+        parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+        hits = devtools_imports(".".join(parts), path.read_text(encoding="utf-8"), rel.name == "__init__")
+        if hits:
+            offenders[str(path.relative_to(ROOT))] = hits
+    # the one sanctioned reference: the CLI's lazy dispatch of `webnn-bridge wpt|oracle` by name
+    assert offenders.pop("bridge/cli.py", None) == [DEVTOOLS]
+    assert offenders == {}, f"runtime modules import the dev tools: {offenders}"
+
+
+def test_the_runtime_loads_without_the_devtools(tmp_path):
+    """Importing the host, the CLI and the pytest plugin (and building the CLI's parser) loads no dev tool."""
+    r = _run("import sys\n"
+             "import webnn_bridge.bridge.cli as cli, webnn_bridge.bridge.embed, webnn_bridge.bridge.pytest_plugin\n"
+             "import webnn_bridge.bridge.server, webnn_bridge.policy.cli, webnn_bridge.backends\n"
+             "cli.build_parser()\n"
+             "print(sorted(m for m in sys.modules if m.startswith('webnn_bridge.')))", tmp_path)
+    assert r.returncode == 0, r.stderr
+    loaded = ast.literal_eval(r.stdout)
+    assert "webnn_bridge.bridge.server" in loaded
+    assert not [m for m in loaded if m.startswith(DEVTOOLS)], loaded
+
+
+def test_devtools_ship_the_oracle_page(tmp_path):
+    r = _run("from webnn_bridge.devtools import oracle; print(oracle.RUNNER_JS.is_file(), oracle.RUNNER_JS.name)", tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "oracle.js"]
