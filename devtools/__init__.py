@@ -6,3 +6,16 @@ runtime packages never import them (tests/test_packaging.py checks). bridge/cli.
 only through ``webnn_bridge.devtools.<tool>.main``, loaded when the subcommand runs, and says so in
 one line if this package is not installed.
 """
+
+from __future__ import annotations
+
+import importlib.util
+
+
+def playwright_missing(tool: str) -> str | None:
+    """The one-line reason ``webnn-bridge <tool>`` cannot drive Chromium (Playwright, the ``devtools``
+    extra, is not installed), or None."""
+    if importlib.util.find_spec("playwright") is not None:
+        return None
+    return f"webnn-bridge {tool}: Chromium runs through Playwright, which is not installed " \
+           "(pip install 'webnn-bridge[devtools]')"

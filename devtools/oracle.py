@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import playwright_missing
+
 REPO = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO.parent / "shared" / "data" / "wpt_conformance"
 RUNNER_JS = Path(__file__).with_name("oracle.js")
@@ -712,6 +714,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ops", help="comma-separated operators to draw from (default all)")
     p.add_argument("--json", metavar="FILE", help="write every program's outcome and verdict")
     args = p.parse_args(argv)
+    if why := playwright_missing("oracle"):
+        print(why, file=sys.stderr)
+        return 2
 
     ops = set(args.ops.split(",")) if args.ops else None
     seeds = load_seeds(Path(args.data), ops) if Path(args.data).is_dir() else []

@@ -29,6 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import playwright_missing
+
 SUBTEST_STATUS = {0: "PASS", 1: "FAIL", 2: "TIMEOUT", 3: "NOTRUN", 4: "PRECONDITION_FAILED"}
 HARNESS_STATUS = {0: "OK", 1: "ERROR", 2: "TIMEOUT", 3: "PRECONDITION_FAILED"}
 DEFAULT_SUITES = ("webnn/conformance_tests", "webnn/validation_tests")
@@ -462,6 +464,9 @@ def main(argv: list[str] | None = None) -> int:
         if why:
             print(f"webnn-bridge wpt: {why}", file=sys.stderr)
             return 2
+    elif why := playwright_missing("wpt"):
+        print(why, file=sys.stderr)
+        return 2
     if not (root / "resources" / "testharness.js").is_file():
         print(f"webnn-bridge wpt: {root}/resources/testharness.js is missing: not a wpt checkout", file=sys.stderr)
         return 2

@@ -238,3 +238,14 @@ def test_devtools_not_installed_is_one_line(tool, tmp_path, capsys, monkeypatch)
     assert rc == 2 and out == ""
     assert one_line(err) == f"webnn-bridge {tool}: the developer tools (webnn_bridge.devtools) are not installed " \
                             "with this webnn-bridge"
+
+
+@pytest.mark.parametrize("argv", [["wpt", "{root}"], ["oracle", "--native-chromium", "/nonexistent"]])
+def test_devtools_without_playwright_is_one_line(argv, tmp_path, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "playwright", None)  # as if the devtools extra were not installed
+    rc, out, err = run([a.format(root=tmp_path) for a in argv], capsys)
+    assert rc == 2 and out == ""
+    assert one_line(err) == f"webnn-bridge {argv[0]}: Chromium runs through Playwright, which is not installed " \
+                            "(pip install 'webnn-bridge[devtools]')"
