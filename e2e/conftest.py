@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from tests import shared_data
 from webnn_bridge.bridge import embed
 from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, RunningHost  # noqa: F401
 from webnn_bridge.policy.trace import SessionTracer, TraceWriter
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "e2e" / "pages"
-SHARED_DATA = (ROOT / ".." / "shared" / "data").resolve()
+SHARED_DATA = shared_data.root()  # <repo>/../shared/data, or $WEBNN_BRIDGE_DATA
 @pytest.fixture(scope="session")
 def app_dir(tmp_path_factory) -> Path:
     """The e2e pages plus links to ../shared/data (never copied into the repo)."""
