@@ -73,3 +73,12 @@ def _in(b, dt, shape, name=None):
 
 
 FLOATS = ["float32", "float16"]
+
+
+def run_by_backend(contexts, build, feeds):
+    """``build(builder)`` -> {name: operand}; returns {backend: {name: array}}."""
+    out = {}
+    for name, ctx in contexts.items():
+        bb = MLGraphBuilder(ctx)
+        out[name] = ctx.compute(bb.build(build(bb)), feeds)
+    return out

@@ -1,7 +1,7 @@
 """Graphs that mix operator families: the spec's TypeError conditions of the comparison, logical,
 reduction, movement, normalization, RNN and resample operators, their output descriptors, small
-hand-computed cases, and comparison/logical/activation/normalization graphs, reference against ONNX
-Runtime. (Single-family tests live in tests/ops/test_<family>.py.)"""
+hand-computed cases, comparison/logical/activation/normalization graphs, reference against ONNX
+Runtime, and int64 max/min/clamp/relu/reductions across the 32-bit boundary. (Single-family tests live in tests/ops/test_<family>.py.)"""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from webnn_bridge.ops.core import WebNNTypeError
 
-from ._util import FLOATS, ORT, REF, _b, _in, both, desc, rand, run
+from ._util import FLOATS, ORT, REF, _b, _in, both, desc, rand, run, run_by_backend
 
 INVALID = {
     "equal type mismatch": lambda b: b.equal(_in(b, "float32", [2]), _in(b, "int32", [2])),
@@ -186,3 +186,24 @@ def test_float_ops(dt):
         b.instanceNormalization(o["x"], {"layout": "nhwc"}),
         b.reduceLogSumExp(o["x"], {"axes": [1, 3], "keepDimensions": True}), b.reduceL2(o["x"]),
     ], {"x": x, "s": rand([4, 1], dt), "ls": rand([5, 3], dt)}, atol=tol, rtol=tol)
+
+
+def test_int64_max_min_clamp_relu_across_the_32_bit_boundary(contexts):
+    # ONNX Runtime's own int64 Max/Min/Clip/ReduceMax/ReduceMin get these wrong
+    x = np.array([2147483648, -4147483648, 5, -2, 4147483647, 0], np.int64)
+
+    def build(bb):
+        a = bb.input("x", {"dataType": "int64", "shape": [6]})
+        five = bb.constant("int64", 5)
+        return {
+            "max": bb.max(a, five), "min": bb.min(a, five), "relu": bb.relu(a),
+            "clamp": bb.clamp(a, {"minValue": -2, "maxValue": 4147483645}),
+            "rmax": bb.reduceMax(a), "rmin": bb.reduceMin(a),
+        }
+
+    for got in run_by_backend(contexts, build, {"x": x}).values():
+        np.testing.assert_array_equal(got["max"], np.maximum(x, 5))
+        np.testing.assert_array_equal(got["min"], np.minimum(x, 5))
+        np.testing.assert_array_equal(got["relu"], np.maximum(x, 0))
+        np.testing.assert_array_equal(got["clamp"], np.clip(x, -2, 4147483645))
+        assert got["rmax"] == x.max() and got["rmin"] == x.min()

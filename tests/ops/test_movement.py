@@ -1,12 +1,13 @@
 """The data-movement operators (ops/defs/movement.py: gatherElements, gatherND, scatterElements, scatterND,
-pad, tile, reverse, triangular, expand), reference against ONNX Runtime."""
+pad, tile, reverse, triangular, expand), reference against ONNX Runtime; one output of split() used
+alone."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ._util import both, rand
+from ._util import both, rand, run_by_backend
 
 
 @pytest.mark.parametrize("dt", ["float32", "float16", "int32", "uint8"])
@@ -28,3 +29,12 @@ def test_data_movement(dt):
         b.triangular(o["x"]), b.triangular(o["x"], {"upper": False, "diagonal": -2}),
         b.expand(b.slice(o["x"], [0, 0, 0], [1, 4, 1]), [2, 3, 4, 6]),
     ], {"x": x, "gi": ge_idx, "ni": nd_idx, "si": se_idx, "ni2": np.array([[0, 1], [2, 3]], np.uint32)})
+
+
+def test_unused_outputs_of_a_multi_output_op(contexts):
+    # building a graph that uses one output of split() (or of gru/lstm) must not need the others
+    x = np.arange(6, dtype=np.float32)
+    got = run_by_backend(contexts, lambda bb: {"a": bb.split(bb.input("x", {"dataType": "float32", "shape": [6]}), 3)[1]},
+                   {"x": x})
+    for res in got.values():
+        np.testing.assert_array_equal(res["a"], [2, 3])

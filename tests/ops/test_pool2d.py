@@ -1,5 +1,6 @@
 """The pool2d family (ops/defs/pool2d.py: averagePool2d, l2Pool2d, maxPool2d): output shapes, the spec's
-TypeError conditions, data types, padding and rounding."""
+TypeError conditions, data types, padding and rounding (and its pre-#770 name roundingType), and an
+exact 64-bit maxPool2d on both backends."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from webnn_bridge.ops.core import WebNNTypeError
 
-from ._util import inp, run_both
+from ._util import inp, run_both, run_by_backend
 
 POOLS = ("averagePool2d", "l2Pool2d", "maxPool2d")
 
@@ -119,3 +120,41 @@ def test_pool_ceil_rounding_values(contexts):
     opts = {"windowDimensions": [2, 2], "strides": [2, 2], "outputShapeRounding": "ceil"}
     for y in run_both(contexts, lambda bb: bb.maxPool2d(inp(bb, x.shape, name="x"), opts), {"x": x}):
         np.testing.assert_array_equal(y[0, 0], [[6, 8, 9], [16, 18, 19], [21, 23, 24]])
+
+
+@pytest.mark.parametrize("options,shape", [
+    ({}, [1, 1, 2, 2]),
+    ({"outputShapeRounding": "ceil"}, [1, 1, 3, 3]),
+    ({"roundingType": "ceil"}, [1, 1, 3, 3]),  # the pre-#770 name still works
+    ({"roundingType": "floor"}, [1, 1, 2, 2]),
+])
+def test_pool_output_rounding_and_its_legacy_name(contexts, options, shape):
+    x = np.arange(25, dtype=np.float32).reshape(1, 1, 5, 5)
+    opts = {"windowDimensions": [2, 2], "strides": [2, 2], **options}
+    res = run_by_backend(contexts, lambda bb: {"y": bb.maxPool2d(bb.input("x", {"dataType": "float32", "shape": [1, 1, 5, 5]}),
+                                                            opts)}, {"x": x})
+    for r in res.values():
+        assert list(r["y"].shape) == shape
+    np.testing.assert_array_equal(res["onnxruntime"]["y"], res["reference"]["y"])
+    assert res["reference"]["y"][0, 0, 0, 0] == 6.0
+
+
+@pytest.mark.parametrize("dt", ["int64", "uint64"])
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+@pytest.mark.parametrize("opts", [
+    {},
+    {"windowDimensions": [3, 2], "strides": [2, 1], "padding": [1, 0, 2, 1]},
+    {"windowDimensions": [2, 2], "dilations": [2, 1], "strides": [1, 2]},
+    {"windowDimensions": [3, 3], "padding": [2, 2, 2, 2], "outputShapeRounding": "ceil", "strides": [2, 2]},
+    {"windowDimensions": [2, 3], "padding": [3, 3, 3, 3]},  # padding larger than the window
+])
+def test_max_pool_64bit_is_exact(contexts, dt, layout, opts):
+    """Values far above 2^53 that differ only in their low bits: float64 could not tell them apart."""
+    shape = [2, 3, 5, 6] if layout == "nchw" else [2, 5, 6, 3]
+    rng = np.random.default_rng(7)
+    base = np.int64(2**62) if dt == "int64" else np.uint64(2**63 + 2**62)
+    x = (base + rng.integers(0, 1000, size=shape).astype(base.dtype)).astype(dt)
+    res = run_by_backend(contexts, lambda bb: {"y": bb.maxPool2d(bb.input("x", {"dataType": dt, "shape": shape}),
+                                                           {**opts, "layout": layout})}, {"x": x})
+    assert res["onnxruntime"]["y"].shape == res["reference"]["y"].shape
+    np.testing.assert_array_equal(res["onnxruntime"]["y"], res["reference"]["y"])

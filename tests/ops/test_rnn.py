@@ -1,12 +1,12 @@
 """gru, lstm and their cells (ops/defs/rnn.py): against ONNX Runtime's own GRU/LSTM operators, and every
-option, reference against ONNX Runtime."""
+option, reference against ONNX Runtime; returnSequence is indexed by input time step in every direction."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ._util import FLOATS, both, rand
+from ._util import FLOATS, both, rand, run_by_backend
 
 
 def _onnx_rnn(op, x, w, r, b, hidden, **attrs):
@@ -76,3 +76,43 @@ def test_rnn_options_agree(dt, direction):
                   b.reshape(b.slice(o["h0"], [0, 0, 0], [1, batch, hidden]), [batch, hidden]), hidden,
                   {"resetAfter": False}),
     ], ins, atol=tol, rtol=tol)
+
+
+@pytest.mark.parametrize("op", ["gru", "lstm"])
+def test_sequence_output_is_indexed_by_input_time_step(contexts, op):
+    """returnSequence[t] holds each direction's state after it read input[t]: for a backward
+    direction the last state computed (the final hidden state) is at t = 0."""
+    steps, batch, size, hidden = 3, 2, 3, 4
+    gates = 3 if op == "gru" else 4
+    rng = np.random.default_rng(7)
+    feeds = {
+        "x": rng.uniform(-1, 1, (steps, batch, size)).astype(np.float32),
+        "w": rng.uniform(-1, 1, (2, gates * hidden, size)).astype(np.float32),
+        "r": rng.uniform(-1, 1, (2, gates * hidden, hidden)).astype(np.float32),
+    }
+
+    def build(direction):
+        def f(bb):
+            # a lone backward direction uses the weights that "both" uses for its backward pass
+            d, first = (2, 0) if direction == "both" else (1, 1)
+            x = bb.input("x", {"dataType": "float32", "shape": [steps, batch, size]})
+            w = bb.slice(bb.input("w", {"dataType": "float32", "shape": [2, gates * hidden, size]}),
+                         [first, 0, 0], [d, gates * hidden, size])
+            r = bb.slice(bb.input("r", {"dataType": "float32", "shape": [2, gates * hidden, hidden]}),
+                         [first, 0, 0], [d, gates * hidden, hidden])
+            outs = getattr(bb, op)(x, w, r, steps, hidden, {"direction": direction, "returnSequence": True})
+            return {"h": outs[0], "seq": outs[-1]}
+        return f
+
+    for direction in ("backward", "both"):
+        for got in run_by_backend(contexts, build(direction), feeds).values():
+            h, seq = got["h"], got["seq"]
+            if direction == "backward":
+                np.testing.assert_array_equal(seq[0, 0], h[0])
+            else:
+                np.testing.assert_array_equal(seq[steps - 1, 0], h[0])  # forward: last step
+                np.testing.assert_array_equal(seq[0, 1], h[1])  # backward: first position
+    # both directions agree with the single-direction graphs
+    one = run_by_backend(contexts, build("backward"), feeds)["reference"]["seq"]
+    both = run_by_backend(contexts, build("both"), feeds)["reference"]["seq"]
+    np.testing.assert_allclose(both[:, 1], one[:, 0], rtol=1e-6)
