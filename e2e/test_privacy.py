@@ -4,7 +4,7 @@ and a scan of every message any e2e host sent to a page.
 
 The replay and the frame scan are marked after_all (e2e/conftest.py runs them after every other test
 of the session, so they cover the whole suite's traffic) and make representative traffic of their own
-first (pages on the session host, the hostile frames of e2e/test_hostile.py), so they hold in any order
+first (pages on the session host, the hostile frames of e2e/test_attacks_and_hangs.py), so they hold in any order
 and when run alone.
 """
 
@@ -23,7 +23,7 @@ from webnn_bridge.policy.inventory import load_profile, probe_inventory
 from webnn_bridge.policy.trace import read_trace
 
 from .conftest import FRAMES, ROOT, start_host
-from .test_hostile import ATTACK, HOSTILE_FRAMES
+from .test_attacks_and_hangs import ATTACK, HOSTILE_FRAMES
 
 FIXTURES = ROOT / "policy" / "fixtures"
 TIERS = {"excellent", "good", "fair", "moderate", "slow", "very-slow", "poor"}

@@ -2,8 +2,7 @@
 
 An attacker page talks to the host over its own websocket with malformed frames; every reply it
 gets is tapped into FRAMES, so test_privacy.py's scan covers the host's error paths too (and it replays
-these frames itself). A host
-that is stopped (SIGSTOP), not dead, is detected by the shim's keepalive."""
+these frames itself). A host that is stopped (SIGSTOP), not dead, is detected by the shim's keepalive."""
 
 from __future__ import annotations
 

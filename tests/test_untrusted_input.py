@@ -1,4 +1,6 @@
-"""Hostile pages and overload (issue 10), sans-I/O: frames in, frames out, no sockets.
+"""Untrusted input from pages, and overload (issue 10): malformed and oversized frames, operator names,
+ranks, budgets, thread pools, what errors reveal, the HTTP side and keepalive. Mostly sans-I/O (frames
+in, frames out); the HTTP and heartbeat tests use a real host.
 
 Each test names the item of the issue it guards."""
 
