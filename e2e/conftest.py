@@ -42,6 +42,7 @@ def pytest_configure(config):
     )
 
 
+@pytest.hookimpl(trylast=True)  # after any other reordering
 def pytest_collection_modifyitems(config, items):
     """Tests marked after_all run last, whatever their file is called and whatever else was chosen;
     each of them also makes its own traffic, so it holds when it runs alone."""
