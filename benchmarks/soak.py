@@ -28,18 +28,17 @@ import os
 import re
 import signal
 import statistics
-import struct
 import subprocess
 import sys
 import threading
 import time
-import warnings
 from pathlib import Path
 
-from websockets.sync.client import connect
-
 ROOT = Path(__file__).resolve().parent.parent
-warnings.filterwarnings("ignore", r"connect\(\) must be used as a context manager", DeprecationWarning)
+sys.path.insert(0, str(ROOT))
+
+from tests.wire import Wire, WireError  # noqa: E402  (the tests' link to a host)
+
 MIB = 1 << 20
 FRAGMENT = 128 << 10  # Chromium sends a big binary message in fragments of up to 128 KiB
 
@@ -69,7 +68,6 @@ class HostProcess:
         if not m:
             raise SystemExit("the host did not start: " + self.proc.stderr.read()[-2000:])
         self.url = m.group(1)
-        self.ws_url = self.url.replace("http", "ws", 1) + "/webnn"
         self.log: list[str] = []
         threading.Thread(target=self._drain, daemon=True).start()
 
@@ -108,9 +106,6 @@ class HostProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
 
-    def connect(self):
-        return connect(self.ws_url, origin=self.url, max_size=None, open_timeout=30, close_timeout=5)
-
 
 class Sampler(threading.Thread):
     """The host's RSS every ``interval`` seconds, with the phase it was taken in."""
@@ -139,58 +134,40 @@ class Sampler(threading.Thread):
 
 
 class Page:
-    """One page connection speaking the shim's protocol (raw frames for big tensors)."""
+    """One page connection speaking the shim's protocol (tests/wire.py's link; raw frames for big
+    tensors)."""
 
     def __init__(self, host: HostProcess):
-        self.ws = host.connect()
-        self.next_id = 1
+        self.wire = Wire(host.url, timeout=300)
         self.call({"t": "createContext", "ctx": 1, "options": {}})
 
     def close(self) -> None:
-        self.ws.close()
-
-    def recv(self, timeout: float = 300):
-        while True:
-            frame = self.ws.recv(timeout=timeout)
-            if frame != '{"t":"alive"}':
-                return frame
-
-    @staticmethod
-    def header(frame) -> tuple[dict, memoryview | None]:
-        if isinstance(frame, str):
-            return json.loads(frame), None
-        (n,) = struct.unpack_from("<I", frame)
-        return json.loads(bytes(frame[4:4 + n])), memoryview(frame)[4 + n:]
+        self.wire.close()
 
     def call(self, msg: dict, payload: bytes | None = None):
         """A request and its reply's (header, payload): raises on an error reply."""
-        rid = self.next_id = self.next_id + 1
-        self.send({**msg, "id": rid}, payload)
-        h, body = self.header(self.recv())
-        if "error" in h:
-            raise RuntimeError(f"{msg['t']}: {h['error']}")
+        try:
+            h, body = self.wire.request(msg, None if payload is None else [payload])
+        except WireError as e:
+            raise RuntimeError(f"{msg['t']}: {e}") from e
         if isinstance(h.get("raw"), int):  # the bytes follow as their own message
-            body = self.recv()
+            body = self.wire.receive()
         return h, body
 
     def send(self, msg: dict, payload=None) -> None:
-        if payload is None:
-            self.ws.send(json.dumps(msg))
-            return
-        head = json.dumps(msg).encode()
-        self.ws.send(struct.pack("<I", len(head)) + head + bytes(payload))
+        self.wire.send(msg, None if payload is None else [payload])
 
     def write_raw(self, tensor: int, data: memoryview) -> None:
         """writeTensor as the shim sends a big one: announced, then the bytes as their own message."""
         self.send({"t": "writeTensor", "tensor": tensor, "raw": len(data)})
-        self.ws.send(data[i:i + FRAGMENT] for i in range(0, len(data), FRAGMENT))
+        self.wire.send_frame(data[i:i + FRAGMENT] for i in range(0, len(data), FRAGMENT))
 
     def tensor(self, tid: int, shape: list[int], data_type: str = "uint8") -> None:
         self.call({"t": "createTensor", "ctx": 1, "tensor": tid,
                    "desc": {"dataType": data_type, "shape": shape, "readable": True, "writable": True}})
 
     def build(self, gid: int, msg: dict, constants: bytes) -> None:
-        self.call({"t": "build", "ctx": 1, "graph": gid, **msg, "parts": [[0, len(constants)]]}, constants)
+        self.call({"t": "build", "ctx": 1, "graph": gid, **msg}, constants)  # one part: the constants
 
 
 def expand_graph(i: int, nbytes: int) -> tuple[dict, list[int]]:
@@ -288,7 +265,7 @@ def copies(host: HostProcess, nbytes: int, sampler: Sampler) -> dict:
 
         def write_one_frame():
             page.send({"t": "writeTensor", "tensor": 5, "raw": len(data)})
-            page.ws.send(data)
+            page.wire.send_frame(data)
             page.call({"t": "hello"})
 
         peak_of("writeTensor (raw, one frame)", write_one_frame)

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from tests import shared_data
 from webnn_bridge.bridge import embed
 from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, RunningHost  # noqa: F401
 from webnn_bridge.policy.trace import SessionTracer, TraceWriter
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "e2e" / "pages"
-SHARED_DATA = (ROOT / ".." / "shared" / "data").resolve()
+SHARED_DATA = shared_data.root()  # <repo>/../shared/data, or $WEBNN_BRIDGE_DATA
 @pytest.fixture(scope="session")
 def app_dir(tmp_path_factory) -> Path:
     """The e2e pages plus links to ../shared/data (never copied into the repo)."""
@@ -30,9 +31,22 @@ def app_dir(tmp_path_factory) -> Path:
     return d
 
 
-# Every dynamic message any e2e host sends to a page (websocket frames):
-# test_zz_privacy scans them all for device identity and exact timings.
+# Every dynamic message any e2e host sends to a page (websocket frames): test_privacy.py scans them
+# all for device identity and exact timings (after_all: after every other test of the session).
 FRAMES: list = []
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "after_all: run after every other test of the session (it checks what they left behind)"
+    )
+
+
+@pytest.hookimpl(trylast=True)  # after any other reordering
+def pytest_collection_modifyitems(config, items):
+    """Tests marked after_all run last, whatever their file is called and whatever else was chosen;
+    each of them also makes its own traffic, so it holds when it runs alone."""
+    items.sort(key=lambda item: item.get_closest_marker("after_all") is not None)  # stable
 
 
 def start_host(**kw) -> RunningHost:

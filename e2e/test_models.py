@@ -8,10 +8,9 @@ import os
 import numpy as np
 import pytest
 
+from tests import shared_data
 from tests.models import lenet_data, mobilenet_data
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-
-from .conftest import SHARED_DATA
 
 
 @pytest.fixture(scope="module")
@@ -19,7 +18,7 @@ def model_data(app_dir):
     """Link the shared weights into the app directory; write the generated files next to them."""
     data = app_dir / "data"
     if not (data / "lenet").exists():
-        os.symlink(SHARED_DATA / "lenet", data / "lenet")
+        os.symlink(shared_data.require("lenet"), data / "lenet")
     mdir = data / "mobilenetv2" / "weights"
     mdir.mkdir(parents=True, exist_ok=True)
     for f in mobilenet_data.weights_dir().iterdir():

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import shared_data
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 from webnn_bridge.bridge.host_ml import ml_factory
 from webnn_bridge.ops import idl
@@ -34,7 +35,7 @@ from .conftest import ROOT, start_host
 # thousands of generated calls in one page: the JS rules are plain ECMAScript; Chromium only (CI time)
 pytestmark = pytest.mark.webnn_engines("chromium")
 
-DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wpt_conformance"
+DATA_DIR = shared_data.path("wpt_conformance")
 # fixed for reproducible runs; WEBNN_RULES_SEED=N explores other random calls
 SEED = int(os.environ.get("WEBNN_RULES_SEED", "20261123"))
 RANDOM_PER_OP = 160  # random candidates generated per op (Python keeps a sample of each outcome)
@@ -95,6 +96,7 @@ def case(inputs: list, calls: list) -> dict:
 
 def wpt_seeds() -> list[dict]:
     seeds = []
+    shared_data.require(DATA_DIR, glob="*.json")  # the seeds are the suite's anchor: no data fails
     for path in sorted(DATA_DIR.glob("*.json")):
         for test in json.loads(path.read_text())["tests"]:
             g = test["graph"]

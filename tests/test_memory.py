@@ -4,20 +4,19 @@ shared cache, memory comes back when pages leave, and big tensors travel without
 from __future__ import annotations
 
 import gc
-import json
-import struct
 import threading
 import warnings
 
 import numpy as np
 import pytest
-from websockets.sync.client import connect
 
 from webnn_bridge.backends.cache import CompileCache, held_bytes, memory_pressure
 from webnn_bridge.bridge import protocol
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 from webnn_bridge.bridge.embed import start_host
 from webnn_bridge.bridge.session import Session, SessionLimits, idle, trim_heap
+
+from .wire import Wire
 
 warnings.filterwarnings("ignore", r"connect\(\) must be used as a context manager", DeprecationWarning)
 MIB = 1 << 20
@@ -193,65 +192,44 @@ def test_a_big_read_is_sent_from_the_tensor_in_fragments_charged_until_sent(ort_
     assert h["error"]["name"] == "UnknownError"
 
 
-def _connect(host):
-    url = host.url
-    return connect(url.replace("http", "ws", 1) + "/webnn", origin=url, max_size=None)
-
-
-def _recv(ws):
-    while True:
-        frame = ws.recv(timeout=60)
-        if frame != '{"t":"alive"}':
-            return frame
-
-
-def _header(frame):
-    if isinstance(frame, str):
-        return json.loads(frame), None
-    (k,) = struct.unpack_from("<I", frame)
-    return json.loads(frame[4:4 + k]), frame[4 + k:]
-
-
 def test_big_tensors_through_a_real_socket_and_every_charge_given_back(ort_devices):
     ml = ML(ort_devices, compile_cache=CompileCache())
     host = start_host(ml_factory=lambda: ml, session_budget_bytes=64 * MIB)
     try:
         n = 5 * MIB + 3
         data = (np.arange(n, dtype=np.uint64) * 7).astype(np.uint8).tobytes()
-        with _connect(host) as ws:
-            ws.send(json.dumps({"t": "createContext", "id": 1, "ctx": 1}))
-            _recv(ws)
-            ws.send(json.dumps({"t": "createTensor", "id": 2, "ctx": 1, "tensor": 5,
-                                "desc": {"dataType": "uint8", "shape": [n], "readable": True, "writable": True}}))
-            _recv(ws)
-            ws.send(json.dumps({"t": "writeTensor", "tensor": 5, "raw": n}))  # as the browser sends it: fragments
-            ws.send(memoryview(data)[i:i + (128 << 10)] for i in range(0, n, 128 << 10))
-            ws.send(json.dumps({"t": "readTensor", "id": 3, "tensor": 5, "rawReply": True}))
-            h, _ = _header(_recv(ws))
-            assert h == {"t": "reply", "re": 3, "ok": {}, "raw": n}
-            assert _recv(ws) == data  # one message, though it left in fragments
-            ws.send(json.dumps({"t": "readTensor", "id": 4, "tensor": 5}))
-            h, body = _header(_recv(ws))
-            assert h["re"] == 4 and body == data
+        with Wire(host.url) as ws:
+            ws.request({"t": "createContext", "ctx": 1})
+            ws.request({"t": "createTensor", "ctx": 1, "tensor": 5,
+                        "desc": {"dataType": "uint8", "shape": [n], "readable": True, "writable": True}})
+            ws.send({"t": "writeTensor", "tensor": 5, "raw": n})  # as the browser sends it: fragments
+            ws.send_frame(memoryview(data)[i:i + (128 << 10)] for i in range(0, n, 128 << 10))
+            ws.send({"t": "readTensor", "id": 13, "tensor": 5, "rawReply": True})
+            h, _ = ws.receive_decoded()
+            assert h == {"t": "reply", "re": 13, "ok": {}, "raw": n}
+            assert ws.receive() == data  # one message, though it left in fragments
+            ws.send({"t": "readTensor", "id": 14, "tensor": 5})
+            h, body = ws.receive_decoded()
+            assert h["re"] == 14 and body == data
             # a payload that is not what was announced is refused, and the session goes on
             for bad in ("text", data + b"x", data[:-1]):
-                ws.send(json.dumps({"t": "writeTensor", "tensor": 5, "raw": n}))
-                ws.send(bad)
-                h, _ = _header(_recv(ws))
+                ws.send({"t": "writeTensor", "tensor": 5, "raw": n})
+                ws.send_frame(bad)
+                h, _ = ws.receive_decoded()
                 assert h["t"] == "warning" and h["error"]["name"] == "TypeError", h
-            ws.send(json.dumps({"t": "readTensor", "id": 5, "tensor": 5}))
-            assert _header(_recv(ws))[1] == data  # the refused writes changed nothing
+            ws.send({"t": "readTensor", "id": 15, "tensor": 5})
+            assert ws.receive_decoded()[1] == data  # the refused writes changed nothing
             session = next(iter(host.host.sessions.values()))
             assert session.budget.used == n + 192 * 1024  # the tensor and the context: nothing in flight
             # a page at its budget: the bytes of its write are not kept, the write is refused
             full = session.budget.charge(session.budget.limit - session.budget.used, "filling")
-            ws.send(json.dumps({"t": "writeTensor", "tensor": 5, "raw": n}))
-            ws.send(memoryview(bytes(n))[i:i + (128 << 10)] for i in range(0, n, 128 << 10))
-            h, _ = _header(_recv(ws))
+            ws.send({"t": "writeTensor", "tensor": 5, "raw": n})
+            ws.send_frame(memoryview(bytes(n))[i:i + (128 << 10)] for i in range(0, n, 128 << 10))
+            h, _ = ws.receive_decoded()
             assert h["t"] == "warning" and h["error"]["name"] == "UnknownError", h
             session.budget.release(full)
-            ws.send(json.dumps({"t": "readTensor", "id": 6, "tensor": 5}))
-            assert _header(_recv(ws))[1] == data
+            ws.send({"t": "readTensor", "id": 16, "tensor": 5})
+            assert ws.receive_decoded()[1] == data
         for _ in range(100):
             if not host.host.sessions and ml.budget.used == 0:
                 break

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-from webnn_bridge.ops.core import WebNNTypeError
+from webnn_bridge.ops.core import InvalidStateError, WebNNTypeError
 
 CTX = ML().createContext()
 
@@ -87,3 +87,15 @@ def test_compute_accepts_exact_python_values():
     assert r["y"].dtype == np.float32 and r["m"].dtype == np.int32
     np.testing.assert_array_equal(r["y"], [[0, 2], [3, 0]])
     np.testing.assert_array_equal(r["m"], [-1, 2])
+
+
+def test_failed_build_leaves_the_builder_unbuilt(b):
+    x = b.input("x", {"dataType": "float32", "shape": [2]})
+    y = b.relu(x)
+    with pytest.raises(WebNNTypeError):
+        b.build({"x": x})  # an input operand is not a valid output
+    with pytest.raises(WebNNTypeError):
+        b.build({})
+    b.build({"y": y})  # still buildable, exactly once
+    with pytest.raises(InvalidStateError):
+        b.build({"y": y})

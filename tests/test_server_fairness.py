@@ -23,16 +23,8 @@ def host():
     h.stop()
 
 
-class Client(WireClient):
-    """A page's link to the host, speaking the shim's wire format (bridge/wire_client.py)."""
-
-    @classmethod
-    async def open(cls, host) -> Client:
-        return await super().open(host.url)
-
-
 async def _victim_latencies(host, rounds: int) -> list[float]:
-    c = await Client.open(host)
+    c = await WireClient.open(host.url)
     await c.request({"t": "createContext", "ctx": 1, "options": {}})
     await c.matmul_graph(1, 8)
     x = np.ones((1, 8), np.float32)
@@ -48,14 +40,14 @@ async def _victim_latencies(host, rounds: int) -> list[float]:
     return times
 
 
-async def _storm(host, stop: asyncio.Event, started: list) -> None:
+async def _storm(url: str, stop: asyncio.Event, started: list) -> None:
     """Connect, build a [128, 512] x [512, 512] matmul (milliseconds per dispatch), dispatch and
     read it back a few times, drop, reconnect. Every build has other weights: the host's caches
     cannot make it cheap."""
     x = np.ones((128, 512), np.float32)
     rng = np.random.default_rng()
     while not stop.is_set():
-        c = await Client.open(host)
+        c = await WireClient.open(url)
         await c.request({"t": "createContext", "ctx": 1, "options": {}})
         await c.matmul_graph(1, 512, rng.random((512, 512), dtype=np.float32), rows=128)
         started.append(1)
@@ -74,16 +66,10 @@ def storm_process(url: str, connections: int, ready, stop) -> None:
     """Other pages hammering the host: its own process, so that the clients' own work does not
     compete with the host for this process's interpreter."""
 
-    class Target:
-        pass
-
-    target = Target()
-    target.url = url
-
     async def run():
         flag = asyncio.Event()
         started: list = []
-        tasks = [asyncio.create_task(_storm(target, flag, started)) for _ in range(connections)]
+        tasks = [asyncio.create_task(_storm(url, flag, started)) for _ in range(connections)]
         while len(started) < connections // 2:
             await asyncio.sleep(0.01)
         ready.set()
@@ -125,9 +111,9 @@ def test_a_storm_of_sessions_does_not_starve_another_sessions_small_requests(hos
 DISPATCH = {"t": "dispatch", "ctx": 1, "graph": 1, "inputs": {"x": 11}, "outputs": {"y": 12}}
 
 
-async def _identity_session(host, n: int) -> Client:
+async def _identity_session(host, n: int) -> WireClient:
     """A session with graph 1: y = relu(x @ I), tensors 11 (x) and 12 (y)."""
-    c = await Client.open(host)
+    c = await WireClient.open(host.url)
     await c.request({"t": "createContext", "ctx": 1, "options": {}})
     await c.matmul_graph(1, n, np.eye(n, dtype=np.float32))
     return c
@@ -234,10 +220,10 @@ def test_a_page_is_alone_only_while_no_other_page_is_connected():
     h = start_host()
     try:
         async def run():
-            a = await Client.open(h)
+            a = await WireClient.open(h.url)
             (sa,) = h.host.sessions.values()
             assert sa.alone
-            b = await Client.open(h)
+            b = await WireClient.open(h.url)
             await a.request({"t": "hello"})
             sb = next(s for s in h.host.sessions.values() if s is not sa)
             assert not sa.alone and not sb.alone

@@ -4,28 +4,23 @@ shipping Chromium")."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
 import pytest
 
+from .wire import Wire
+
 
 @pytest.mark.parametrize("flag", [True, False])
 def test_serve_strict_spec_is_in_the_hello_reply(tmp_path, flag):
-    from websockets.sync.client import connect
-
     cmd = [sys.executable, "-m", "webnn_bridge.bridge.cli", "serve", "--port", "0", "--no-cache"]
     proc = subprocess.Popen(cmd + (["--strict-spec"] if flag else []), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         url = proc.stdout.readline().split("serving on ")[1].strip()
-        with connect(url.replace("http", "ws") + "/webnn", origin=url) as ws:
-            ws.send(json.dumps({"t": "hello", "id": 1}))
-            while True:
-                reply = json.loads(ws.recv(timeout=30))
-                if reply.get("t") == "reply":
-                    break
+        with Wire(url) as ws:
+            reply = ws.hello
         assert reply["re"] == 1 and reply["ok"]["strictSpec"] is flag
     finally:
         proc.terminate()

@@ -1,7 +1,7 @@
 """LeNet test data: weight loader, digit renderer and a plain-numpy reference.
 
 The weights live outside the repository in ``../shared/data/lenet/lenet.bin``
-(relative to the repository root); see ``../shared/data/README.md``.
+(relative to the repository root; tests/shared_data.py finds it); see ``../shared/data/README.md``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DATA_DIR = (REPO_ROOT / "../shared/data").resolve()
+from tests import shared_data
+
+DATA_DIR = shared_data.root()
 LENET_BIN = DATA_DIR / "lenet" / "lenet.bin"
 
 LENET_BIN_SIZE = 1_724_336
@@ -33,7 +34,7 @@ LENET_LAYOUT: list[tuple[str, tuple[int, ...] | int]] = [
 
 def load_lenet_weights(path: str | Path = LENET_BIN) -> dict[str, np.ndarray]:
     """Read lenet.bin into a dict of float32 arrays (layout per the data README)."""
-    raw = Path(path).read_bytes()
+    raw = shared_data.require(Path(path)).read_bytes()
     if len(raw) != LENET_BIN_SIZE:
         raise ValueError(f"{path}: expected {LENET_BIN_SIZE} bytes, got {len(raw)}")
     weights: dict[str, np.ndarray] = {}

@@ -2,7 +2,7 @@
 ONNX Runtime reference.
 
 Weights live outside the repository in ``../shared/data/mobilenetv2/weights``
-(relative to the repository root); see ``../shared/data/README.md``. The final
+(relative to the repository root; tests/shared_data.py finds it); see ``../shared/data/README.md``. The final
 fully connected matrix ``gemm_104_weight`` is not shipped there and is replaced
 by a deterministic seeded random matrix (:func:`substitute_gemm_weight`).
 
@@ -19,8 +19,9 @@ from typing import NamedTuple
 import numpy as np
 from PIL import Image
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DATA_DIR = (REPO_ROOT / "../shared/data").resolve()
+from tests import shared_data
+
+DATA_DIR = shared_data.root()
 MOBILENET_DIR = DATA_DIR / "mobilenetv2"
 RED_PANDA_JPG = MOBILENET_DIR / "red_panda.jpg"
 LABELS_TXT = MOBILENET_DIR / "labels.txt"
@@ -98,7 +99,7 @@ def describe_architecture() -> list[dict]:
 
 
 def weights_dir() -> Path:
-    return MOBILENET_DIR / "weights"
+    return shared_data.require(MOBILENET_DIR / "weights", glob="*.npy")
 
 
 def load_conv_shapes() -> dict[int, tuple[int, ...]]:
@@ -147,7 +148,7 @@ def _check_weights(w: dict[str, np.ndarray]) -> None:
 
 def preprocess(jpg_path: str | Path = RED_PANDA_JPG) -> np.ndarray:
     """Image -> float32 [1,3,224,224]: bilinear resize, /255, (x-mean)/std, NCHW."""
-    with Image.open(jpg_path) as im:
+    with Image.open(shared_data.require(Path(jpg_path))) as im:
         im = im.convert("RGB").resize((224, 224), Image.Resampling.BILINEAR)
         x = np.asarray(im, dtype=np.float32) / 255.0
     x = (x - MEAN) / STD
@@ -155,7 +156,7 @@ def preprocess(jpg_path: str | Path = RED_PANDA_JPG) -> np.ndarray:
 
 
 def load_labels() -> list[str]:
-    return LABELS_TXT.read_text().splitlines()
+    return shared_data.require(LABELS_TXT).read_text().splitlines()
 
 
 # --------------------------------------------------------------------------

@@ -2,7 +2,10 @@
 simulated profiles, the namespaced WebNNBridge extensions, replay of the suite's own trace,
 and a scan of every message any e2e host sent to a page.
 
-Named test_zz_* so that it runs after the other e2e files: the frame scan covers their traffic.
+The replay and the frame scan are marked after_all (e2e/conftest.py runs them after every other test
+of the session, so they cover the whole suite's traffic) and make representative traffic of their own
+first (pages on the session host, the hostile frames of e2e/test_attacks_and_hangs.py), so they hold in any order
+and when run alone.
 """
 
 from __future__ import annotations
@@ -13,12 +16,14 @@ from pathlib import Path
 
 import pytest
 
+from webnn_bridge.bridge import protocol
 from webnn_bridge.bridge.host_ml import ml_factory
 from webnn_bridge.policy import cli as policy_cli
 from webnn_bridge.policy.inventory import load_profile, probe_inventory
 from webnn_bridge.policy.trace import read_trace
 
 from .conftest import FRAMES, ROOT, start_host
+from .test_attacks_and_hangs import ATTACK, HOSTILE_FRAMES
 
 FIXTURES = ROOT / "policy" / "fixtures"
 TIERS = {"excellent", "good", "fair", "moderate", "slow", "very-slow", "poor"}
@@ -174,7 +179,10 @@ def test_strict_device_reports_and_enforces_its_own_bucket(app_dir, page, tmp_pa
 # ------------------------------------------------------------------ tuning on the suite's own trace
 
 
-def test_replay_of_the_e2e_trace(trace_path, tmp_path, capsys):
+@pytest.mark.after_all
+@pytest.mark.webnn_engines("chromium")
+def test_replay_of_the_e2e_trace(host, page, trace_path, tmp_path, capsys):
+    assert run(page, host.url, {})["out"] == [2, 0, 6, 0]  # a context, a build and a dispatch of its own
     events = read_trace(trace_path)
     kinds = {e["event"] for e in events}
     assert {"context", "build", "dispatch"} <= kinds, kinds
@@ -216,16 +224,28 @@ def _identities() -> list[str]:
 
 
 def _text(frame: str | bytes) -> str:
-    from webnn_bridge.bridge import protocol
+    """The headers of every message a frame carries (a batch frame's messages each), as JSON: tensor
+    bytes are the page's own data, the headers carry the facts."""
+    if isinstance(frame, bytes) and frame[:1] == b"{":
+        return json.dumps(json.loads(frame))
+    headers = []
+    for message in protocol.unbatch(frame):
+        header, _payload = protocol.decode(message)
+        headers.append(json.dumps(header))
+    return "\n".join(headers)
 
-    header, _payload = protocol.decode(frame) if not isinstance(frame, bytes) or frame[:1] != b"{" else (
-        json.loads(frame), None)
-    return json.dumps(header)  # tensor bytes are the page's own data: the headers carry the facts
 
-
-def test_no_frame_reveals_identity_or_exact_timing():
-    assert len(FRAMES) > 100, "the e2e suite should have sent many frames by now"
-    # error replies and warnings are scanned too (e2e/test_hostile.py provokes many)
+@pytest.mark.after_all
+@pytest.mark.webnn_engines("chromium")
+def test_no_frame_reveals_identity_or_exact_timing(host, page):
+    # traffic of its own, so the scan never depends on which tests ran before it: the real cases
+    # (contexts, builds, dispatches, limits, latency, QoS) and the host's error paths
+    for options, _accelerated, _fallback in REAL_CASES:
+        run(page, host.url, options)
+    attack = page.evaluate(ATTACK, HOSTILE_FRAMES)
+    assert attack["open"]
+    assert len(FRAMES) > 100, "the scan should see many frames"
+    # error replies and warnings are scanned too (the hostile frames provoke many)
     assert sum('"error"' in _text(f) for f in FRAMES) >= 5, "the scan should cover the host's error paths"
     ids = _identities()
     bad = []
@@ -242,3 +262,13 @@ def test_scan_catches_a_leak():
     leaky = json.dumps({"t": "reply", "ok": {"device": "NVIDIA RTX 4090", "latencyMs": 12.73}})
     assert [p for p in FORBIDDEN if p.search(_text(leaky))]
     assert Path(__file__).exists()
+
+
+def test_scan_reads_inside_batch_frames():
+    """The host joins small replies into one batch frame: a leak inside one is still found."""
+    leaky = json.dumps({"t": "reply", "re": 2, "ok": {"device": "NVIDIA RTX 4090"}})
+    frames = protocol.coalesce([json.dumps({"t": "reply", "re": 1, "ok": None}), leaky])
+    assert len(frames) == 1 and protocol.decode(frames[0])[0]["t"] == "batch"
+    text = _text(frames[0])
+    assert '"re": 1' in text and [p for p in FORBIDDEN if p.search(text)]
+    assert not [p for p in FORBIDDEN if p.search(_text(protocol.coalesce([json.dumps({"t": "reply", "re": 1})] * 2)[0]))]

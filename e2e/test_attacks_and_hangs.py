@@ -1,8 +1,8 @@
 """Hostile pages and a hung host, in every browser (issue 10).
 
 An attacker page talks to the host over its own websocket with malformed frames; every reply it
-gets is tapped into FRAMES, so test_zz_privacy's scan covers the host's error paths too. A host
-that is stopped (SIGSTOP), not dead, is detected by the shim's keepalive."""
+gets is tapped into FRAMES, so test_privacy.py's scan covers the host's error paths too (and it replays
+these frames itself). A host that is stopped (SIGSTOP), not dead, is detected by the shim's keepalive."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Hostile pages and overload (issue 10), sans-I/O: frames in, frames out, no sockets.
+"""Untrusted input from pages, and overload (issue 10): malformed and oversized frames, operator names,
+ranks, budgets, thread pools, what errors reveal, the HTTP side and keepalive. Mostly sans-I/O (frames
+in, frames out); the HTTP and heartbeat tests use a real host.
 
 Each test names the item of the issue it guards."""
 
@@ -473,9 +475,9 @@ def test_heartbeats_flow_while_the_session_is_busy(monkeypatch):
     (the handler loop must keep this property whatever its scheduling)."""
     import threading
 
-    from websockets.sync.client import connect
-
     from webnn_bridge.bridge.embed import start_host
+
+    from .wire import Wire
 
     release = threading.Event()
 
@@ -486,14 +488,13 @@ def test_heartbeats_flow_while_the_session_is_busy(monkeypatch):
     monkeypatch.setattr(Session, "on_build", slow_build)
     host = start_host(keepalive_timeout_s=0.8)
     try:
-        with connect(host.url.replace("http", "ws", 1) + "/webnn", origin=host.url) as ws:
-            ws.send('{"t":"build","id":1,"ctx":1,"graph":1}')
-            beats = [json.loads(ws.recv(timeout=10)) for _ in range(3)]  # while the session is stuck
+        with Wire(host.url) as ws:
+            ws.send_frame('{"t":"build","id":7,"ctx":1,"graph":1}')
+            beats = [json.loads(ws.receive(10, heartbeats=True)) for _ in range(3)]  # while the session is stuck
             assert beats == [{"t": "alive"}] * 3
             release.set()
-            while (h := json.loads(ws.recv(timeout=10)))["t"] == "alive":
-                pass
-            assert h["re"] == 1
+            h, _ = ws.receive_decoded(10)  # heartbeats passed over
+            assert h["re"] == 7
     finally:
         release.set()
         host.stop()
