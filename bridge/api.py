@@ -32,6 +32,7 @@ from webnn_bridge.ops import idl
 from webnn_bridge.ops.calls import (
     OperandChecks,
     OperandLike,
+    check_dispatch,
     check_input_name,
     check_new_operand,
     infer_call,
@@ -360,21 +361,14 @@ class MLContext(OperandChecks):
             raise WebNNTypeError("dispatch: the graph belongs to another context.")
         if graph.destroyed:
             raise InvalidStateError("dispatch: the graph has been destroyed.")
-        seen: set[int] = set()
-        for kind, named, expected in (("input", inputs, graph.ir.input_descs()), ("output", outputs, graph.ir.output_descs())):
-            if set(named) != set(expected):
-                raise WebNNTypeError(
-                    f"dispatch: {kind} names {sorted(named)} do not match the graph's {sorted(expected)}."
-                )
+        records = {}
+        for kind, named in (("input", inputs), ("output", outputs)):
+            records[kind] = {}
             for name, t in named.items():
                 t = self._check_tensor(t, f"dispatch: {kind} '{name}'")
-                if t.constant:
-                    raise WebNNTypeError(f"dispatch: {kind} '{name}' is a constant tensor.")
-                if id(t) in seen:
-                    raise WebNNTypeError(f"dispatch: tensor '{name}' is used more than once.")
-                seen.add(id(t))
-                if t.desc != expected[name]:
-                    raise WebNNTypeError(f"dispatch: {kind} '{name}' is {t.desc}, the graph expects {expected[name]}.")
+                records[kind][name] = {"id": id(t), "constant": t.constant, "dataType": t.desc.data_type,
+                                       "shape": list(t.desc.shape)}
+        check_dispatch(records["input"], records["output"], graph.resources["input"], graph.resources["output"])
         compiled = graph.compiled
         if getattr(compiled, "resident", False):  # the outputs stay in device memory until read (backends/base.py)
             feeds = {}
@@ -489,6 +483,13 @@ class MLGraph:
         from webnn_bridge.policy.privacy import graph_devices
 
         return graph_devices(self.placement) if self.placement is not None else ["cpu"]
+
+    @functools.cached_property
+    def resources(self) -> dict[str, dict]:
+        """What dispatch() checks its tensors against (ops/calls.check_dispatch): "input" and
+        "output", each name -> {"dataType", "shape"}."""
+        return {kind: {n: {"dataType": d.data_type, "shape": list(d.shape)} for n, d in descs.items()}
+                for kind, descs in (("input", self.ir.input_descs()), ("output", self.ir.output_descs()))}
 
     def destroy(self) -> None:
         if self.destroyed:

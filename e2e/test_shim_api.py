@@ -568,3 +568,39 @@ def test_held_messages_leave_in_bounded_frames(page, host):
     assert r["last"] == [199, 199]
     assert 3 <= r["frames"] < 200
     assert r["biggest"] < 80 * 1024
+
+
+def test_dispatch_checks_are_the_hosts_rules_with_the_hosts_messages(page, host):
+    """dispatch()'s checks of its tensors run in the page from the rules the host runs
+    (ops/calls.py check_dispatch): the same TypeError and message on both sides."""
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
+    from webnn_bridge.ops.core import WebNNTypeError
+
+    cases = ["names", "constant", "twice", "shape"]
+    page_msgs = run(page, host, """
+        const x = b.input('x', f32([2]));
+        const g = await b.build({y: b.relu(x)});
+        const w = {dataType: 'float32', shape: [2], writable: true, readable: true};
+        const t = await ctx.createTensor(w), u = await ctx.createTensor(w);
+        const wrong = await ctx.createTensor({...w, shape: [3]});
+        const k = await ctx.createConstantTensor(f32([2]), new Float32Array(2));
+        const msg = (fn) => { try { fn(); return 'no error'; } catch (e) { return `${e.name}: ${e.message}`; } };
+        return [
+          msg(() => ctx.dispatch(g, {z: t}, {y: u})),
+          msg(() => ctx.dispatch(g, {x: k}, {y: u})),
+          msg(() => ctx.dispatch(g, {x: t}, {y: t})),
+          msg(() => ctx.dispatch(g, {x: wrong}, {y: u})),
+        ];""")
+    ctx = ML().createContext({})
+    b = MLGraphBuilder(ctx)
+    g = b.build({"y": b.relu(b.input("x", {"dataType": "float32", "shape": [2]}))})
+    w = {"dataType": "float32", "shape": [2], "writable": True, "readable": True}
+    t, u, wrong = ctx.createTensor(w), ctx.createTensor(w), ctx.createTensor({**w, "shape": [3]})
+    k = ctx.createConstantTensor({"dataType": "float32", "shape": [2]}, bytes(8))
+    python_msgs = []
+    for ins, outs in (({"z": t}, {"y": u}), ({"x": k}, {"y": u}), ({"x": t}, {"y": t}), ({"x": wrong}, {"y": u})):
+        with pytest.raises(WebNNTypeError) as e:
+            ctx.dispatch(g, ins, outs)
+        python_msgs.append(f"TypeError: {e.value}")
+    assert dict(zip(cases, page_msgs)) == dict(zip(cases, python_msgs))
+    assert "is float32 [3], the graph expects float32 [2]" in page_msgs[3]

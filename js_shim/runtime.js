@@ -938,10 +938,6 @@ function viewOf(data, desc, what, lax) {
   return view;
 }
 
-function sameDesc(a, b) {
-  return a.dataType === b.dataType && a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]);
-}
-
 // ---------------------------------------------------------------------------------- behaviour
 function loseContext(ctx, message) {
   if (ctx.isLost) return;
@@ -1213,24 +1209,23 @@ const IMPL = {
         const g = SLOTS.get(conv.graph);
         if (g.context !== c) throw new TypeError('dispatch: the MLGraph belongs to another MLContext.');
         if (g.destroyed || c.isLost) throw makeError('InvalidStateError', 'dispatch: the MLGraph has been destroyed.');
-        const used = new Set();
+        // each tensor a live MLTensor of this context (here), then the rules dispatch shares with
+        // the host (ops/calls.py check_dispatch, generated into RULES)
         const ids = {};
-        for (const [kind, named, expected] of [['input', conv.inputs, g.inputs], ['output', conv.outputs, g.outputs]]) {
-          const names = Object.keys(named);
-          const want = Object.keys(expected);
-          if (names.length !== want.length || !names.every((n) => n in expected)) {
-            throw new TypeError(`dispatch: ${kind} names [${names}] do not match the graph's [${want}].`);
-          }
+        const records = {};
+        for (const [kind, named] of [['input', conv.inputs], ['output', conv.outputs]]) {
           ids[kind] = {};
-          for (const name of names) {
+          records[kind] = {};
+          for (const name of Object.keys(named)) {
             const t = checkTensor(c, named[name], `dispatch: ${kind} '${name}'`);
-            if (t.constant) throw new TypeError(`dispatch: ${kind} '${name}' is a constant MLTensor.`);
-            if (used.has(t)) throw new TypeError(`dispatch: the MLTensor for '${name}' is used more than once.`);
-            used.add(t);
-            if (!sameDesc(t.desc, expected[name])) throw new TypeError(`dispatch: ${kind} '${name}' does not match the graph's descriptor.`);
             ids[kind][name] = t.id;
+            records[kind][name] = { id: t.id, constant: t.constant, dataType: t.desc.dataType, shape: t.desc.shape };
           }
         }
+        if (!g.resources) g.resources = [pyValue(g.inputs), pyValue(g.outputs)];
+        try {
+          RULES.check_dispatch(pyValue(records.input), pyValue(records.output), ...g.resources);
+        } catch (e) { throw ruleError(e, (m) => m); }
         c.link.send({ t: 'dispatch', ctx: c.id, graph: g.id, inputs: ids.input, outputs: ids.output });
         if (c.link.tracing) {  // page-side latency for the operator's trace: dispatch() to a read of an output resolved
           const at = performance.now();

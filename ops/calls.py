@@ -145,3 +145,27 @@ class OperandChecks:
             raise WebNNTypeError(f"{kind}(): rank {rank} is outside [{lo}, {hi}] for this context.")
         self._check_byte_length(desc)
         return desc
+
+
+def check_dispatch(inputs: dict, outputs: dict, graph_inputs: dict, graph_outputs: dict) -> None:
+    """dispatch(): its tensors against the graph's inputs and outputs, after each tensor was found
+    to be a live MLTensor of the context. ``inputs``/``outputs``: name -> {"id": the tensor's
+    identity, "constant": bool, "dataType": str, "shape": list}; ``graph_*``: name ->
+    {"dataType": str, "shape": list}."""
+    seen = []
+    for kind, named, expected in (("input", inputs, graph_inputs), ("output", outputs, graph_outputs)):
+        names = sorted(named)
+        want = sorted(expected)
+        if names != want:
+            raise WebNNTypeError(f"dispatch: {kind} names {names} do not match the graph's {want}.")
+        for name in names:
+            t = named[name]
+            if t["constant"]:
+                raise WebNNTypeError(f"dispatch: {kind} '{name}' is a constant tensor.")
+            if t["id"] in seen:
+                raise WebNNTypeError(f"dispatch: tensor '{name}' is used more than once.")
+            seen.append(t["id"])
+            e = expected[name]
+            if t["dataType"] != e["dataType"] or list(t["shape"]) != list(e["shape"]):
+                raise WebNNTypeError(f"dispatch: {kind} '{name}' is {t['dataType']} {list(t['shape'])}, "
+                                     f"the graph expects {e['dataType']} {list(e['shape'])}.")

@@ -777,6 +777,7 @@ def roots() -> tuple[dict, list[tuple[str, Callable, type | None]]]:
         ("call_from", calls.call_from, None),
         ("check_new_operand", calls.check_new_operand, None),
         ("check_input_name", calls.check_input_name, None),
+        ("check_dispatch", calls.check_dispatch, None),
         ("check_operand", calls.OperandChecks.check_operand, calls.OperandChecks),
         ("check_byte_length", calls.OperandChecks._check_byte_length, calls.OperandChecks),
         ("opdef_validate", OpDef.validate, OpDef),

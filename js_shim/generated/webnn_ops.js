@@ -430,6 +430,37 @@ function calls_check_input_name(name, taken) {
   }
 }
 
+function calls_check_dispatch(inputs, outputs, graph_inputs, graph_outputs) {
+  let seen, kind, named, expected, names, want, name, t, e;
+  seen = [];
+  for (const $t1 of $iter($T([$T(["input", inputs, graph_inputs]), $T(["output", outputs, graph_outputs])]))) {
+    const $t2 = $unpack($t1, 3);
+    kind = $t2[0];
+    named = $t2[1];
+    expected = $t2[2];
+    names = $sorted(named);
+    want = $sorted(expected);
+    if (!$eq(names, want)) {
+      throw new $WebNNTypeError(`dispatch: ${$str(kind)} names ${$str(names)} do not match the graph's ${$str(want)}.`);
+    }
+    for (const $t3 of $iter(names)) {
+      name = $t3;
+      t = $getitem(named, name);
+      if ($truthy($getitem(t, "constant"))) {
+        throw new $WebNNTypeError(`dispatch: ${$str(kind)} '${$str(name)}' is a constant tensor.`);
+      }
+      if ($in($getitem(t, "id"), seen)) {
+        throw new $WebNNTypeError(`dispatch: tensor '${$str(name)}' is used more than once.`);
+      }
+      $M.append(seen, $getitem(t, "id"));
+      e = $getitem(expected, name);
+      if ((!$eq($getitem(t, "dataType"), $getitem(e, "dataType")) || !$eq($list($getitem(t, "shape")), $list($getitem(e, "shape"))))) {
+        throw new $WebNNTypeError(`dispatch: ${$str(kind)} '${$str(name)}' is ${$str($getitem(t, "dataType"))} ${$str($list($getitem(t, "shape")))}, the graph expects ${$str($getitem(e, "dataType"))} ${$str($list($getitem(e, "shape")))}.`);
+      }
+    }
+  }
+}
+
 function calls_OperandChecks_check_operand(self_, kind, desc) {
   let lim, lo, hi, rank;
   lim = $getitem(self_._limits, kind);
@@ -1854,6 +1885,7 @@ const RULES = {
   call_from: calls_call_from,
   check_new_operand: calls_check_new_operand,
   check_input_name: calls_check_input_name,
+  check_dispatch: calls_check_dispatch,
   check_operand: calls_OperandChecks_check_operand,
   check_byte_length: calls_OperandChecks__check_byte_length,
   opdef_validate: registry_OpDef_validate,
