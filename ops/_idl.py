@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
-# Produced by `webnn-bridge codegen` (idl/codegen.py) from idl/{external.idl,webnn.idl,extensions.idl}.
+# Produced by `webnn-bridge codegen` (devtools/codegen/idl.py) from idl/{external.idl,webnn.idl,extensions.idl}.
 # Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.
-"""The WebNN IDL model (see idl/codegen.py): enums, dictionaries, interfaces and overloads."""
+"""The WebNN IDL model (see devtools/codegen/idl.py): enums, dictionaries, interfaces and overloads."""
 
 # fmt: off
 IDL = {
