@@ -7,7 +7,7 @@ carries a generated-file header that no generator here produces).
 
 | file | generator |
 |---|---|
-| js_shim/generated/webnn_idl.js, ops/_idl.py | idl.py: the WebIDL (idl/*.idl) model, as JS and Python |
+| idl/model.json, js_shim/generated/webnn_idl.js | idl.py: the WebIDL (idl/*.idl) model as data, and the JS interfaces |
 | js_shim/generated/webnn_ops.js | ops/jsgen.py: the op rules translated from Python |
 | README.md (the operator table between its markers) | ops/table.py |
 | policy/TRUTH_TABLE.md | policy/truth_table.py (also `webnn-bridge policy truth-table --write`) |
@@ -46,6 +46,7 @@ class Generator:
     render: Callable[[], dict[Path, str]]  # path -> full text
     needs: str | None = None  # an optional module it needs; missing: skipped with a reason
     unavailable: Callable[[], str | None] | None = None  # why it cannot run here (asked after `needs`)
+    reload: Callable[[], None] | None = None  # after a write: drop what this process cached of the old files
 
     def missing(self) -> str | None:
         """Why this generator cannot run here, or None."""
@@ -97,14 +98,36 @@ def _no_openvino_cpu() -> str | None:
     return None if backend_tables.openvino_cpu() is not None else "OpenVINO reports no CPU device"
 
 
+def _reload_idl() -> None:
+    from webnn_bridge.idl import idl_model
+
+    idl_model.cache_clear()
+
+
+def _reload_onnx_op_types() -> None:
+    from webnn_bridge.backends.tensorrt import lowered_op_types
+
+    lowered_op_types.cache_clear()
+
+
+def _reload_openvino_caps() -> None:
+    from webnn_bridge.backends.openvino import caps_table
+
+    caps_table.cache_clear()
+
+
+# In dependency order (each one reads the files of those before it): the host needs the IDL model to
+# build the graphs the backend tables are measured on, and the README's table shows the backends' tables.
 GENERATORS: tuple[Generator, ...] = (
-    Generator("IDL model", (Path("js_shim/generated/webnn_idl.js"), Path("ops/_idl.py")), _idl, needs="pywebidl2"),
+    Generator("IDL model", (Path("js_shim/generated/webnn_idl.js"), Path("idl/model.json")), _idl, needs="pywebidl2",
+              reload=_reload_idl),
     Generator("op rules (JS)", (Path("js_shim/generated/webnn_ops.js"),), _ops_js),
-    Generator("README operator table", (Path("README.md"),), _readme_table),
     Generator("policy truth table", (Path("policy/TRUTH_TABLE.md"),), _truth_table),
-    Generator("TensorRT ONNX operator table", (Path("backends/onnx_op_types.json"),), _onnx_op_types),
+    Generator("TensorRT ONNX operator table", (Path("backends/onnx_op_types.json"),), _onnx_op_types,
+              reload=_reload_onnx_op_types),
     Generator("OpenVINO capability table", (Path("backends/openvino_caps.json"),), _openvino_caps, needs="openvino",
-              unavailable=_no_openvino_cpu),
+              unavailable=_no_openvino_cpu, reload=_reload_openvino_caps),
+    Generator("README operator table", (Path("README.md"),), _readme_table),
 )
 
 
@@ -119,7 +142,8 @@ def _rel(p: Path) -> str:
 
 
 def outputs(generators: tuple[Generator, ...] | None = None) -> tuple[dict[Path, str], dict[str, str]]:
-    """({path: text} of every generator (default: all of GENERATORS) that can run here, {name: why it was skipped})."""
+    """({path: text} of every generator (default: all of GENERATORS) that can run here, {name: why it was skipped}),
+    each computed from the files as they are (nothing is written)."""
     out: dict[Path, str] = {}
     skipped: dict[str, str] = {}
     for g in GENERATORS if generators is None else generators:
@@ -131,6 +155,10 @@ def outputs(generators: tuple[Generator, ...] | None = None) -> tuple[dict[Path,
     return out, skipped
 
 
+def _stale(texts: dict[Path, str]) -> list[Path]:
+    return [path for path, text in texts.items() if (path.read_text() if path.exists() else None) != text]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog=COMMAND, description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true", help="fail if a committed generated file is stale (writes nothing)")
@@ -139,24 +167,35 @@ def main(argv: list[str] | None = None) -> int:
 
     if str(ROOT) not in sys.path:  # the measured tables import the capability sweep (tests/)
         sys.path.insert(0, str(ROOT))
-    try:
-        generated, skipped = outputs()
-    except JsGenError as e:  # an op rule outside the translatable subset
-        print(f"codegen: {e}", file=sys.stderr)
-        return 2
-    for name, why in skipped.items():
-        print(f"codegen: skipped {name} ({why})", file=sys.stderr)
-    stale = [path for path, text in generated.items() if (path.read_text() if path.exists() else None) != text]
+    stale: list[Path] = []
+    checked = skipped = 0
+    for g in GENERATORS:  # one at a time, in order: a later generator reads what an earlier one wrote
+        reason = g.missing()
+        if reason:
+            print(f"codegen: skipped {g.name} ({', '.join(map(_rel, g.paths))}: {reason})", file=sys.stderr)
+            skipped += 1
+            continue
+        try:
+            texts = g.render()
+        except JsGenError as e:  # an op rule outside the translatable subset: this generator writes nothing
+            print(f"codegen: {e}", file=sys.stderr)
+            return 2
+        checked += len(texts)
+        now = _stale(texts)
+        stale += now
+        if now and not args.check:
+            for path in now:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(texts[path])
+            if g.reload:
+                g.reload()
     rel = [_rel(s) for s in stale]
     if args.check:
         if stale:
             print("generated files are stale: " + ", ".join(rel) + f" (run `{COMMAND}`)", file=sys.stderr)
             return 1
-        print(f"generated files are up to date ({len(generated)} checked, {len(skipped)} generator(s) skipped)")
+        print(f"generated files are up to date ({checked} checked, {skipped} generator(s) skipped)")
         return 0
-    for path in stale:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(generated[path])
     print("wrote " + ", ".join(rel) if rel else "generated files already up to date")
     return 0
 

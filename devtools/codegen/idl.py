@@ -1,11 +1,11 @@
 """Generator: WebNN WebIDL (idl/*.idl) -> the shim's interface layer and the host's IDL table.
 
 Outputs (committed, with a GENERATED header; written by `webnn-bridge codegen`, see __init__.py):
-- js_shim/generated/webnn_idl.js : the IDL model (enums, dictionaries with defaults/required,
-  interfaces with overloads and argument types) plus one JS class per interface whose methods
-  have the spec's arity and hand every call to the runtime's generic WebIDL binding layer;
-- ops/_idl.py : the same model as Python data, which the host uses to convert and re-validate
-  every call it receives (op signatures, option dictionaries, enums);
+- idl/model.json : the IDL model (enums, dictionaries with defaults/required, interfaces with
+  overloads and argument types), the one copy: the host loads it (webnn_bridge.idl.idl_model) to
+  convert and re-validate every call it receives, and bridge/shim.py serves it to pages as `IDL`;
+- js_shim/generated/webnn_idl.js : one JS class per interface whose methods have the spec's arity
+  and hand every call to the runtime's generic WebIDL binding layer, and the data type facts;
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 IDL_DIR = ROOT / "idl"
 IDL_FILES = ("external.idl", "webnn.idl", "extensions.idl")
 JS_OUT = ROOT / "js_shim" / "generated" / "webnn_idl.js"
-PY_OUT = ROOT / "ops" / "_idl.py"
+MODEL_OUT = ROOT / "idl" / "model.json"  # the model as data: the host loads it, and serves it inside the shim
 
 ENUM_EXTENSION = "Extension"  # enum FooExtension { ... } adds values to enum Foo
 
@@ -246,9 +246,8 @@ def render_js(model: dict) -> str:
     from webnn_bridge.ops.core import DATA_TYPES
 
     dtypes = {n: {"bits": d.element_bits, "array": d.js_array} for n, d in DATA_TYPES.items()}
-    lines = [_header("//"), "// The IDL model used by the runtime's WebIDL binding layer."]
-    lines.append("const IDL = " + json.dumps(model, indent=1, sort_keys=False) + ";")
-    lines.append("")
+    lines = [_header("//"), "// The IDL model (const IDL) used by the runtime's WebIDL binding layer is idl/model.json,",
+             "// which bridge/shim.py puts before this file when it assembles the served script."]
     lines.append("// MLOperandDataType facts (element size, typed array), generated from ops/core.py.")
     lines.append("const DATA_TYPES = " + json.dumps(dtypes, indent=1) + ";")
     lines.append("")
@@ -273,17 +272,12 @@ def render_js(model: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_py(model: dict) -> str:
-    body = json.dumps(model, indent=1)
-    body = body.replace(": true", ": True").replace(": false", ": False").replace(": null", ": None")
-    return (
-        _header("#")
-        + '"""The WebNN IDL model (see devtools/codegen/idl.py): enums, dictionaries, interfaces and overloads."""\n\n'
-        + "# fmt: off\n"
-        + f"IDL = {body}\n"
-    )
+def render_model(model: dict) -> str:
+    """idl/model.json: the one copy of the model (JSON has no comments: the header is its first field)."""
+    header = " ".join(line.lstrip("# ") for line in _header("#").splitlines())
+    return json.dumps({"_generated": header, **model}, indent=1) + "\n"
 
 
 def outputs() -> dict[Path, str]:
     model = load_model()
-    return {JS_OUT: render_js(model), PY_OUT: render_py(model)}
+    return {JS_OUT: render_js(model), MODEL_OUT: render_model(model)}
