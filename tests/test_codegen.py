@@ -85,6 +85,28 @@ def test_a_generator_that_cannot_run_is_reported_not_silent(tmp_path, monkeypatc
     assert codegen.main([]) == 0 and not out.exists()
 
 
+def test_one_run_converges_when_a_generator_reads_an_earlier_ones_file(tmp_path, monkeypatch, capsys):
+    """Generators run in order and each writes before the next renders (the backend tables need the
+    IDL model; the README's table shows the backend tables): one `codegen` leaves nothing stale."""
+    model, table = tmp_path / "model.json", tmp_path / "table.md"
+    gens = (codegen.Generator("model", (model,), lambda: {model: "v2\n"}),
+            codegen.Generator("table", (table,), lambda: {table: f"rows of {model.read_text().strip()}\n"}))
+    model.write_text("v1\n")
+    table.write_text("rows of v1\n")
+    monkeypatch.setattr(codegen, "GENERATORS", gens)
+    assert codegen.main(["--check"]) == 1  # the model is stale (the table only after the model changes)
+    assert codegen.main([]) == 0
+    assert table.read_text() == "rows of v2\n" and codegen.main(["--check"]) == 0
+    model.unlink()  # a deleted generated file is regenerated
+    assert codegen.main([]) == 0 and model.read_text() == "v2\n"
+
+
+def test_the_registry_is_in_dependency_order():
+    names = [g.name for g in codegen.GENERATORS]
+    assert names.index("IDL model") < names.index("TensorRT ONNX operator table") < names.index("README operator table")
+    assert names.index("OpenVINO capability table") < names.index("README operator table")
+
+
 def test_model_covers_the_spec():
     IDL = idl_model()
     builder = IDL["interfaces"]["MLGraphBuilder"]["operations"]
