@@ -4,8 +4,9 @@ compiled for one OpenVINO device (CPU here; Intel GPU/NPU where present).
 
 Capabilities are a committed table (``openvino_caps.json``), measured by running every op x data
 type case of the capability sweep on the CPU plugin against the numpy reference
-(``python -m tests.test_backend_openvino --write``; tests/test_backend_openvino.py fails when
-the table no longer matches what the installed OpenVINO really runs). Start-up only reads it.
+(``webnn-bridge codegen``, devtools/codegen/backend_tables.py; tests/test_backend_openvino.py and
+``codegen --check`` fail when the table no longer matches what the installed OpenVINO really runs).
+Start-up only reads it.
 """
 
 from __future__ import annotations

@@ -60,8 +60,8 @@ def cached_engine(key: str, build, cache: Path | None = None) -> bytes:
     return data
 
 
-# ONNX operator types each WebNN op's lowering emits (generated from the capability sweep:
-# python -m tests.test_backend_tensorrt --write; a test checks it is current)
+# ONNX operator types each WebNN op's lowering emits (generated from the capability sweep by
+# `webnn-bridge codegen`, devtools/codegen/backend_tables.py; `codegen --check` and a test check it is current)
 ONNX_OPS_TABLE = Path(__file__).with_name("onnx_op_types.json")
 
 

@@ -242,9 +242,8 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 
 
 def _codegen(args) -> int:
-    from webnn_bridge.idl import codegen
-
-    return codegen.main(["--check"] if args.check else [])
+    # the generators (webnn_bridge.devtools.codegen) are a developer tool: loaded only now
+    return _devtool("codegen", ["--check"] if args.check else [])
 
 
 def default_cache_dir():
@@ -349,8 +348,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=_devices, parser=d)
 
-    c = sub.add_parser("codegen", help="regenerate the shim's interface layer and op rules, and the host IDL table")
-    c.add_argument("--check", action="store_true", help="fail if generated files are stale")
+    c = sub.add_parser("codegen", help="regenerate every generated file (shim interface layer and op rules, host IDL "
+                                       "table, README operator table, policy truth table, backend tables)")
+    c.add_argument("--check", action="store_true", help="fail if a generated file is stale (writes nothing)")
     c.set_defaults(func=_codegen)
 
     from webnn_bridge.policy import cli as policy_cli
@@ -379,7 +379,7 @@ DEVTOOLS = "webnn_bridge.devtools"
 
 
 def _devtool(name: str, argv: list[str]) -> int:
-    """``webnn-bridge wpt|oracle``: the developer tools' own ``main`` (webnn_bridge.devtools, which
+    """``webnn-bridge wpt|oracle|codegen``: the developer tools' own ``main`` (webnn_bridge.devtools, which
     the runtime never imports), loaded only now; one line and exit 2 when they are not installed."""
     try:
         module = importlib.import_module(f"{DEVTOOLS}.{name}")

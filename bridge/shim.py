@@ -7,12 +7,15 @@ import hashlib
 import json
 import re
 
+from webnn_bridge.idl import idl_model
 from webnn_bridge.js_shim import GENERATED, PRELUDE, RULES, RUNTIME
 
 
 @functools.lru_cache(maxsize=1)
 def _parts() -> tuple[str, ...]:
-    return tuple(p.read_text() for p in (GENERATED, PRELUDE, RULES, RUNTIME))
+    # the IDL model (idl/model.json, the one copy the host also loads), then the JS parts
+    idl = "const IDL = " + json.dumps(idl_model(), separators=(",", ":")) + ";"
+    return (idl, *(p.read_text() for p in (GENERATED, PRELUDE, RULES, RUNTIME)))
 
 
 def shim_source(host_origin: str) -> str:

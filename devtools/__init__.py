@@ -1,5 +1,6 @@
-"""Developer tools, outside the runtime: the WPT runner (``webnn-bridge wpt``, wpt.py) and the
-differential oracle against native Chromium WebNN (``webnn-bridge oracle``, oracle.py + oracle.js).
+"""Developer tools, outside the runtime: the WPT runner (``webnn-bridge wpt``, wpt.py), the
+differential oracle against native Chromium WebNN (``webnn-bridge oracle``, oracle.py + oracle.js)
+and the code generators (``webnn-bridge codegen``, codegen/: every generated file of the repository).
 
 They drive a browser against an in-process host, so they import the runtime (bridge, ops); the
 runtime packages never import them (tests/test_packaging.py checks). bridge/cli.py reaches them

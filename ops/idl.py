@@ -1,4 +1,4 @@
-"""Generic WebIDL conversion in Python, driven by the generated IDL model (ops/_idl.py).
+"""Generic WebIDL conversion in Python, driven by the generated IDL model (idl/model.json, via ops/_idl.py).
 
 The host runs every call it receives from a page through this (never trust the page), and the
 Python object model uses it for its own callers, so both see the same TypeErrors.
@@ -13,8 +13,18 @@ from typing import Any
 
 import numpy as np
 
-from ._idl import IDL
+from webnn_bridge.idl import idl_model
+
 from .core import WebNNTypeError, to_double
+
+
+def __getattr__(name: str):
+    """``IDL``: the IDL model (idl/model.json), loaded on first use (so that `webnn-bridge codegen`
+    can import the ops before it has written the model)."""
+    if name == "IDL":
+        return idl_model()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 UNDEFINED = object()  # an absent optional argument / dictionary member
 
@@ -126,7 +136,7 @@ def _convert_string(v: Any, what: str) -> str:
 
 
 def _enum_converter(name: str) -> Callable[[Any, str], Any]:
-    values = IDL["enums"][name]
+    values = idl_model()["enums"][name]
 
     def conv(v, what):
         if v not in values:
@@ -228,7 +238,7 @@ def _convert_union(t: dict, v: Any, what: str) -> Any:
 
 @functools.cache
 def dictionary_members(name: str) -> tuple[dict, ...]:
-    d = IDL["dictionaries"][name]
+    d = idl_model()["dictionaries"][name]
     inherited = dictionary_members(d["inherits"]) if d["inherits"] else ()
     return inherited + tuple(d["members"])
 
@@ -261,7 +271,7 @@ def _members(name: str) -> tuple[tuple[str, dict, bool, Any], ...]:
 
 
 def operations(interface: str) -> dict[str, list[dict]]:
-    return IDL["interfaces"][interface]["operations"]
+    return idl_model()["interfaces"][interface]["operations"]
 
 
 def resolve_overload(interface: str, op: str, args: list) -> dict:

@@ -359,7 +359,8 @@ def _cmd_truth_table(args) -> int:
     if args.check:
         if check_truth_table(rules):
             return 0
-        print(f"{TRUTH_TABLE_MD} is stale: run `webnn-bridge policy truth-table --write`", file=sys.stderr)
+        print(f"{TRUTH_TABLE_MD} is stale: run `webnn-bridge policy truth-table --write` (or `webnn-bridge codegen`)",
+              file=sys.stderr)
         return 1
     if args.write:
         print(f"wrote {write_truth_table(rules)}")

@@ -96,21 +96,17 @@ def _resolve_profiles(table: Mapping, base_dir: Path) -> None:
 # --------------------------------------------------------------------------- rules-file checks
 
 ROW_KEYS = {"id": str, "when": dict, "policy": str, "kinds": list, "strict": (bool, str), "reason": str}
-# Runtimes this host has no backend for that declared (what-if) inventories may still name, so that
-# [backends] orders can rank them: DirectML (Windows). Any other name must be a backend of backends/.
-DECLARED_ONLY_BACKENDS = ("directml",)
-
-
 def known_backends() -> tuple[str, ...]:
-    """Backend names a rules file may name: every backend class (installed or not) and the
-    declared-only runtimes above."""
+    """Backend names a rules file may name: every backend class of backends/ (installed or not).
+    A runtime reached through another backend is named by that backend (DirectML is ONNX Runtime's
+    DmlExecutionProvider: "onnxruntime")."""
     try:
         from webnn_bridge.backends import all_backends
 
         names = [cls.name for cls in all_backends()]
     except Exception:  # pragma: no cover - importing backends never fails (a missing runtime probes empty)
         names = ["onnxruntime", "tensorrt", "coreml", "openvino", "reference"]
-    return tuple(dict.fromkeys([*names, *DECLARED_ONLY_BACKENDS]))
+    return tuple(dict.fromkeys(names))
 
 
 # values that only take a few strings, by dotted key ("*" matches any table name); a callable is

@@ -4,9 +4,6 @@ NVIDIA GPU and is skipped with a reason elsewhere."""
 
 from __future__ import annotations
 
-import json
-import sys
-
 import numpy as np
 import pytest
 
@@ -99,27 +96,12 @@ def test_engine_runs_and_is_cached(monkeypatch, tmp_path):
     assert len(list((tmp_path / "tensorrt").glob("*.engine"))) == 1
 
 
-def measure_lowered_op_types() -> dict:
-    """The ONNX operator types each WebNN op's lowering emits, over every capability-sweep case."""
-    from tests import test_capability_sweep as sweep
-    from webnn_bridge.backends.onnx_lowering import lower_graph
-    from webnn_bridge.backends.onnxruntime import supported_ir_version
-    from webnn_bridge.bridge.api import MLGraphBuilder
-
-    ops: dict[str, set[str]] = {}
-    for op, dt in sweep.ORT_MAIN_CASES:
-        b = MLGraphBuilder(sweep.REF)
-        outs, _ = sweep.TABLE[op](b, dt)
-        outs = outs if isinstance(outs, list) else [outs]
-        graph = b.build({f"o{i}": o for i, o in enumerate(outs)})
-        ops.setdefault(op, set()).update(onnx_op_types(lower_graph(graph.ir, supported_ir_version())[0]))
-        graph.destroy()
-    return {"_generated": "python -m tests.test_backend_tensorrt --write (do not edit)",
-            "ops": {op: sorted(t) for op, t in sorted(ops.items())}}
-
-
 def test_lowered_op_types_table_is_current():
-    assert measure_lowered_op_types()["ops"] == lowered_op_types(), f"regenerate {ONNX_OPS_TABLE.name}"
+    # the generator (`webnn-bridge codegen`) measures over every capability-sweep case
+    from webnn_bridge.devtools.codegen.backend_tables import measure_lowered_op_types
+
+    assert measure_lowered_op_types()["ops"] == lowered_op_types(), \
+        f"{ONNX_OPS_TABLE.name} is stale: run `webnn-bridge codegen`"
 
 
 def test_capabilities_follow_the_parser():
@@ -127,9 +109,3 @@ def test_capabilities_follow_the_parser():
     assert "gather" not in no_gather.ops and "relu" in no_gather.ops
     assert set(trt_capabilities(lambda t: True).ops) == set(lowered_op_types())
 
-
-if __name__ == "__main__":
-    if "--write" not in sys.argv:
-        sys.exit("usage: python -m tests.test_backend_tensorrt --write")
-    ONNX_OPS_TABLE.write_text(json.dumps(measure_lowered_op_types(), indent=1) + "\n")
-    print(f"wrote {ONNX_OPS_TABLE}")

@@ -1,30 +1,114 @@
-"""The generated interface layer and IDL table: up to date, and the check mode really checks."""
+"""`webnn-bridge codegen` (devtools/codegen/): every generated file is current, the repository holds no
+generated file the command does not know, skipped generators say why, and the check mode really checks.
+Also the IDL model (devtools/codegen/idl.py) and the interface layer generated from it."""
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
-from webnn_bridge.idl import codegen
+from webnn_bridge.bridge import cli
+from webnn_bridge.devtools import codegen
+from webnn_bridge.devtools.codegen import idl as idl_gen
+from webnn_bridge.idl import idl_model
 from webnn_bridge.ops import jsgen
-from webnn_bridge.ops._idl import IDL
+
+ROOT = codegen.ROOT
 
 
-def test_committed_generated_files_are_current():
-    for path, text in codegen.outputs().items():
+@pytest.mark.parametrize("gen", codegen.GENERATORS, ids=[g.name for g in codegen.GENERATORS])
+def test_committed_generated_file_is_current(gen):
+    why = gen.missing()
+    if why:
+        pytest.skip(f"{gen.name} cannot be generated here: {why}")
+    texts = gen.render()
+    assert sorted(texts) == sorted(ROOT / p for p in gen.paths)  # writes what the registry declares
+    for path, text in texts.items():
         assert path.read_text() == text, f"{path} is stale: run `webnn-bridge codegen`"
+        head = text if path.name == "README.md" else text[:600]
+        assert codegen.MARKER in head and "`webnn-bridge codegen`" in head, f"{path}: no generated-file header"
 
 
-@pytest.mark.parametrize("module, name", [(codegen, "webnn_idl.js"), (jsgen, "webnn_ops.js")])
-def test_check_mode_fails_on_a_stale_file(module, name, tmp_path, monkeypatch, capsys):
+def _marked(path) -> bool:
+    """A generated-file header: the marker in the first lines (JSON: its "_generated" field), or an
+    HTML comment opening a generated section of a hand-written Markdown file."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (UnicodeDecodeError, OSError):
+        return False
+    return any(codegen.MARKER.lower() in ln.lower() for ln in lines[:5]) or any(
+        ln.startswith("<!--") and codegen.MARKER in ln for ln in lines)
+
+
+def test_every_file_with_a_generated_header_has_a_generator(tmp_path):
+    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split()
+    assert len(files) > 100
+    marked = {ROOT / f for f in files if (ROOT / f).is_file() and _marked(ROOT / f)}
+    assert marked == codegen.generated_paths(), (
+        f"generated files `webnn-bridge codegen` does not make: {sorted(map(str, marked - codegen.generated_paths()))}; "
+        f"generator outputs without a header: {sorted(map(str, codegen.generated_paths() - marked))}")
+    # the scan is not vacuous: a stray file with the header is seen
+    stray = tmp_path / "stray.js"
+    stray.write_text(f"// {codegen.MARKER}.\n")
+    assert _marked(stray) and not _marked(ROOT / "js_shim" / "runtime.js")
+
+
+def _only(monkeypatch, *names):
+    monkeypatch.setattr(codegen, "GENERATORS", tuple(g for g in codegen.GENERATORS if g.name in names))
+
+
+@pytest.mark.parametrize("module, name, gen", [(idl_gen, "webnn_idl.js", "IDL model"),
+                                               (jsgen, "webnn_ops.js", "op rules (JS)")])
+def test_check_mode_fails_on_a_stale_file(module, name, gen, tmp_path, monkeypatch, capsys):
     stale = tmp_path / name
     stale.write_text("// edited by hand\n")
     monkeypatch.setattr(module, "JS_OUT", stale)
+    _only(monkeypatch, gen)
     assert codegen.main(["--check"]) == 1
     assert "stale" in capsys.readouterr().err
     assert stale.read_text() == "// edited by hand\n"  # --check never writes
+    assert codegen.main([]) == 0 and stale.read_text() != "// edited by hand\n"  # codegen rewrites it
+    assert codegen.main(["--check"]) == 0
+
+
+def test_a_generator_that_cannot_run_is_reported_not_silent(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "table.json"
+    gens = (codegen.Generator("needs-runtime", (out,), lambda: {out: "x"}, needs="no_such_runtime_webnn"),
+            codegen.Generator("no-device", (out,), lambda: {out: "x"}, unavailable=lambda: "no device here"))
+    monkeypatch.setattr(codegen, "GENERATORS", gens)
+    assert cli.main(["codegen", "--check"]) == 0  # through the CLI's dispatch
+    err = capsys.readouterr().err
+    assert f"skipped needs-runtime ({out}: no_such_runtime_webnn is not installed)" in err
+    assert f"skipped no-device ({out}: no device here)" in err
+    assert codegen.main([]) == 0 and not out.exists()
+
+
+def test_one_run_converges_when_a_generator_reads_an_earlier_ones_file(tmp_path, monkeypatch, capsys):
+    """Generators run in order and each writes before the next renders (the backend tables need the
+    IDL model; the README's table shows the backend tables): one `codegen` leaves nothing stale."""
+    model, table = tmp_path / "model.json", tmp_path / "table.md"
+    gens = (codegen.Generator("model", (model,), lambda: {model: "v2\n"}),
+            codegen.Generator("table", (table,), lambda: {table: f"rows of {model.read_text().strip()}\n"}))
+    model.write_text("v1\n")
+    table.write_text("rows of v1\n")
+    monkeypatch.setattr(codegen, "GENERATORS", gens)
+    assert codegen.main(["--check"]) == 1  # the model is stale (the table only after the model changes)
+    assert codegen.main([]) == 0
+    assert table.read_text() == "rows of v2\n" and codegen.main(["--check"]) == 0
+    model.unlink()  # a deleted generated file is regenerated
+    assert codegen.main([]) == 0 and model.read_text() == "v2\n"
+
+
+def test_the_registry_is_in_dependency_order():
+    names = [g.name for g in codegen.GENERATORS]
+    assert names.index("IDL model") < names.index("TensorRT ONNX operator table") < names.index("README operator table")
+    assert names.index("OpenVINO capability table") < names.index("README operator table")
 
 
 def test_model_covers_the_spec():
+    IDL = idl_model()
     builder = IDL["interfaces"]["MLGraphBuilder"]["operations"]
     operators = set(builder) - {"input", "constant", "build"}
     assert len(operators) == 95
@@ -45,7 +129,7 @@ def test_model_covers_the_spec():
 
 
 def test_js_methods_have_the_spec_arity():
-    js = codegen.JS_OUT.read_text()
+    js = idl_gen.JS_OUT.read_text()
     assert js.startswith("// GENERATED FILE - DO NOT EDIT.")
     assert "    add(a, b) { return $b.invoke(this, 'MLGraphBuilder', 'add', arguments); }" in js
     assert "    constructor(context) { $b.construct(this, 'MLGraphBuilder', arguments, new.target); }" in js
@@ -54,9 +138,9 @@ def test_js_methods_have_the_spec_arity():
 
 
 def test_enum_extensions_merge_into_their_enum():
-    model = codegen.Model(codegen._parse('enum E { "a", "b" };\nenum EExtension { "b", "c" };\n'))
+    model = idl_gen.Model(idl_gen._parse('enum E { "a", "b" };\nenum EExtension { "b", "c" };\n'))
     model.merge_enum_extensions()
     assert model.enums == {"E": ["a", "b", "c"]}
-    orphan = codegen.Model(codegen._parse('enum FExtension { "x" };\n'))
+    orphan = idl_gen.Model(idl_gen._parse('enum FExtension { "x" };\n'))
     with pytest.raises(SystemExit, match="unknown enum F"):
         orphan.merge_enum_extensions()

@@ -9,7 +9,7 @@ import inspect
 import numpy as np
 import pytest
 
-from webnn_bridge.idl import codegen
+from webnn_bridge.devtools import codegen
 from webnn_bridge.ops import jsgen
 from webnn_bridge.ops.core import WebNNTypeError
 from webnn_bridge.ops.registry import load_all
@@ -21,7 +21,7 @@ def test_generated_rules_are_committed_and_current():
     text = jsgen.JS_OUT.read_text()
     assert text == jsgen.render(), "run `webnn-bridge codegen`"
     assert text.startswith("// GENERATED FILE - DO NOT EDIT.")
-    assert jsgen.JS_OUT in codegen.outputs()
+    assert jsgen.JS_OUT in codegen.generated_paths()
 
 
 def test_every_registered_op_has_its_rules_in_the_shim():

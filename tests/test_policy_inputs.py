@@ -85,14 +85,21 @@ def test_bad_rules_are_rejected_everywhere(text, problem, tmp_path, capsys):
     assert rc == 2 and problem in one_line(err)
 
 
-def test_directml_is_a_known_declared_backend_and_check_accepts_good_files(tmp_path, capsys):
+def test_known_backends_are_the_backend_modules_and_check_accepts_good_files(tmp_path, capsys):
+    from webnn_bridge.backends import all_backends
+
     f = tmp_path / "ok.toml"
-    f.write_text('[backends]\norder = ["directml", "onnxruntime"]\ncpu = ["openvino", "onnxruntime"]\n'
+    f.write_text('[backends]\norder = ["tensorrt", "onnxruntime"]\ncpu = ["openvino", "onnxruntime"]\n'
                  '[[routes]]\nid = "convs"\nwhen = { ops_any = ["conv2d"], min_ops = 2 }\nbackends = ["openvino"]\n')
     rc, out, _ = run(["policy", "check", str(f)], capsys)
     assert rc == 0 and out.strip() == f"{f}: ok (11 option rows, 1 route(s))"
-    assert "directml" in engine.known_backends() and "openvino" in engine.known_backends()
-    assert engine.validate_rules(engine.load_rules()) == []  # the defaults name directml: still valid
+    assert set(engine.known_backends()) == {cls.name for cls in all_backends()}
+    assert engine.validate_rules(engine.load_rules()) == []  # the defaults name only real backends
+    # DirectML has no backend of its own (it is ONNX Runtime's DmlExecutionProvider): naming it is an error
+    bad = tmp_path / "dml.toml"
+    bad.write_text('[backends]\norder = ["directml", "onnxruntime"]\n')
+    rc, _, err = run(["policy", "check", str(bad)], capsys)
+    assert rc == 2 and "backends.order: 'directml' not one of onnxruntime" in err
 
 
 def test_serve_with_no_catch_all_never_reaches_create_context(tmp_path):

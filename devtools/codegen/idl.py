@@ -1,29 +1,24 @@
-"""Code generator: WebNN WebIDL (idl/*.idl) -> the shim's interface layer and the host's IDL table.
+"""Generator: WebNN WebIDL (idl/*.idl) -> the shim's interface layer and the host's IDL table.
 
-Outputs (committed, with a GENERATED header):
-- js_shim/generated/webnn_idl.js : the IDL model (enums, dictionaries with defaults/required,
-  interfaces with overloads and argument types) plus one JS class per interface whose methods
-  have the spec's arity and hand every call to the runtime's generic WebIDL binding layer;
-- ops/_idl.py : the same model as Python data, which the host uses to convert and re-validate
-  every call it receives (op signatures, option dictionaries, enums);
-- js_shim/generated/webnn_ops.js : the op rules translated from Python (ops/jsgen.py).
-
-``python -m idl.codegen --check`` fails when a committed file differs from what would be generated.
+Outputs (committed, with a GENERATED header; written by `webnn-bridge codegen`, see __init__.py):
+- idl/model.json : the IDL model (enums, dictionaries with defaults/required, interfaces with
+  overloads and argument types), the one copy: the host loads it (webnn_bridge.idl.idl_model) to
+  convert and re-validate every call it receives, and bridge/shim.py serves it to pages as `IDL`;
+- js_shim/generated/webnn_idl.js : one JS class per interface whose methods have the spec's arity
+  and hand every call to the runtime's generic WebIDL binding layer, and the data type facts;
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from dataclasses import asdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 IDL_DIR = ROOT / "idl"
 IDL_FILES = ("external.idl", "webnn.idl", "extensions.idl")
 JS_OUT = ROOT / "js_shim" / "generated" / "webnn_idl.js"
-PY_OUT = ROOT / "ops" / "_idl.py"
+MODEL_OUT = ROOT / "idl" / "model.json"  # the model as data: the host loads it, and serves it inside the shim
 
 ENUM_EXTENSION = "Extension"  # enum FooExtension { ... } adds values to enum Foo
 
@@ -228,7 +223,7 @@ def load_model() -> dict:
 def _header(comment: str) -> str:
     return (
         f"{comment} GENERATED FILE - DO NOT EDIT.\n"
-        f"{comment} Produced by `webnn-bridge codegen` (idl/codegen.py) from idl/{{{','.join(IDL_FILES)}}}.\n"
+        f"{comment} Produced by `webnn-bridge codegen` (devtools/codegen/idl.py) from idl/{{{','.join(IDL_FILES)}}}.\n"
         f"{comment} Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.\n"
     )
 
@@ -251,9 +246,8 @@ def render_js(model: dict) -> str:
     from webnn_bridge.ops.core import DATA_TYPES
 
     dtypes = {n: {"bits": d.element_bits, "array": d.js_array} for n, d in DATA_TYPES.items()}
-    lines = [_header("//"), "// The IDL model used by the runtime's WebIDL binding layer."]
-    lines.append("const IDL = " + json.dumps(model, indent=1, sort_keys=False) + ";")
-    lines.append("")
+    lines = [_header("//"), "// The IDL model (const IDL) used by the runtime's WebIDL binding layer is idl/model.json,",
+             "// which bridge/shim.py puts before this file when it assembles the served script."]
     lines.append("// MLOperandDataType facts (element size, typed array), generated from ops/core.py.")
     lines.append("const DATA_TYPES = " + json.dumps(dtypes, indent=1) + ";")
     lines.append("")
@@ -278,60 +272,12 @@ def render_js(model: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_py(model: dict) -> str:
-    body = json.dumps(model, indent=1)
-    body = body.replace(": true", ": True").replace(": false", ": False").replace(": null", ": None")
-    return (
-        _header("#")
-        + '"""The WebNN IDL model (see idl/codegen.py): enums, dictionaries, interfaces and overloads."""\n\n'
-        + "# fmt: off\n"
-        + f"IDL = {body}\n"
-    )
+def render_model(model: dict) -> str:
+    """idl/model.json: the one copy of the model (JSON has no comments: the header is its first field)."""
+    header = " ".join(line.lstrip("# ") for line in _header("#").splitlines())
+    return json.dumps({"_generated": header, **model}, indent=1) + "\n"
 
 
 def outputs() -> dict[Path, str]:
     model = load_model()
-    out = {JS_OUT: render_js(model), PY_OUT: render_py(model)}
-    from webnn_bridge.ops import jsgen
-
-    out.update(jsgen.outputs())
-    readme = ROOT / "README.md"
-    if readme.exists():
-        from webnn_bridge.ops import table
-
-        out[readme] = table.splice(readme.read_text())
-    return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="webnn-bridge codegen", description=__doc__.splitlines()[0])
-    p.add_argument("--check", action="store_true", help="fail if committed generated files are stale")
-    args = p.parse_args(argv)
-    from webnn_bridge.ops.jsgen import JsGenError
-
-    try:
-        generated = outputs()
-    except JsGenError as e:  # an op rule outside the translatable subset
-        print(f"codegen: {e}", file=sys.stderr)
-        return 2
-    stale = []
-    for path, text in generated.items():
-        current = path.read_text() if path.exists() else None
-        if current != text:
-            stale.append(path)
-            if not args.check:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text)
-    rel = [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in stale]
-    if args.check:
-        if stale:
-            print("generated files are stale: " + ", ".join(rel) + " (run `webnn-bridge codegen`)", file=sys.stderr)
-            return 1
-        print("generated files are up to date")
-        return 0
-    print("wrote " + ", ".join(rel) if rel else "generated files already up to date")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return {JS_OUT: render_js(model), MODEL_OUT: render_model(model)}
