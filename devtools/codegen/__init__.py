@@ -31,12 +31,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .header import COMMAND, MARKER  # noqa: F401 (MARKER: read by tests/test_codegen.py)
+
 ROOT = Path(__file__).resolve().parent.parent.parent
-COMMAND = "webnn-bridge codegen"
-# Every generated file's header carries MARKER (JSON tables: their "_generated" field; the README's
-# spliced table: its begin marker); tests/test_codegen.py scans the repository for it.
-MARKER = "GENERATED FILE - DO NOT EDIT"
-HEADER_LINE = f"Regenerate with `{COMMAND}`; CI runs `{COMMAND} --check`."
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from types import ModuleType
 
 import numpy as np
 
-from . import HEADER_LINE, MARKER
+from .header import HEADER_LINE, MARKER
 
 
 def _generated(what: str) -> str:
