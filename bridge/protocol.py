@@ -244,6 +244,12 @@ def unbatch(frame: str | bytes) -> list[str | bytes | memoryview]:
 REPLY_BATCH_BYTES = 64 * 1024  # replies up to this size (together) leave as one batch frame
 
 
+def encode_batch(messages: list) -> bytes:
+    """Several messages (text or binary) as one ``batch`` frame, in order (what unbatch reads)."""
+    parts = [m.encode() if isinstance(m, str) else bytes(m) for m in messages]
+    return encode_parts({"t": "batch", "text": [int(isinstance(m, str)) for m in messages]}, parts)
+
+
 def coalesce(frames: list) -> list:
     """The host's replies to one frame of the page's, with runs of small ones joined into
     ``batch`` frames (the form unbatch reads): each frame the page gets wakes its browser's network
@@ -259,8 +265,7 @@ def coalesce(frames: list) -> list:
         if len(run) == 1:
             out.append(run[0])
         elif run:
-            parts = [f.encode() if isinstance(f, str) else bytes(f) for f in run]
-            out.append(encode_parts({"t": "batch", "text": [int(isinstance(f, str)) for f in run]}, parts))
+            out.append(encode_batch(run))
             for f in run:
                 if isinstance(f, Raw):
                     f.sent()

@@ -366,8 +366,11 @@ function transportFor(g) {
   if (asked === 'shared-worker') return 'shared-worker';
   // Chromium's DevTools protocol is what copies frames to a driver (Playwright, Puppeteer); WebKitGTK
   // keeps a closed page's shared worker alive for a while, so other engines keep their own websocket
-  const nav = g.navigator;
-  return nav && nav.webdriver === true && /Chrom(e|ium)\//.test(nav.userAgent || '') ? 'shared-worker' : 'websocket';
+  return g.navigator && g.navigator.webdriver === true && isChromium(g) ? 'shared-worker' : 'websocket';
+}
+
+function isChromium(g) {
+  return /Chrom(e|ium)\//.test((g.navigator && g.navigator.userAgent) || '');
 }
 
 // A WebSocket's subprotocols (the access token's): what new WebSocket() would take without throwing
@@ -453,8 +456,7 @@ class RelaySocket {
     // has deprecated unload listeners, closes the worker with the page anyway).
     if (typeof GLOBAL.addEventListener === 'function') {
       GLOBAL.addEventListener('pagehide', () => this.close());
-      const nav = GLOBAL.navigator;
-      if (!/Chrom(e|ium)\//.test((nav && nav.userAgent) || '')) {
+      if (!isChromium(GLOBAL)) {
         this.uncacheable = () => {};
         GLOBAL.addEventListener('unload', this.uncacheable);
       }

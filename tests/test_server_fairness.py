@@ -139,8 +139,7 @@ def test_messages_of_one_session_stay_in_order(host):
 
 def _batch(frames: list) -> bytes:
     """What the shim sends for messages issued in one task."""
-    parts = [f.encode() if isinstance(f, str) else f for f in frames]
-    return protocol.encode_parts({"t": "batch", "text": [int(isinstance(f, str)) for f in frames]}, parts)
+    return protocol.encode_batch(frames)
 
 
 def test_batched_messages_run_in_order_and_a_bad_batch_is_answered(host):
