@@ -12,6 +12,8 @@ devices only there (and does not import coremltools at start-up).
 
 from __future__ import annotations
 
+import functools
+import gc
 import importlib.util
 import platform
 from collections.abc import Mapping
@@ -209,15 +211,38 @@ def _output(mb, var, data_type: str, name: str):
 
 
 def _target():
-    import coremltools as ct
+    return _coremltools().target.iOS17
 
-    return ct.target.iOS17
+
+class _YoungCollections:
+    """The gc module as coremltools' converter sees it (see _coremltools): collect() looks at the
+    youngest generation only."""
+
+    def __getattr__(self, name):
+        return getattr(gc, name)
+
+    @staticmethod
+    def collect(generation: int = 0) -> int:
+        return gc.collect(0)
+
+
+@functools.cache
+def _coremltools():
+    """coremltools, imported once. Its convert() ends with a full gc.collect(), which walks every
+    object of the process while holding the GIL: in a host with a big heap that stalls every page's
+    session (and a test process's, 0.3 to 1 s per conversion). The converter's own garbage is young,
+    so it gets a young-generation collection instead."""
+    import coremltools as ct
+    from coremltools.converters import _converters_entry
+
+    if getattr(_converters_entry, "gc", None) is gc:
+        _converters_entry.gc = _YoungCollections()
+    return ct
 
 
 def convert(graph: GraphIR, compute_units: str = "ALL"):
     """GraphIR -> (coremltools MLModel, input map, output map); prediction needs macOS."""
-    import coremltools as ct
-
+    ct = _coremltools()
     prog, in_map, out_map = mil_program(graph)
     model = ct.convert(prog, convert_to="mlprogram", minimum_deployment_target=_target(),
                        compute_units=getattr(ct.ComputeUnit, compute_units), compute_precision=None)

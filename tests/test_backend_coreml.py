@@ -423,6 +423,31 @@ def test_every_op_converts_and_saves(op, dt, tmp_path):
     assert (path / "Manifest.json").is_file()
 
 
+def test_conversion_does_no_full_garbage_collection(tmp_path):
+    """coremltools' convert() ends with gc.collect(): a full collection walks every object of the
+    host while holding the GIL (every page's session waits). Ours asks only for a young one."""
+    import gc
+
+    graph, _ = _sweep_graph("add", "float32")
+    seen = []
+
+    def record(phase, info):
+        if phase == "start":
+            seen.append(info["generation"])
+
+    was_enabled = gc.isenabled()
+    gc.disable()  # only explicit collections now
+    gc.callbacks.append(record)
+    try:
+        save_mlpackage(graph.ir, tmp_path / "m.mlpackage", COMPUTE_UNITS["cpu"])
+    finally:
+        gc.callbacks.remove(record)
+        if was_enabled:
+            gc.enable()
+    assert seen, "coremltools no longer collects: _coremltools() can go"
+    assert max(seen) == 0, seen
+
+
 @pytest.mark.parametrize(("pad", "out_pad"), [([1, 2, 0, 1], [1, 1]), ([0, 0, 0, 0], [1, 2]), ([2, 0, 1, 1], [1, 2])])
 def test_conv_transpose2d_output_padding_identity(pad, out_pad):
     """What the Core ML lowering relies on, checked on the reference: outputPadding equals taking it
