@@ -5,6 +5,7 @@ the IDL."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,7 +60,9 @@ def bind_keywords(op: str, args: tuple, kwargs: Mapping[str, Any]) -> list:
     return out
 
 
-def _signature(op: str):
+@functools.cache
+def _method_meta(op: str) -> tuple:
+    """(signature, docstring) of builder method ``op``, derived from its longest IDL overload once."""
     import inspect
 
     ov = max(idl.operations("MLGraphBuilder")[op], key=lambda o: len(o["args"]))
@@ -70,7 +73,11 @@ def _signature(op: str):
         else:
             default = inspect.Parameter.empty if not a["optional"] else a["default"]
             params.append(inspect.Parameter(a["name"], inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
-    return inspect.Signature(params)
+    opdef = load_all().get(op)
+    options = _option_names(ov)
+    doc = ((opdef.doc if opdef is not None and opdef.doc else f"MLGraphBuilder.{op}()")
+           + (f"\n\nOptions (keywords): {', '.join(options)}." if options else ""))
+    return inspect.Signature(params), doc
 
 
 def operator_method(builder: Any, op: str):
@@ -80,9 +87,5 @@ def operator_method(builder: Any, op: str):
 
     method.__name__ = op
     method.__qualname__ = f"MLGraphBuilder.{op}"
-    method.__signature__ = _signature(op)  # type: ignore[attr-defined]
-    opdef = load_all().get(op)
-    options = _option_names(max(idl.operations("MLGraphBuilder")[op], key=lambda o: len(o["args"])))
-    method.__doc__ = ((opdef.doc if opdef is not None and opdef.doc else f"MLGraphBuilder.{op}()")
-                      + (f"\n\nOptions (keywords): {', '.join(options)}." if options else ""))
+    method.__signature__, method.__doc__ = _method_meta(op)  # type: ignore[attr-defined]
     return method

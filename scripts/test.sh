@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything (Python packages, Debian's chromium, firefox-esr, webkit2gtk-driver, xvfb when missing) and run the whole suite:
-# lint, generated-code check, unit + conformance + browser tests. Extra args go to pytest.
+# lint, generated-code check, unit + conformance + browser tests. Arguments, if any, go to one pytest run
+# instead (e.g. scripts/test.sh e2e/test_basic.py -x).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # the browsers the e2e suite runs in (pyproject's webnn_browser): Debian's chromium, firefox-esr
@@ -39,5 +40,16 @@ echo "== ruff" >&2
 .venv/bin/ruff check .
 echo "== generated code" >&2
 .venv/bin/webnn-bridge codegen --check
-echo "== pytest" >&2
-exec .venv/bin/python -m pytest -q "$@"
+if [ $# -gt 0 ]; then  # the caller chose what to run
+  echo "== pytest $*" >&2
+  exec .venv/bin/python -m pytest -q "$@"
+fi
+# tests/ is CPU-bound Python in one process: spread over the cores (pytest-xdist). e2e/ follows
+# alone: its browsers take the machine, and its hang and transport tests time what they see.
+workers=$(nproc 2>/dev/null || echo 1); [ "$workers" -le 4 ] || workers=4
+echo "== pytest tests/ ($workers processes)" >&2
+status=0
+.venv/bin/python -m pytest -q -n "$workers" tests || status=$?
+echo "== pytest e2e/" >&2
+.venv/bin/python -m pytest -q e2e || status=$?
+exit $status
