@@ -19,6 +19,9 @@ shared and noisy: compare the ratios within a round. --host-dispatch also keeps 
 onnxruntime-web built on ours and times the host's side of it in this process, without the
 browser: MLContext.dispatch (what a page's dispatch costs the host), the ONNX model it is lowered
 to run alone, and the original model, with the host's session options (ONNX node counts too).
+--phases shows where a run's time goes, ours beside native: a bare websocket echo and the smallest
+WebNN round trip from the same page (the transport's floor), then a run split at onnxruntime-web's
+own MLContext calls (before them, its writes and dispatch, the reads' wait, after them).
 """
 
 from __future__ import annotations
@@ -240,6 +243,100 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web small model</title>
 });</script>"""
 
 
+PHASES_PAGE = """<!doctype html><meta charset=utf-8><title>ort-web phases</title>
+<script src="ort/ort.min.js"></script><p>ort-web phases</p>
+<script>addEventListener('load', async () => {
+  const say = (key, values) => console.log(`BENCH ${key} ${values.join(',')}`);
+  const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
+  try {
+    // the floor of any websocket design: a bare echo of 64 bytes from this page
+    const ws = new WebSocket('%(echo)s');
+    ws.binaryType = 'arraybuffer';
+    await new Promise((r, j) => { ws.onopen = r; ws.onerror = j; });
+    const echo = [];
+    for (let i = 0; i < 300; i++) {
+      const t = performance.now();
+      ws.send(new Uint8Array(64));
+      await new Promise((r) => { ws.onmessage = r; });
+      echo.push(performance.now() - t);
+    }
+    ws.close();
+    say('echo', [median(echo)]);
+    // the smallest WebNN round trip: write 4 floats, read them back
+    const ctx = await navigator.ml.createContext({deviceType: 'cpu'});
+    const tt = await ctx.createTensor({dataType: 'float32', shape: [4], readable: true, writable: true});
+    const rt = [];
+    for (let i = 0; i < 300; i++) {
+      const t = performance.now();
+      ctx.writeTensor(tt, new Float32Array(4));
+      await ctx.readTensor(tt);
+      rt.push(performance.now() - t);
+    }
+    say('roundtrip', [median(rt)]);
+    // a run's phases, from onnxruntime-web's own MLContext calls
+    let log = null;
+    for (const m of ['writeTensor', 'dispatch', 'readTensor']) {
+      const call = MLContext.prototype[m];
+      MLContext.prototype[m] = function (...args) {
+        const r = call.apply(this, args);
+        if (log) {
+          log.push([m, performance.now()]);
+          if (r && r.then) r.then(() => log && log.push(['read', performance.now()]));
+        }
+        return r;
+      };
+    }
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.wasmPaths = new URL('./ort/', location.href).href;
+    const spec = await (await fetch('./feeds.json')).json();
+    const feeds = {};
+    for (const [name, f] of Object.entries(spec)) {
+      const C = {float32: Float32Array, int64: BigInt64Array, int32: Int32Array}[f.type];
+      feeds[name] = new ort.Tensor(f.type, f.type === 'int64' ? C.from(f.data, BigInt) : C.from(f.data), f.dims);
+    }
+    const session = await ort.InferenceSession.create('./model.onnx', {executionProviders: [{name: 'webnn', deviceType: 'cpu'}]});
+    const rows = {run: [], before: [], issue: [], reads: [], after: []};
+    for (let i = 0; i < %(iters)d + 10; i++) {
+      log = [];
+      const t0 = performance.now();
+      await session.run(feeds);
+      const t1 = performance.now();
+      const calls = log;
+      log = null;
+      if (i < 10 || !calls.length) continue;
+      const at = (kind) => calls.filter((c) => c[0] === kind).map((c) => c[1]);
+      const firstRead = Math.min(...at('readTensor')), lastDone = Math.max(...at('read'));
+      rows.run.push(t1 - t0);
+      rows.before.push(calls[0][1] - t0);
+      rows.issue.push(firstRead - calls[0][1]);
+      rows.reads.push(lastDone - firstRead);
+      rows.after.push(t1 - lastDone);
+    }
+    for (const [k, v] of Object.entries(rows)) say(`phase_${k}`, [median(v)]);
+  } catch (e) {
+    console.log(`BENCH error ${e}`);
+  }
+  say('done', [0]);
+});</script>"""
+
+PHASES = (("echo", "a bare websocket echo of 64 bytes (the floor of any websocket design)"),
+          ("roundtrip", "writeTensor of 4 floats + readTensor, awaited"),
+          ("phase_run", "a whole run (session.run)"),
+          ("phase_before", "  onnxruntime-web before its first WebNN call"),
+          ("phase_issue", "  its writes and dispatch, up to its first readTensor"),
+          ("phase_reads", "  first readTensor to the last read resolved (host + transport)"),
+          ("phase_after", "  onnxruntime-web after the last read"))
+
+
+def phases(cmd: list[str], base_url: str, app: Path, iters: int, echo_url: str, env=None) -> dict[str, float]:
+    """Where a run's time goes, in one page: the transport's floor, then a run's phases."""
+    (app / "phases.html").write_text(PHASES_PAGE % {"echo": echo_url, "iters": iters})
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        lines = _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
+                                f"{base_url}/phases.html"], env=env)
+    return {k: lines[k][0] for k, _ in PHASES}
+
+
 def browser_rows(cmd: list[str], base_url: str, app: Path, iters: int, eps: list[str], env=None) -> dict:
     (app / "bench.html").write_text(PAGE % {"eps": json.dumps(eps), "iters": iters})
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
@@ -261,6 +358,9 @@ def main() -> None:
     ap.add_argument("--int-value", type=int, default=16000, help="integer inputs' value (silero VAD's sample rate)")
     ap.add_argument("--dims", action="append", default=[], metavar="NAME=AxBxC", help="an input's shape")
     ap.add_argument("--native-chromium", type=Path, default=Path.home() / "peers" / "native" / "chromium")
+    ap.add_argument("--phases", action="store_true",
+                    help="also show where a run's time goes (after the rounds): a bare websocket echo and the "
+                         "smallest WebNN round trip from the same page, then a run's phases, ours and native")
     ap.add_argument("--host-dispatch", action="store_true",
                     help="also time the host's side of onnxruntime-web's WebNN graph in-process (after the rounds)")
     args = ap.parse_args()
@@ -313,6 +413,27 @@ def main() -> None:
         print(f"  ours webnn / in-process: {ratio:.2f}x")
         if native is not None:
             print(f"  ours webnn / native webnn: {median([r['ours webnn'] / r['native webnn'] for r in rows]):.2f}x")
+        if args.phases:
+            from benchmarks.bench_webnn import EchoServer
+
+            echo = EchoServer()
+            cols = {}
+            host = start_host(own_process=True, app_dir=app)
+            try:
+                cols["ours"] = phases([CHROMIUM, *CHROMIUM_ARGS], host.url, app, args.iters, echo.url)
+            finally:
+                host.stop()
+            if native is not None:
+                server = StaticServer(app)
+                try:
+                    cols["native"] = phases([str(native), *NATIVE_ARGS, "--headless"], server.url, app, args.iters,
+                                            echo.url, env=native_env(native))
+                finally:
+                    server.stop()
+            print(f"\nwhere a run goes (medians of {args.iters} runs, ms; one page per browser):")
+            print(f"  {'':66s}" + "".join(f"{c:>9s}" for c in cols))
+            for k, label in PHASES:
+                print(f"  {label:66s}" + "".join(f"{cols[c][k]:9.2f}" for c in cols))
         if keeper is not None:
             keeper.close()
             if keeper.ir is None:

@@ -7,7 +7,8 @@ the e2e LeNet and MobileNetV2 pages (weights from ../shared/data), each with its
 createContext() hint. Rounds alternate between rules that put ONNX Runtime first (the defaults)
 and rules that put OpenVINO first. Then:
 
-1. `policy measure` re-runs every recorded graph on both backends (the matrix);
+1. `policy measure` re-runs every recorded graph on both backends (the matrix), twice: in this
+   process, and through Chromium pages (`--browser chromium`, policy/insitu.py);
 2. replay with the matrix predicts each workload's p50 on the *other* backend; the error is
    against what the pages' dispatches recorded on that backend (host-side p50);
 3. `policy tune` writes rules from both traces and the matrix; then rounds of all three rule sets
@@ -177,12 +178,14 @@ def main() -> int:
     ap.add_argument("--dispatches", type=int, default=20, help="dispatches per synthetic workload and round")
     ap.add_argument("--seconds", type=float, default=40.0, help="`policy measure` time budget")
     ap.add_argument("--out", default=None, help="keep traces, matrix, tuned rules and report here")
+    ap.add_argument("--measure", choices=["browser", "in-process"], default="browser",
+                    help="the matrix tune uses (both are measured and their errors printed; default browser)")
     args = ap.parse_args()
 
     from playwright.sync_api import sync_playwright
 
     from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS
-    from webnn_bridge.policy import engine, measure, trace, tune
+    from webnn_bridge.policy import engine, insitu, measure, trace, tune
     from webnn_bridge.policy.inventory import probe_inventory
 
     if not Path(CHROMIUM).exists():
@@ -211,33 +214,47 @@ def main() -> int:
                 print(f"round {r + 1}/{args.rounds} under {k}-first rules done ({time.perf_counter() - t0:.0f} s)",
                       flush=True)
 
-        # 1. measure the graphs of the default-rules trace on both backends
+        # 1. measure the graphs of the default-rules trace on both backends: in this process, and
+        #    through pages (policy/insitu.py); --measure picks the one tune uses
         events = trace.read_trace(traces["ort"])
-        matrix = measure.measure(events, seconds=args.seconds, reps=40, progress=sys.stderr)
-        measure.write_matrix(matrix, out / "matrix.json")
+        matrices = {}
+        for method in ("in-process", "browser"):
+            print(f"\npolicy measure ({method}):", flush=True)
+            if method == "browser":
+                matrices[method] = insitu.measure_in_browser(events, seconds=args.seconds, reps=40,
+                                                             progress=sys.stderr, browser=browser)
+            else:
+                matrices[method] = measure.measure(events, seconds=args.seconds, reps=40, progress=sys.stderr)
+            measure.write_matrix(matrices[method], out / f"matrix-{method}.json")
+        matrix = matrices[args.measure]
 
-        # 2. prediction error on the other backend, both ways
+        # 2. prediction error on the other backend, both ways, with each matrix
         rec = {k: recorded_p50(traces[k]) for k in ("ort", "ov")}
         base, ov = engine.load_rules(rules["ort"]), engine.load_rules(rules["ov"])
-        print("\nprediction of each workload's p50 on the other backend (replay with the matrix) against what the")
-        print("pages' dispatches recorded on that backend (host-side p50)")
-        print(f"{'workload':<40} {'direction':<9} {'predicted':>10} {'recorded':>10} {'error':>6}")
-        errors: dict[str, list[float]] = {"ort->ov": [], "ov->ort": []}
-        for src, dst, ra, rb in (("ort", "ov", base, ov), ("ov", "ort", ov, base)):
-            rows = trace.replay(trace.read_trace(traces[src]), ra, rb, inventory, matrix=matrix)
-            for row in rows:
-                key = (row.page, row.graph_hash)
-                if key not in rec[dst]:
-                    continue
-                actual = statistics.median(rec[dst][key]["ms"])
-                err = abs(row.b.latency_ms - actual) / actual
-                errors[f"{src}->{dst}"].append(err)
-                print(f"{row.workload[:40]:<40} {src}->{dst:<4} {row.b.latency_ms:>8.2f}ms {actual:>8.2f}ms {err:>6.0%}"
-                      f"  ({row.b.latency_source} on {row.b.backend})")
-        for direction, errs in errors.items():
-            print(f"{direction}: median absolute error {statistics.median(errs):.0%}, max {max(errs):.0%} "
-                  f"over {len(errs)} workloads" + ("  (the issue's figure: default-rules trace)"
-                                                  if direction == "ort->ov" else ""))
+        all_errors = {}
+        for method, m in matrices.items():
+            print(f"\nprediction of each workload's p50 on the other backend (replay with the {method} matrix) "
+                  "against what the")
+            print("pages' dispatches recorded on that backend (host-side p50)")
+            print(f"{'workload':<40} {'direction':<9} {'predicted':>10} {'recorded':>10} {'error':>6}")
+            errors: dict[str, list[float]] = {"ort->ov": [], "ov->ort": []}
+            for src, dst, ra, rb in (("ort", "ov", base, ov), ("ov", "ort", ov, base)):
+                rows = trace.replay(trace.read_trace(traces[src]), ra, rb, inventory, matrix=m)
+                for row in rows:
+                    key = (row.page, row.graph_hash)
+                    if key not in rec[dst]:
+                        continue
+                    actual = statistics.median(rec[dst][key]["ms"])
+                    err = abs(row.b.latency_ms - actual) / actual
+                    errors[f"{src}->{dst}"].append(err)
+                    print(f"{row.workload[:40]:<40} {src}->{dst:<4} {row.b.latency_ms:>8.2f}ms {actual:>8.2f}ms "
+                          f"{err:>6.0%}  ({row.b.latency_source} on {row.b.backend})")
+            for direction, errs in errors.items():
+                print(f"{method} {direction}: median absolute error {statistics.median(errs):.0%}, max {max(errs):.0%} "
+                      f"over {len(errs)} workloads" + ("  (the issue's figure: default-rules trace)"
+                                                      if direction == "ort->ov" else ""))
+            all_errors[method] = errors
+        errors = all_errors[args.measure]
 
         # 3. tune from both traces (every workload then has recorded latencies on both backends; the
         #    matrix fills in what they lack), then rounds of all three rule sets, interleaved
@@ -284,11 +301,13 @@ def main() -> int:
           f"{pred:.1f} ms: {totals['tuned'] / pred - 1:+.0%}")
     if same:
         print(f"(the tuned rules are the same rules as {same[0]} first: their difference is the re-run's noise)")
-    summary = {"errors": {d: {"median": statistics.median(e), "max": max(e)} for d, e in errors.items()},
+    summary = {"measure": args.measure,
+               "errors": {m: {d: {"median": statistics.median(e), "max": max(e)} for d, e in errs.items()}
+                          for m, errs in all_errors.items()},
                "totals_ms_per_round": totals, "per_round": per_round, "tuned_predicted_ms_per_round": pred,
                "tuned_vs_best_single": ratio, "chosen": result["best"].name, "note": result.get("note")}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
-    print(f"wrote {out}/ (traces, matrix.json, tuned-rules.toml, report/tune.md, report/tune.png, summary.json)")
+    print(f"wrote {out}/ (traces, matrix-*.json, tuned-rules.toml, report/tune.md, report/tune.png, summary.json)")
     return 0
 
 

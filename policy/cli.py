@@ -7,7 +7,7 @@ bridge/cli.py wires these in with ``register(subparsers)``; ``main(argv)`` runs 
                    [--rules RULES.toml] [--json]
     policy replay TRACE.jsonl [TRACE.jsonl ...] --rules RULES.toml [--baseline RULES.toml] [--out DIR]
                   [--devices PROFILE.json]
-    policy measure TRACE.jsonl --out MATRIX.json [--seconds S] [--reps N] [--threads 1,2]
+    policy measure TRACE.jsonl --out MATRIX.json [--seconds S] [--reps N] [--threads 1,2 | --browser chromium]
     policy calibrate --out CAL.json [--seconds S]
     policy tune TRACE.jsonl --matrix MATRIX.json [--objective latency-p50|latency-p90|cpu-time]
                 [--rules RULES.toml] [--out RULES.toml] [--report DIR]
@@ -285,10 +285,19 @@ def _cmd_measure(args) -> int:
         events = _load_trace(args.trace)
         from .replica import store_constants
 
-        matrix = measure(events, seconds=args.seconds, reps=args.reps, warmup=args.warmup,
-                         progress=None if args.quiet else sys.stderr,
-                         constants=None if args.no_store else store_constants(args.cache_dir),
-                         modes=_thread_modes(args.threads))
+        store = None if args.no_store else store_constants(args.cache_dir)
+        if args.browser:
+            if _thread_modes(args.threads):
+                raise ValueError("--threads cannot be measured with --browser (a page cannot ask for a CPU mode)")
+            from .insitu import measure_in_browser
+
+            matrix = measure_in_browser(events, seconds=args.seconds, reps=args.reps, warmup=args.warmup,
+                                        progress=None if args.quiet else sys.stderr, constants=store,
+                                        executable=args.browser_path)
+        else:
+            matrix = measure(events, seconds=args.seconds, reps=args.reps, warmup=args.warmup,
+                             progress=None if args.quiet else sys.stderr, constants=store,
+                             modes=_thread_modes(args.threads))
         if args.calibration:
             matrix["calibration"] = _load_matrix(None, args.calibration)["calibration"]
         path = write_matrix(matrix, args.out)
@@ -404,6 +413,10 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     m.add_argument("--threads", default="none", metavar="N[,N...]",
                    help="CPU modes (intra-op threads) also timed on CPUs whose backend takes them, e.g. 1 or 1,2 "
                         "(default none: tune then keeps the backends' own threading)")
+    m.add_argument("--browser", choices=["chromium"], default=None,
+                   help="time each graph where pages run it: rebuilt in a Chromium page, run through a host per "
+                        "device (policy/insitu.py); the host-side latency a trace records (default: in-process)")
+    m.add_argument("--browser-path", metavar="PATH", default=None, help="the Chromium to use (default /usr/bin/chromium)")
     m.add_argument("--quiet", action="store_true", help="no progress bar")
     m.set_defaults(parser=m, func=_cmd_measure)
 
