@@ -67,7 +67,7 @@ def test_graphs_are_rebuilt_in_a_page_and_timed_in_the_host(tmp_path, ort_cpu):
     assert m["method"] == "browser" and list(m["devices"]) == [ort_cpu[0].id]
     hashes = {summarize(e["graph"]).hash for e in events if e["event"] == "build"}
     assert set(m["graphs"]) == hashes
-    for h, g in m["graphs"].items():
+    for g in m["graphs"].values():
         assert g["skipped"] == {}, g["skipped"]
         r = g["results"][ort_cpu[0].id]  # timed only if the page's graph hashed as the recorded one
         assert r["n"] >= 5 and 0 < r["ci95"][0] <= r["p50"] <= r["ci95"][1] <= r["p90"] * 10

@@ -6,6 +6,7 @@ warm-up, then repetitions interleaved across devices (a busy machine slows every
 until ``reps`` or the time budget. Per (graph, device): p50, p90, n, a 95% confidence interval of
 the p50 (order statistics), and the process CPU time per dispatch (all threads: the energy proxy
 on a CPU). The result is a *matrix* (JSON, ``write_matrix``; read with matrix.read_matrix).
+policy/insitu.py (``--browser chromium``) writes the same matrix timed where pages run the graphs.
 
 ``calibrate(...)`` times a standard micro-benchmark set per real backend and operator class
 (convolution, matmul, elementwise, reduction, data movement, normalization, recurrent): a fixed

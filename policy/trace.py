@@ -475,10 +475,16 @@ def _recorded_latencies(events: Sequence[Mapping]) -> dict[str, dict[str, float]
 
 
 def _recorded_stats(events: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
-    """graph hash -> placement key -> matrix.stats() of the recorded host latencies."""
+    """graph hash -> placement key -> matrix.stats() of the recorded host latencies.
+
+    A context's dispatches are not independent samples: a page's session runs at one speed of
+    the machine, the next one at another (this shared 2-core VM drifts 20% between minutes). Where
+    several contexts recorded a graph on a device, the 95% interval of its p50 is therefore at
+    least the interval of the contexts' own p50s (each context one sample), so that a difference
+    that did not hold from one session to the next never counts as significant."""
     from .matrix import stats
 
-    samples: dict[str, dict[str, list[float]]] = {}
+    samples: dict[str, dict[str, dict[Any, list[float]]]] = {}
     for ev in events:
         if ev.get("event") != "dispatch":
             continue
@@ -486,9 +492,19 @@ def _recorded_stats(events: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
         key = _dispatch_key(ev)
         if key is None or len(lat) != 1:
             continue
-        samples.setdefault((ev.get("graph") or {}).get("hash"), {}).setdefault(key, []).append(
+        ctx = ev.get("ctx") if isinstance(ev.get("ctx"), (str, int)) else None
+        samples.setdefault((ev.get("graph") or {}).get("hash"), {}).setdefault(key, {}).setdefault(ctx, []).append(
             float(next(iter(lat.values()))))
-    return {h: {k: stats(v) for k, v in per.items()} for h, per in samples.items()}
+    out: dict[str, dict[str, dict]] = {}
+    for h, per in samples.items():
+        for k, by_ctx in per.items():
+            s = stats([x for v in by_ctx.values() for x in v])
+            if len(by_ctx) > 1:
+                across = stats([statistics.median(v) for v in by_ctx.values()])["ci95"]
+                s["ci95"] = [min(s["ci95"][0], across[0]), max(s["ci95"][1], across[1])]
+                s["contexts"] = len(by_ctx)
+            out.setdefault(h, {})[k] = s
+    return out
 
 
 def _device_facts(events: Sequence[Mapping]) -> dict[str, tuple[str, str]]:
@@ -619,6 +635,17 @@ def _offset_widths(rec_ms: float, rec_stats: Mapping | None, measured: Mapping) 
     return math.hypot(max(0.0, r_lo), max(0.0, m_hi)), math.hypot(max(0.0, r_hi), max(0.0, m_lo))
 
 
+def _factor_widths(rec_ms: float, rec_stats: Mapping | None, measured: Mapping) -> tuple[float, float]:
+    """The relative lower and upper half-widths of an anchor's factor (recorded p50 over measured
+    p50): the two p50s' relative 95% intervals in quadrature."""
+    r_lo, r_hi = (((rec_ms - rec_stats["ci95"][0]) / rec_ms, (rec_stats["ci95"][1] - rec_ms) / rec_ms)
+                  if rec_stats and rec_ms > 0 else (0.0, 0.0))
+    m50 = float(measured["p50"])
+    m_lo, m_hi = ((m50 - float(measured["ci95"][0])) / m50, (float(measured["ci95"][1]) - m50) / m50) if m50 > 0 else (0, 0)
+    # factor = recorded / measured: its low side takes the recording's low and the measurement's high
+    return math.hypot(max(0.0, r_lo), max(0.0, m_hi)), math.hypot(max(0.0, r_hi), max(0.0, m_lo))
+
+
 def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device],
              recorded: Mapping[str, float], matrix: Mapping | None = None,
              recorded_stats: Mapping[str, dict] | None = None) -> ReplayOutcome:
@@ -648,10 +675,24 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
     elif measured:
         ms, src = float(measured["p50"]), "measured"
         ci, p90, cpu = tuple(measured["ci95"]), measured.get("p90"), measured.get("cpu_ms")
-        # anchored: the host's own overhead on this workload (recorded minus measured, on the
-        # device the trace ran it on) is added to the measurement of the device it did not run on
         anchors = [k for k in recorded if k in results]
-        if anchors:
+        by_factor = (matrix or {}).get("method") == "browser"
+        if by_factor:  # (a zero can scale nothing)
+            anchors = [k for k in anchors if float(results[k]["p50"]) > 0] if ms > 0 else []
+        if anchors and by_factor:
+            # anchored, by a factor: a browser matrix times what the trace records (the host's
+            # dispatch of a page's run), so where recorded and measured differ on the device the
+            # trace ran it on, it is the machine's speed then and now, a factor for every device
+            factor = statistics.median(recorded[k] / float(results[k]["p50"]) for k in anchors)
+            widths = [_factor_widths(recorded[k], (recorded_stats or {}).get(k), results[k]) for k in anchors]
+            lo_r = math.hypot((ms - ci[0]) / ms, statistics.median(w[0] for w in widths))
+            hi_r = math.hypot((ci[1] - ms) / ms, statistics.median(w[1] for w in widths))
+            ms, src = ms * factor, "anchored"
+            ci = (max(0.0, ms * (1 - lo_r)), ms * (1 + hi_r))
+            p90 = p90 * factor if p90 is not None else None
+        elif anchors:
+            # anchored: the host's own overhead on this workload (recorded minus measured, on the
+            # device the trace ran it on) is added to the measurement of the device it did not run on
             off = statistics.median(recorded[k] - float(results[k]["p50"]) for k in anchors)
             shifted = max(ms + off, ms * 0.5)
             off = shifted - ms

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,19 +74,30 @@ def _price(c: Candidate, events, base_rules, inventory, matrix, objective: str) 
         c.ci = (sum(r.b.ci_ms[0] * r.weight for r in rows), sum(r.b.ci_ms[1] * r.weight for r in rows))
 
 
+def _margin(a, b, objective: str) -> float:
+    """How much faster outcome ``a`` is than ``b`` beyond the noise: the difference of the two
+    figures less its own 95% half-width (for p50, the half-widths of a's interval above and b's
+    below, in quadrature: the two are independent estimates). Positive: clearly faster."""
+    va, vb = _metric(a, objective), _metric(b, objective)
+    if objective != "latency-p50":
+        return vb - va
+    up = a.ci_ms[1] - va if a.ci_ms else 0.0
+    down = vb - b.ci_ms[0] if b.ci_ms else 0.0
+    return (vb - va) - math.hypot(max(0.0, up), max(0.0, down))
+
+
 def significantly_better(c: Candidate, ref: Candidate, ws: Sequence, objective: str) -> bool:
     """Whether ``c`` beats ``ref`` by more than the noise, over the workloads the two place
     differently (the rest cost both the same): at least MIN_GAIN of those workloads' weighted total,
-    and for p50 still ahead with each of c's latencies at the top of its 95% interval."""
+    and for p50 still ahead after each difference gives up its 95% half-width (``_margin``)."""
     gain = base = worst = 0.0
     for w, a, b in zip(ws, c.outcomes, ref.outcomes):
         va, vb = _metric(a, objective), _metric(b, objective)
         if a.key == b.key or va is None or vb is None:
             continue
-        hi = a.ci_ms[1] if objective == "latency-p50" and a.ci_ms else va
         gain += w.weight * (vb - va)
         base += w.weight * vb
-        worst += w.weight * (vb - hi)
+        worst += w.weight * _margin(a, b, objective)
     return base > 0 and gain >= MIN_GAIN * base and worst > 0
 
 
@@ -192,7 +204,7 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
     best_single = min(priced, key=lambda c: c.total)
     # graphs another backend runs clearly better (priced as the single-backend sets price them:
     # recorded, anchored measurements or models): at least MIN_GAIN faster, and for p50 with the
-    # other backend's CI entirely below the current p50 (noise never earns a route)
+    # difference beyond its own 95% half-width (_margin: noise never earns a route)
     prefer: dict[str, list[dict]] = {}
     stay: list[dict] = []
     for i, w in enumerate(ws):
@@ -205,9 +217,7 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
             if (c is best_single or v is None or cur_v is None or alt.key == cur.key or alt.kind != cur.kind
                     or (alt.key or "").startswith("partition:")):
                 continue
-            significant = v < cur_v * (1 - MIN_GAIN)
-            if objective == "latency-p50" and alt.ci_ms is not None:
-                significant = significant and alt.ci_ms[1] < cur_v
+            significant = v < cur_v * (1 - MIN_GAIN) and _margin(alt, cur, objective) > 0
             if significant and (best_alt is None or v < _metric(best_alt, objective)):
                 best_alt = alt
         if best_alt is not None and best_alt.backend:

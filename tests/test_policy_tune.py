@@ -433,6 +433,66 @@ def test_tune_does_not_route_on_a_gain_inside_the_recordings_noise(recorded, rou
         assert result["best"] is result["baseline"] and "not by more than the noise" in result["note"]
 
 
+def _rounds(g, inv, rules, per_backend: dict[str, list[list[float]]]) -> list[dict]:
+    """Rounds recorded under each backend's rules: one context per round, its dispatches' latencies."""
+    events, n = [], 0
+    for dev, rounds in per_backend.items():
+        for latencies in rounds:
+            n += 1
+            d = engine.decide_context({}, inv, rules)
+            events += [trace.context_event({}, d, ctx=n),
+                       trace.build_event(g, engine.decide_build(d, g, inv, rules), ctx=n, page="/p.html", label="g",
+                                         gid=n)]
+            events += [trace.dispatch_event(g, {dev: ms}, ctx=n, gid=n, placement=dev) for ms in latencies]
+    return events
+
+
+@pytest.mark.parametrize("ov_rounds, routed", [
+    # OpenVINO 10% faster in every round: a route
+    ([[9.0] * 20, [9.1] * 20, [8.9] * 20, [9.0] * 20], True),
+    # as fast on the whole, but round by round it swings over ONNX Runtime's range: 80 samples of each
+    # make a narrow pooled interval, the rounds do not (the bench's matmul on a shared machine)
+    ([[8.0] * 20, [10.4] * 20, [7.6] * 20, [10.6] * 20], False),
+])
+def test_rounds_are_the_samples_tune_trusts(ov_rounds, routed):
+    inv = parse_profile(TWO_CPUS)[:2]
+    rules = engine.load_rules()
+    g = load_graph(GRAPHS / "tiny-cnn.json")
+    events = _rounds(g, inv, rules, {"ort-cpu": [[10.0] * 20, [10.2] * 20, [9.8] * 20, [10.1] * 20],
+                                     "ov-cpu": ov_rounds})
+    st = trace._recorded_stats(events)[summarize(g).hash]
+    assert st["ov-cpu"]["contexts"] == 4 and st["ov-cpu"]["n"] == 80
+    lo, hi = st["ov-cpu"]["ci95"]
+    # the interval covers every round's own p50, however many samples each round has
+    assert lo <= min(r[0] for r in ov_rounds) and hi >= max(r[0] for r in ov_rounds)
+    result = tune.tune(events, {"version": 1, "devices": {"ort-cpu": {}, "ov-cpu": {}}, "graphs": {}}, rules, inv)
+    assert (result["best"].outcomes[0].device == "ov-cpu") is routed, result["best"].name
+
+
+def test_a_browser_matrix_anchors_by_a_factor():
+    """A matrix measured through pages (policy measure --browser) times what traces record: a
+    recorded figure that differs from it on the same device is the machine's speed at the time,
+    which scales the other device's measurement (an in-process matrix adds an overhead instead)."""
+    inv = parse_profile(TWO_CPUS)[:2]
+    rules = engine.load_rules()
+    g = load_graph(GRAPHS / "tiny-cnn.json")
+    events = _rounds(g, inv, rules, {"ort-cpu": [[12.0] * 9]})
+    cell = {"p90": 0, "n": 40}
+    results = {"ort-cpu": {**cell, "p50": 10.0, "p90": 10.2, "ci95": [9.8, 10.2]},
+               "ov-cpu": {**cell, "p50": 5.0, "p90": 5.1, "ci95": [4.9, 5.1]}}
+    ov_first = engine.load_rules()
+    ov_first["backends"] = {"cpu": ["openvino", "onnxruntime"]}
+    for method, want in (("browser", 6.0), (None, 7.0)):  # 5 x 12/10, or 5 + (12 - 10)
+        matrix = {"version": 1, "devices": {}, "graphs": {summarize(g).hash: {"label": "g", "results": results}}}
+        if method:
+            matrix["method"] = method
+        (row,) = trace.replay(events, rules, ov_first, inv, matrix=matrix)
+        assert row.b.device == "ov-cpu" and row.b.latency_source == "anchored"
+        assert row.b.latency_ms == pytest.approx(want)
+        lo, hi = row.b.ci_ms
+        assert lo < want < hi
+
+
 def test_tune_cli_reads_several_traces(tmp_path, capsys):
     """Rounds under two rule sets: every workload has recorded latencies on both backends."""
     inv, rules, events, matrix = _synthetic(tmp_path)
