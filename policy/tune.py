@@ -254,8 +254,8 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
     return {"best": best, "baseline": baseline, "best_single": best_single, "candidates": cands,
             "workloads": ws, "objective": objective,
             "note": (f"kept the current rules: {ranked[0].name} totals less, but not by more than the noise "
-                     f"(at least {MIN_GAIN:.0%} on the workloads it moves, and still ahead at the top of its "
-                     "95% intervals)") if kept else None}
+                     f"(at least {MIN_GAIN:.0%} on the workloads it moves, and still ahead once each difference gives "
+                     "up its 95% half-width)") if kept else None}
 
 
 # --------------------------------------------------------------------------- outputs
