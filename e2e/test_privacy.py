@@ -223,6 +223,12 @@ def _identities() -> list[str]:
     return sorted(n for n in names if n and n.lower() not in GENERIC_IDS)
 
 
+def _alone(identity: str) -> re.Pattern:
+    """An identity where it stands alone, not inside a longer run of letters and digits: a random
+    session token ("...4trt4Oc...") is no device id."""
+    return re.compile(rf"(?<![A-Za-z0-9]){re.escape(identity)}(?![A-Za-z0-9])")
+
+
 def _text(frame: str | bytes) -> str:
     """The headers of every message a frame carries (a batch frame's messages each), as JSON: tensor
     bytes are the page's own data, the headers carry the facts."""
@@ -247,11 +253,11 @@ def test_no_frame_reveals_identity_or_exact_timing(host, page):
     assert len(FRAMES) > 100, "the scan should see many frames"
     # error replies and warnings are scanned too (the hostile frames provoke many)
     assert sum('"error"' in _text(f) for f in FRAMES) >= 5, "the scan should cover the host's error paths"
-    ids = _identities()
+    ids = [(i, _alone(i)) for i in _identities()]
     bad = []
     for frame in FRAMES:
         text = _text(frame)
-        hits = [p.pattern for p in FORBIDDEN if p.search(text)] + [i for i in ids if i in text]
+        hits = [p.pattern for p in FORBIDDEN if p.search(text)] + [i for i, p in ids if p.search(text)]
         if hits:
             bad.append((hits, text[:300]))
     assert not bad, f"{len(bad)} frame(s) leak facts, e.g. {bad[:3]}"
@@ -262,6 +268,15 @@ def test_scan_catches_a_leak():
     leaky = json.dumps({"t": "reply", "ok": {"device": "NVIDIA RTX 4090", "latencyMs": 12.73}})
     assert [p for p in FORBIDDEN if p.search(_text(leaky))]
     assert Path(__file__).exists()
+
+
+def test_identities_are_matched_where_they_stand_alone():
+    """A device id in a reply is a leak; the same letters inside a random token are not."""
+    assert "trt" in _identities()
+    alone = _alone("trt")
+    assert alone.search(_text(json.dumps({"t": "reply", "ok": {"device": "trt"}})))
+    assert alone.search(_text(json.dumps({"t": "reply", "ok": {"backend": "trt:0"}})))
+    assert not alone.search(_text(json.dumps({"t": "reply", "ok": {"session": "7IyLYzOe4trt4Oc0sr7bFdiM"}})))
 
 
 def test_scan_reads_inside_batch_frames():
