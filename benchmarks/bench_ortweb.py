@@ -207,12 +207,9 @@ def in_process(model_path: Path, feeds: dict, iters: int) -> float:
     return median(times)
 
 
-PAGE = """<!doctype html><meta charset=utf-8><title>ort-web small model</title>
-<script src="ort/ort.min.js"></script><p>ort-web</p>
-<script>addEventListener('load', async () => {
-  const say = (key, values) => console.log(`BENCH ${key} ${values.join(',')}`);
-  try {
-    ort.env.wasm.numThreads = 1;
+# onnxruntime-web set up (one wasm thread, its files beside the page) and the model's inputs as
+# ort.Tensor `feeds`, from feeds.json: the start of both pages
+FEEDS_JS = """    ort.env.wasm.numThreads = 1;
     ort.env.wasm.wasmPaths = new URL('./ort/', location.href).href;
     const spec = await (await fetch('./feeds.json')).json();
     const feeds = {};
@@ -220,7 +217,14 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web small model</title>
       const C = {float32: Float32Array, int64: BigInt64Array, int32: Int32Array}[f.type];
       feeds[name] = new ort.Tensor(f.type, f.type === 'int64' ? C.from(f.data, BigInt) : C.from(f.data), f.dims);
     }
-    for (const ep of %(eps)s) {
+"""
+
+PAGE = """<!doctype html><meta charset=utf-8><title>ort-web small model</title>
+<script src="ort/ort.min.js"></script><p>ort-web</p>
+<script>addEventListener('load', async () => {
+  const say = (key, values) => console.log(`BENCH ${key} ${values.join(',')}`);
+  try {
+%(feeds)s    for (const ep of %(eps)s) {
       const providers = ep === 'webnn' ? [{name: 'webnn', deviceType: 'cpu'}] : ['wasm'];
       const t0 = performance.now();
       const session = await ort.InferenceSession.create('./model.onnx', {executionProviders: providers});
@@ -286,15 +290,7 @@ PHASES_PAGE = """<!doctype html><meta charset=utf-8><title>ort-web phases</title
         return r;
       };
     }
-    ort.env.wasm.numThreads = 1;
-    ort.env.wasm.wasmPaths = new URL('./ort/', location.href).href;
-    const spec = await (await fetch('./feeds.json')).json();
-    const feeds = {};
-    for (const [name, f] of Object.entries(spec)) {
-      const C = {float32: Float32Array, int64: BigInt64Array, int32: Int32Array}[f.type];
-      feeds[name] = new ort.Tensor(f.type, f.type === 'int64' ? C.from(f.data, BigInt) : C.from(f.data), f.dims);
-    }
-    const session = await ort.InferenceSession.create('./model.onnx', {executionProviders: [{name: 'webnn', deviceType: 'cpu'}]});
+%(feeds)s    const session = await ort.InferenceSession.create('./model.onnx', {executionProviders: [{name: 'webnn', deviceType: 'cpu'}]});
     const rows = {run: [], before: [], issue: [], reads: [], after: []};
     for (let i = 0; i < %(iters)d + 10; i++) {
       log = [];
@@ -330,7 +326,7 @@ PHASES = (("echo", "a bare websocket echo of 64 bytes (the floor of any websocke
 
 def phases(cmd: list[str], base_url: str, app: Path, iters: int, echo_url: str, env=None) -> dict[str, float]:
     """Where a run's time goes, in one page: the transport's floor, then a run's phases."""
-    (app / "phases.html").write_text(PHASES_PAGE % {"echo": echo_url, "iters": iters})
+    (app / "phases.html").write_text(PHASES_PAGE % {"echo": echo_url, "iters": iters, "feeds": FEEDS_JS})
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         lines = _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
                                 f"{base_url}/phases.html"], env=env)
@@ -338,7 +334,7 @@ def phases(cmd: list[str], base_url: str, app: Path, iters: int, echo_url: str, 
 
 
 def browser_rows(cmd: list[str], base_url: str, app: Path, iters: int, eps: list[str], env=None) -> dict:
-    (app / "bench.html").write_text(PAGE % {"eps": json.dumps(eps), "iters": iters})
+    (app / "bench.html").write_text(PAGE % {"eps": json.dumps(eps), "iters": iters, "feeds": FEEDS_JS})
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         lines = _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
                                 f"{base_url}/bench.html"], env=env)

@@ -39,7 +39,17 @@ from webnn_bridge.backends.base import Device
 
 from .graphs import summarize
 from .matrix import MATRIX_VERSION, stats
-from .measure import BLOCK, IDLE_MAX_S, SETTLE_S, _progress, _runs_whole, _summary_of, real_devices, recorded_idle_ms
+from .measure import (
+    BLOCK,
+    IDLE_MAX_S,
+    SETTLE_S,
+    _progress,
+    _runs_whole,
+    _summary_of,
+    plan,
+    real_devices,
+    recorded_idle_ms,
+)
 
 PAGE = r"""<!doctype html><meta charset="utf-8"><title>webnn-bridge policy measure</title>
 <p>policy measure: recorded graphs rebuilt and run through the shim</p>
@@ -191,28 +201,11 @@ def measure_in_browser(events: Sequence[Mapping], *, devices: Sequence[Device] |
     from webnn_bridge.bridge.api import ML
     from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host
 
-    from .trace import workloads
-
     devs = real_devices(devices)
-    if not devs:
-        raise ValueError("this machine has no real device to measure on")
     chromium = executable or CHROMIUM
     if browser is None and not Path(chromium).exists():
         raise ValueError(f"--browser chromium needs Chromium at {chromium} (Debian: apt-get install -y chromium)")
-    structures: dict[str, Mapping] = {}
-    for ev in events:
-        if ev.get("event") == "build" and isinstance(ev.get("ir"), Mapping):
-            structures.setdefault(summarize(ev["graph"]).hash, ev["ir"])
-    graphs: dict[str, dict] = {}
-    for w in workloads(events):
-        h = summarize(w.graph).hash
-        g = graphs.setdefault(h, {"label": w.name, "nodes": len(w.graph.get("nodes", [])), "results": {},
-                                  "skipped": {}})
-        if h not in structures:
-            g["skipped"] = {d.id: "the trace has no structure (ir) for this graph" for d in devs}
-    todo = [h for h in graphs if h in structures]
-    if not todo:
-        raise ValueError("no graph in the trace carries its structure (record it with `webnn-bridge serve --trace`)")
+    graphs, structures, todo = plan(events, devs)
     per_graph = seconds / len(todo)
     with tempfile.TemporaryDirectory(prefix="webnn-measure-") as tmp, contextlib.ExitStack() as stack:
         app = Path(tmp)

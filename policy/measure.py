@@ -133,6 +133,30 @@ def run_interleaved(compiled: Mapping[str, Any], inputs, *, reps: int, seconds: 
 CPU_MODES: tuple[int, ...] = ()
 
 
+def plan(events: Sequence[Mapping], devs: Sequence[Device]) -> tuple[dict[str, dict], dict[str, Mapping], list[str]]:
+    """(the matrix's graphs by hash, each one's structure from its build event, the hashes to
+    time): a graph whose build carries no structure is skipped on every device, saying so."""
+    from .trace import workloads
+
+    if not devs:
+        raise ValueError("this machine has no real device to measure on")
+    structures: dict[str, Mapping] = {}
+    for ev in events:
+        if ev.get("event") == "build" and isinstance(ev.get("ir"), Mapping):
+            structures.setdefault(summarize(ev["graph"]).hash, ev["ir"])
+    graphs: dict[str, dict] = {}
+    for w in workloads(events):
+        h = summarize(w.graph).hash
+        g = graphs.setdefault(h, {"label": w.name, "nodes": len(w.graph.get("nodes", [])), "results": {},
+                                  "skipped": {}})
+        if h not in structures:
+            g["skipped"] = {d.id: "the trace has no structure (ir) for this graph" for d in devs}
+    todo = [h for h in graphs if h in structures]
+    if not todo:
+        raise ValueError("no graph in the trace carries its structure (record it with `webnn-bridge serve --trace`)")
+    return graphs, structures, todo
+
+
 def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = None, seconds: float = 60.0,
             reps: int = 50, warmup: int = 3, progress=sys.stderr,
             constants: Callable[[str], bytes | None] | None = None, modes: Sequence[int] = CPU_MODES) -> dict:
@@ -144,27 +168,10 @@ def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = Non
 
     from .inventory import takes_cpu_modes
     from .replica import inputs_for, ir_from_json
-    from .trace import MODE_MARK, workloads
+    from .trace import MODE_MARK
 
     devs = real_devices(devices)
-    if not devs:
-        raise ValueError("this machine has no real device to measure on")
-    graphs: dict[str, dict] = {}
-    structures: dict[str, Mapping] = {}
-    for ev in events:
-        if ev.get("event") == "build":
-            h = summarize(ev["graph"]).hash
-            if isinstance(ev.get("ir"), Mapping):
-                structures.setdefault(h, ev["ir"])
-    for w in workloads(events):
-        h = summarize(w.graph).hash
-        g = graphs.setdefault(h, {"label": w.name, "nodes": len(w.graph.get("nodes", [])), "results": {},
-                                  "skipped": {}})
-        if h not in structures:
-            g["skipped"] = {d.id: "the trace has no structure (ir) for this graph" for d in devs}
-    todo = [h for h in graphs if h in structures]
-    if not todo:
-        raise ValueError("no graph in the trace carries its structure (record it with `webnn-bridge serve --trace`)")
+    graphs, structures, todo = plan(events, devs)
     per_graph = seconds / len(todo)
     for i, h in enumerate(todo):
         g = graphs[h]
