@@ -287,7 +287,7 @@ def _interleaved(devs: Sequence[Device], pages: Mapping, observers: Mapping[str,
     where: dict[str, set] = {d.id: set() for d in devs}
     pause: dict[str, float] = {}
     for d in devs:
-        pages[d.id].evaluate("([k, n]) => window.runBlock(k, n, 0)", [key, max(2, warmup)])
+        pages[d.id].evaluate("([k, n]) => window.runBlock(k, n, 0)", [key, max(4, warmup)])
         # the host already idles between a page's runs (the replies and the next inputs in
         # transit): the page pauses only for what the recorded idle time has beyond that
         natural = [i for *_, i in observers[d.id].take() if i is not None]
@@ -308,7 +308,10 @@ def _interleaved(devs: Sequence[Device], pages: Mapping, observers: Mapping[str,
             runs = observers[d.id].take()
             cpu[d.id].append((time.process_time() - c0) * 1e3 / max(1, len(runs)))
             wall[d.id] += [ms for _, _, ms, _ in runs]
-            idle[d.id] += [i for *_, i in runs if i is not None]
+            achieved = [i for *_, i in runs if i is not None]
+            idle[d.id] += achieved
+            if achieved and target > 0:  # the round trip's share drifts: the pause follows it
+                pause[d.id] = max(0.0, pause[d.id] + target - float(np.median(achieved)))
             where[d.id] |= {(dev, h) for dev, h, _, _ in runs}
         done += block
         if done >= 5 and time.perf_counter() - start > seconds:
