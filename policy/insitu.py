@@ -29,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -161,8 +162,10 @@ class _Latencies:
     def __init__(self):
         self.lock = threading.Lock()
         self.ms: list[tuple[str | None, str, float, float | None]] = []
-        self.hashes: dict[int, str] = {}  # the structure hash of each graph object (taken once)
-        self.ended: dict[int, float] = {}  # when each graph's latest dispatch ended (monotonic s)
+        # per graph object (weakly: a freed graph's id() is reused by the next one): its structure
+        # hash (taken once) and when its latest dispatch ended (monotonic s)
+        self.hashes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.ended: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def __call__(self, event: str, facts: Mapping[str, Any]) -> None:
         if event != "dispatch" or not isinstance(facts.get("latencyMs"), (int, float)):
@@ -171,13 +174,13 @@ class _Latencies:
         graph = facts.get("graph")
         p = getattr(graph, "placement", None)
         dev = p.device.id if p is not None and len(p.partitions()) <= 1 else None
-        h = self.hashes.get(id(graph))
-        if h is None:
-            h = self.hashes[id(graph)] = summarize(getattr(graph, "ir", graph)).hash
         ms = float(facts["latencyMs"])
         with self.lock:
-            prev = self.ended.get(id(graph))
-            self.ended[id(graph)] = now
+            h = self.hashes.get(graph)
+            if h is None:
+                h = self.hashes[graph] = summarize(getattr(graph, "ir", graph)).hash
+            prev = self.ended.get(graph)
+            self.ended[graph] = now
             idle = None if prev is None else max(0.0, (now - prev) * 1e3 - ms)
             self.ms.append((dev, h, ms, idle))
 
