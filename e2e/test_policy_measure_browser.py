@@ -89,11 +89,17 @@ def test_a_graph_the_page_cannot_build_is_skipped_with_its_reason(tmp_path, ort_
     for e in events:
         if e["event"] == "build":  # a recorded call the builder refuses: softmax over a missing axis
             e["ir"]["nodes"][-1]["args"]["axis"] = 7
+    events += _trace(tmp_path / "u.jsonl", [_sequences])
+    for e in events:  # and a call no IDL overload takes: that graph alone is skipped, the rest measured
+        if e["event"] == "build" and e["ir"]["nodes"][0]["op"] == "conv2d":
+            e["ir"]["nodes"][0]["args"]["bogus"] = 1
     m = insitu.measure_in_browser(events, devices=ort_cpu, seconds=0.5, reps=5, warmup=1, progress=None)
-    (g,) = m["graphs"].values()
-    assert g["results"] == {}
-    assert "the page could not build it" in g["skipped"][ort_cpu[0].id]
-    assert "TypeError" in g["skipped"][ort_cpu[0].id]
+    refused, bogus = m["graphs"].values()
+    assert refused["results"] == {}
+    assert "the page could not build it" in refused["skipped"][ort_cpu[0].id]
+    assert "TypeError" in refused["skipped"][ort_cpu[0].id]
+    assert bogus["results"] == {}
+    assert "its structure cannot be rebuilt" in bogus["skipped"][ort_cpu[0].id]
 
 
 def test_cli_measures_through_the_browser_and_refuses_cpu_modes_there(tmp_path, ort_cpu):

@@ -233,7 +233,12 @@ def measure_in_browser(events: Sequence[Mapping], *, devices: Sequence[Device] |
                 g = graphs[h]
                 summary = summarize(_summary_of(events, h))
                 _progress(progress, i, len(todo), f"{g['label']}: building in the pages")
-                spec, stored = page_spec(structures[h], app / f"g{i}", f"/g{i}", constants)
+                try:
+                    spec, stored = page_spec(structures[h], app / f"g{i}", f"/g{i}", constants)
+                except ValueError as e:  # a structure no builder call can replay: this graph only
+                    g["skipped"] = {d.id: f"its structure cannot be rebuilt: {str(e)[:160]}" for d in devs}
+                    _progress(progress, i + 1, len(todo), g["label"])
+                    continue
                 g["constants"] = {"stored": stored, "total": len(structures[h].get("constants", {}))}
                 ready = []
                 for d in devs:
