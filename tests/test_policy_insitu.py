@@ -27,22 +27,18 @@ def _ir(op: str):
     return b.build({"y": getattr(b, op)(x)}).ir
 
 
-def test_a_graph_freed_and_its_id_reused_is_not_taken_for_the_next():
+def test_a_graph_freed_and_its_id_reused_is_not_taken_for_the_next(monkeypatch):
+    """A graph the page tore down is freed, and CPython gives its id() to the next object of its
+    size: an observer that keyed graphs by id() took the next graph for the old one (and dropped
+    its dispatches as another graph's). Every id() the same here: the worst case of that reuse."""
+    monkeypatch.setattr(insitu, "id", lambda _obj: 1, raising=False)
     seen = insitu._Latencies()
     relu, tanh = _ir("relu"), _ir("tanh")
     a = _Graph(relu)
     seen("dispatch", {"graph": a, "latencyMs": 1.0})
-    old = id(a)
     del a
     gc.collect()
-    keep = []
-    for _ in range(1000):  # CPython hands a freed object's memory to the next one of its size
-        b = _Graph(tanh)
-        if id(b) == old:
-            break
-        keep.append(b)
-    else:
-        pytest.fail("no object reused the freed graph's id: this test cannot tell keys apart")
+    b = _Graph(tanh)
     seen("dispatch", {"graph": b, "latencyMs": 2.0})
     seen("dispatch", {"graph": b, "latencyMs": 3.0})
     runs = seen.take()
