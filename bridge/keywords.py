@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from webnn_bridge.ops import idl
+from webnn_bridge.ops.calls import is_options
 from webnn_bridge.ops.core import WebNNTypeError
 from webnn_bridge.ops.registry import load_all
 
@@ -20,7 +21,7 @@ def _overload(op: str, n_positional: int, kwargs: Mapping[str, Any]) -> dict:
     overloads = idl.operations("MLGraphBuilder")[op]
     for ov in overloads:
         names = [a["name"] for a in ov["args"]]
-        has_options = bool(ov["args"]) and ov["args"][-1]["type"]["t"] == "dict" and names[-1] == "options"
+        has_options = bool(ov["args"]) and is_options(ov["args"][-1])
         if n_positional <= len(names) and (has_options or set(kwargs) <= set(names)):
             return ov
     return overloads[-1]
@@ -28,7 +29,7 @@ def _overload(op: str, n_positional: int, kwargs: Mapping[str, Any]) -> dict:
 
 def _option_names(ov: dict) -> list[str]:
     last = ov["args"][-1] if ov["args"] else None
-    if last is None or last["name"] != "options" or last["type"]["t"] != "dict":
+    if last is None or not is_options(last):
         return []
     return [m["name"] for m in idl.dictionary_members(last["type"]["name"])]
 
@@ -68,7 +69,7 @@ def _method_meta(op: str) -> tuple:
     ov = max(idl.operations("MLGraphBuilder")[op], key=lambda o: len(o["args"]))
     params = []
     for a in ov["args"]:
-        if a["name"] == "options" and a["type"]["t"] == "dict":
+        if is_options(a):
             params.append(inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD))
         else:
             default = inspect.Parameter.empty if not a["optional"] else a["default"]

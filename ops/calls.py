@@ -7,6 +7,7 @@ again at build()). Pure: no object model, no I/O."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from . import idl
@@ -42,6 +43,11 @@ def prepare_call(op: str, raw_args: list) -> tuple[OpDef, Call]:
     return opdef, call_from(op, overload, conv)
 
 
+def is_options(spec: dict) -> bool:
+    """Whether an IDL argument is a builder method's options dictionary."""
+    return spec["type"]["t"] == "dict" and spec["name"] == "options"
+
+
 def call_from(op: str, overload: dict, conv: dict) -> Call:
     """The Call of a converted builder call: positional arguments and options, as the IDL names
     them. Translated into the shim (ops/jsgen.py)."""
@@ -49,13 +55,29 @@ def call_from(op: str, overload: dict, conv: dict) -> Call:
     options = {}
     for spec in overload["args"]:
         v = conv.get(spec["name"])
-        if spec["type"]["t"] == "dict" and spec["name"] == "options":
+        if is_options(spec):
             options = v or {}
         elif spec["type"]["t"] in ("sequence", "frozen") and spec["type"]["of"] == {"t": "iface", "name": "MLOperand"}:
             args[spec["name"]] = OperandList(v)
         else:
             args[spec["name"]] = v
     return Call(op, args, options)
+
+
+def positional_args(op: str, args: Mapping[str, Any]) -> list:
+    """call_from's inverse: a Call's arguments (by IDL name) in the order of the first overload of
+    builder method ``op`` that takes them all, the options left out. ValueError if none does."""
+    for ov in idl.operations("MLGraphBuilder").get(op, []):
+        names = [a["name"] for a in ov["args"] if not is_options(a)]
+        if set(args) <= set(names):
+            out = []
+            for name in names:
+                if name not in args:
+                    break
+                out.append(args[name])
+            if len(out) == len(args):
+                return out
+    raise ValueError(f"a call of {op}() with arguments {sorted(args)}: no IDL overload takes them")
 
 
 def infer_call(opdef: OpDef, call: Call, caps: Capabilities | None = None) -> list[OperandDesc]:

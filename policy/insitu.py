@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from webnn_bridge.backends.base import Device
+from webnn_bridge.ops.calls import positional_args
 
 from .graphs import summarize
 from .matrix import MATRIX_VERSION, stats
@@ -124,7 +125,7 @@ def page_spec(structure: Mapping, files: Path, prefix: str,
     ir = ir_from_json(structure, constants)
     files.mkdir(parents=True, exist_ok=True)
     spec = {"operands": structure["operands"], "inputs": structure["inputs"], "outputs": structure["outputs"],
-            "nodes": [{**n, "args": _positional(n["op"], n["args"])} for n in structure["nodes"]],
+            "nodes": [{**n, "args": positional_args(n["op"], n["args"])} for n in structure["nodes"]],
             "constants": {}, "inputData": {}}
     stored = 0
     for oid, sha in structure["constants"].items():
@@ -136,23 +137,6 @@ def page_spec(structure: Mapping, files: Path, prefix: str,
         (files / f"i{k}.bin").write_bytes(np.ascontiguousarray(data).tobytes())
         spec["inputData"][name] = f"{prefix}/i{k}.bin"
     return spec, stored
-
-
-def _positional(op: str, args: Mapping[str, Any]) -> list:
-    """A node's arguments (by IDL name in a structure) in the order of the builder method's IDL overload."""
-    from webnn_bridge.ops import idl
-
-    for ov in idl.operations("MLGraphBuilder").get(op, []):
-        names = [a["name"] for a in ov["args"] if not (a["name"] == "options" and a["type"]["t"] == "dict")]
-        if set(args) <= set(names):
-            out = []
-            for name in names:
-                if name not in args:
-                    break
-                out.append(args[name])
-            if len(out) == len(args):
-                return out
-    raise ValueError(f"a graph's structure (ir) has a call of {op}() with arguments {sorted(args)} no IDL overload takes")
 
 
 class _Latencies:

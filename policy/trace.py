@@ -625,24 +625,20 @@ def load_matrix(path: str | Path) -> dict:
     return read_matrix(path)
 
 
-def _offset_widths(rec_ms: float, rec_stats: Mapping | None, measured: Mapping) -> tuple[float, float]:
-    """The lower and upper half-widths of an anchor's offset (recorded p50 minus measured p50):
-    the two p50s' 95% intervals in quadrature (a recording without statistics counts as exact)."""
-    r_lo, r_hi = ((rec_ms - rec_stats["ci95"][0], rec_stats["ci95"][1] - rec_ms) if rec_stats else (0.0, 0.0))
+def _anchor_widths(rec_ms: float, rec_stats: Mapping | None, measured: Mapping,
+                   relative: bool = False) -> tuple[float, float]:
+    """The lower and upper half-widths of an anchor's correction: the recorded and the measured
+    p50's 95% intervals in quadrature (a recording without statistics counts as exact). For the
+    offset (recorded minus measured) in ms; ``relative``: for the factor (recorded over measured),
+    each p50's half-widths as a fraction of it."""
     m50 = float(measured["p50"])
+    r_lo, r_hi = (rec_ms - rec_stats["ci95"][0], rec_stats["ci95"][1] - rec_ms) if rec_stats else (0.0, 0.0)
     m_lo, m_hi = m50 - float(measured["ci95"][0]), float(measured["ci95"][1]) - m50
-    # offset = recorded - measured: its low side takes the recording's low and the measurement's high
-    return math.hypot(max(0.0, r_lo), max(0.0, m_hi)), math.hypot(max(0.0, r_hi), max(0.0, m_lo))
-
-
-def _factor_widths(rec_ms: float, rec_stats: Mapping | None, measured: Mapping) -> tuple[float, float]:
-    """The relative lower and upper half-widths of an anchor's factor (recorded p50 over measured
-    p50): the two p50s' relative 95% intervals in quadrature."""
-    r_lo, r_hi = (((rec_ms - rec_stats["ci95"][0]) / rec_ms, (rec_stats["ci95"][1] - rec_ms) / rec_ms)
-                  if rec_stats and rec_ms > 0 else (0.0, 0.0))
-    m50 = float(measured["p50"])
-    m_lo, m_hi = ((m50 - float(measured["ci95"][0])) / m50, (float(measured["ci95"][1]) - m50) / m50) if m50 > 0 else (0, 0)
-    # factor = recorded / measured: its low side takes the recording's low and the measurement's high
+    if relative:
+        r_lo, r_hi = (r_lo / rec_ms, r_hi / rec_ms) if rec_ms > 0 else (0.0, 0.0)
+        m_lo, m_hi = (m_lo / m50, m_hi / m50) if m50 > 0 else (0.0, 0.0)
+    # either correction grows with the recording and shrinks with the measurement: its low side
+    # takes the recording's low and the measurement's high
     return math.hypot(max(0.0, r_lo), max(0.0, m_hi)), math.hypot(max(0.0, r_hi), max(0.0, m_lo))
 
 
@@ -684,7 +680,8 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
             # dispatch of a page's run), so where recorded and measured differ on the device the
             # trace ran it on, it is the machine's speed then and now, a factor for every device
             factor = statistics.median(recorded[k] / float(results[k]["p50"]) for k in anchors)
-            widths = [_factor_widths(recorded[k], (recorded_stats or {}).get(k), results[k]) for k in anchors]
+            widths = [_anchor_widths(recorded[k], (recorded_stats or {}).get(k), results[k], relative=True)
+                      for k in anchors]
             lo_r = math.hypot((ms - ci[0]) / ms, statistics.median(w[0] for w in widths))
             hi_r = math.hypot((ci[1] - ms) / ms, statistics.median(w[1] for w in widths))
             ms, src = ms * factor, "anchored"
@@ -699,7 +696,7 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
             # the interval widens by the offset's own uncertainty (the recorded and the measured
             # p50 of the anchor: independent estimates, so their half-widths add in quadrature)
             lo_w, hi_w = ms - ci[0], ci[1] - ms
-            widths = [_offset_widths(recorded[k], (recorded_stats or {}).get(k), results[k]) for k in anchors]
+            widths = [_anchor_widths(recorded[k], (recorded_stats or {}).get(k), results[k]) for k in anchors]
             lo_w = math.hypot(lo_w, statistics.median(w[0] for w in widths))
             hi_w = math.hypot(hi_w, statistics.median(w[1] for w in widths))
             ms, src = shifted, "anchored"

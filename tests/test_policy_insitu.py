@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.ops.calls import positional_args
 from webnn_bridge.policy import insitu
 from webnn_bridge.policy.graphs import summarize
 
@@ -50,10 +51,10 @@ def test_a_graph_freed_and_its_id_reused_is_not_taken_for_the_next(monkeypatch):
 
 
 def test_recorded_arguments_become_the_idl_order():
-    assert insitu._positional("softmax", {"axis": 1, "input": {"$ref": 4}}) == [{"$ref": 4}, 1]
-    assert insitu._positional("matmul", {"b": {"$ref": 2}, "a": {"$ref": 1}}) == [{"$ref": 1}, {"$ref": 2}]
+    assert positional_args("softmax", {"axis": 1, "input": {"$ref": 4}}) == [{"$ref": 4}, 1]
+    assert positional_args("matmul", {"b": {"$ref": 2}, "a": {"$ref": 1}}) == [{"$ref": 1}, {"$ref": 2}]
     with pytest.raises(ValueError, match="no IDL overload takes"):
-        insitu._positional("relu", {"input": {"$ref": 1}, "bogus": 1})
+        positional_args("relu", {"input": {"$ref": 1}, "bogus": 1})
 
 
 def test_page_spec_writes_constants_and_inputs_as_the_page_fetches_them(tmp_path):

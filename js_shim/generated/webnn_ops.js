@@ -406,7 +406,7 @@ function calls_call_from(op, overload, conv) {
   for (const $t1 of $iter($getitem(overload, "args"))) {
     spec = $t1;
     v = $M.get(conv, $getitem(spec, "name"));
-    if (($eq($getitem($getitem(spec, "type"), "t"), "dict") && $eq($getitem(spec, "name"), "options"))) {
+    if ($truthy(calls_is_options(spec))) {
       options = $or(v, () => $dict([]));
     } else if (($in($getitem($getitem(spec, "type"), "t"), $T(["sequence", "frozen"])) && $eq($getitem($getitem(spec, "type"), "of"), $dict([["t", "iface"], ["name", "MLOperand"]])))) {
       $setitem(args, $getitem(spec, "name"), new $OperandList(v));
@@ -1200,6 +1200,10 @@ function calls__check_capabilities(opdef, call, outs, caps) {
     d = $t6;
     core_check_dimensions(d, `${$str(opdef.name)} output`, caps.max_rank, caps.max_tensor_byte_length);
   }
+}
+
+function calls_is_options(spec) {
+  return $and($eq($getitem($getitem(spec, "type"), "t"), "dict"), () => $eq($getitem(spec, "name"), "options"));
 }
 
 function core_desc_from_dict(obj, what = "descriptor") {
