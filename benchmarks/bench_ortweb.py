@@ -18,10 +18,14 @@ Numbers are medians of one run's iterations; rounds interleave the targets. The 
 shared and noisy: compare the ratios within a round. --host-dispatch also keeps the WebNN graph
 onnxruntime-web built on ours and times the host's side of it in this process, without the
 browser: MLContext.dispatch (what a page's dispatch costs the host), the ONNX model it is lowered
-to run alone, and the original model, with the host's session options (ONNX node counts too).
---phases shows where a run's time goes, ours beside native: a bare websocket echo and the smallest
-WebNN round trip from the same page (the transport's floor), then a run split at onnxruntime-web's
-own MLContext calls (before them, its writes and dispatch, the reads' wait, after them).
+to run alone, and the original model, with the host's session options (ONNX node counts too),
+each back to back and each after a 4 ms sleep (a host waits about that long between a page's runs,
+and its run then finds the core's caches cold).
+--phases shows where a run's time goes, ours beside native: a bare websocket echo (64 bytes and
+4 KiB) and the smallest WebNN round trip from the same page (the transport's floor), then a run
+split at onnxruntime-web's own MLContext calls (before them, its writes and dispatch, the reads'
+wait, after them). --ours-in-native also runs ours in the native peer's binary with its WebNN off:
+the same page and host in Google's build of Chromium instead of Debian's.
 """
 
 from __future__ import annotations
@@ -45,6 +49,10 @@ ROOT = Path(__file__).resolve().parent.parent
 ORT_WEB = ROOT / ".ortweb" / "onnxruntime-web-1.30.0"
 NATIVE_ARGS = ["--no-sandbox", "--enable-features=WebMachineLearningNeuralNetwork", "--disable-gpu",
                "--no-first-run", "--disable-background-networking"]
+# the native peer's binary with its own WebNN off, so that our shim installs navigator.ml there
+# (--ours-in-native: the same page and host, Google's build of Chromium instead of Debian's)
+OURS_IN_NATIVE_ARGS = ["--no-sandbox", "--disable-features=WebMachineLearningNeuralNetwork", "--disable-gpu",
+                       "--no-first-run", "--disable-background-networking", "--headless"]
 
 
 def silero_sized_model():
@@ -121,15 +129,22 @@ def feeds_for(model, int_value: int = 16000, dims: dict | None = None) -> dict[s
     return out
 
 
-def timed(fn, iters: int) -> float:
+def timed(fn, iters: int, pause_s: float = 0.0) -> float:
+    """The median ms of ``fn()``; ``pause_s``: sleep this long before each call, as a host does
+    between a page's runs (the core does other work meanwhile, and the run finds its caches cold)."""
     for _ in range(10):
         fn()
     times = []
     for _ in range(iters):
+        if pause_s:
+            time.sleep(pause_s)
         t0 = time.perf_counter()
         fn()
         times.append((time.perf_counter() - t0) * 1000)
     return median(times)
+
+
+PAUSE_S = 0.004  # about the time a page's run spends away from the host (--host-dispatch)
 
 
 class GraphKeeper:
@@ -185,9 +200,11 @@ def host_dispatch(ir, model_path: Path, feeds: dict, iters: int) -> dict:
     return {"webnn ops": len(ir.nodes), "lowered nodes": len(lowered.graph.node),
             "lowered nodes (ORT-optimized)": opt_nodes["lowered"],
             "original nodes (ORT-optimized)": opt_nodes["original"],
-            "MLContext.dispatch ms": timed(lambda: ctx.dispatch(graph, ins, outs), iters),
-            "lowered session.run ms": timed(lambda: low.run(None, low_feeds), iters),
-            "original session.run ms": timed(lambda: orig.run(None, feeds), iters)}
+            **{f"{what} ms{label}": timed(fn, iters, pause)
+               for pause, label in ((0.0, ""), (PAUSE_S, f", each after {PAUSE_S * 1000:.0f} ms asleep"))
+               for what, fn in (("MLContext.dispatch", lambda: ctx.dispatch(graph, ins, outs)),
+                                ("lowered session.run", lambda: low.run(None, low_feeds)),
+                                ("original session.run", lambda: orig.run(None, feeds)))}}
 
 
 def in_process(model_path: Path, feeds: dict, iters: int) -> float:
@@ -257,15 +274,17 @@ PHASES_PAGE = """<!doctype html><meta charset=utf-8><title>ort-web phases</title
     const ws = new WebSocket('%(echo)s');
     ws.binaryType = 'arraybuffer';
     await new Promise((r, j) => { ws.onopen = r; ws.onerror = j; });
-    const echo = [];
-    for (let i = 0; i < 300; i++) {
-      const t = performance.now();
-      ws.send(new Uint8Array(64));
-      await new Promise((r) => { ws.onmessage = r; });
-      echo.push(performance.now() - t);
+    for (const [key, size] of [['echo', 64], ['echo4k', 4096]]) {
+      const echo = [];
+      for (let i = 0; i < 300; i++) {
+        const t = performance.now();
+        ws.send(new Uint8Array(size));
+        await new Promise((r) => { ws.onmessage = r; });
+        echo.push(performance.now() - t);
+      }
+      say(key, [median(echo)]);
     }
     ws.close();
-    say('echo', [median(echo)]);
     // the smallest WebNN round trip: write 4 floats, read them back
     const ctx = await navigator.ml.createContext({deviceType: 'cpu'});
     const tt = await ctx.createTensor({dataType: 'float32', shape: [4], readable: true, writable: true});
@@ -316,6 +335,7 @@ PHASES_PAGE = """<!doctype html><meta charset=utf-8><title>ort-web phases</title
 });</script>"""
 
 PHASES = (("echo", "a bare websocket echo of 64 bytes (the floor of any websocket design)"),
+          ("echo4k", "a bare websocket echo of 4 KiB (about a run's frame)"),
           ("roundtrip", "writeTensor of 4 floats + readTensor, awaited"),
           ("phase_run", "a whole run (session.run)"),
           ("phase_before", "  onnxruntime-web before its first WebNN call"),
@@ -359,6 +379,9 @@ def main() -> None:
                          "smallest WebNN round trip from the same page, then a run's phases, ours and native")
     ap.add_argument("--host-dispatch", action="store_true",
                     help="also time the host's side of onnxruntime-web's WebNN graph in-process (after the rounds)")
+    ap.add_argument("--ours-in-native", action="store_true",
+                    help="also run ours in the native peer's binary with its WebNN off (Google's build of Chromium "
+                         "instead of Debian's: what the browser build costs, apart from our design)")
     args = ap.parse_args()
     if not (ORT_WEB / "ort.min.js").is_file():
         sys.exit(f"onnxruntime-web is missing in {ORT_WEB}: run scripts/install_ortweb.sh")
@@ -392,6 +415,15 @@ def main() -> None:
                 host.stop()
             r.update({"ours webnn": ours["webnn"], "ours load": ours["webnn_load"], "ort-web wasm": ours["wasm"]})
             assert abs(ours["webnn_prob"] - float(ref.ravel()[0])) < 1e-4, (ours["webnn_prob"], ref)
+            if native is not None and args.ours_in_native:
+                host = start_host(own_process=True, app_dir=app)
+                try:
+                    o153 = browser_rows([str(native), *OURS_IN_NATIVE_ARGS], host.url, app, args.iters, ["webnn"],
+                                        env=native_env(native))
+                finally:
+                    host.stop()
+                assert abs(o153["webnn_prob"] - float(ref.ravel()[0])) < 1e-4, (o153["webnn_prob"], ref)
+                r["ours in 153"] = o153["webnn"]
             if native is not None:
                 server = StaticServer(app)
                 try:
@@ -419,6 +451,13 @@ def main() -> None:
                 cols["ours"] = phases([CHROMIUM, *CHROMIUM_ARGS], host.url, app, args.iters, echo.url)
             finally:
                 host.stop()
+            if native is not None and args.ours_in_native:
+                host = start_host(own_process=True, app_dir=app)
+                try:
+                    cols["ours in 153"] = phases([str(native), *OURS_IN_NATIVE_ARGS], host.url, app, args.iters,
+                                                 echo.url, env=native_env(native))
+                finally:
+                    host.stop()
             if native is not None:
                 server = StaticServer(app)
                 try:
@@ -427,9 +466,9 @@ def main() -> None:
                 finally:
                     server.stop()
             print(f"\nwhere a run goes (medians of {args.iters} runs, ms; one page per browser):")
-            print(f"  {'':66s}" + "".join(f"{c:>9s}" for c in cols))
+            print(f"  {'':66s}" + "".join(f"{c:>12s}" for c in cols))
             for k, label in PHASES:
-                print(f"  {label:66s}" + "".join(f"{cols[c][k]:9.2f}" for c in cols))
+                print(f"  {label:66s}" + "".join(f"{cols[c][k]:12.2f}" for c in cols))
         if keeper is not None:
             keeper.close()
             if keeper.ir is None:
@@ -437,7 +476,7 @@ def main() -> None:
             else:
                 print(f"\nhost dispatch of onnxruntime-web's first WebNN graph, in this process ({args.iters} runs):")
                 for k, v in host_dispatch(keeper.ir, app / "model.onnx", feeds, args.iters).items():
-                    print(f"  {k:32s} {v:8.3f}" if isinstance(v, float) else f"  {k:32s} {v:8d}")
+                    print(f"  {k:56s} {v:8.3f}" if isinstance(v, float) else f"  {k:56s} {v:8d}")
 
 
 if __name__ == "__main__":
