@@ -36,6 +36,7 @@ if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ]; then  # e2e/te
 fi
 bash scripts/setup.sh test
 bash scripts/install_ortweb.sh   # onnxruntime-web (npm, pinned) for e2e/test_ortweb_node.py
+bash scripts/install_playwright_test.sh   # Playwright Test (npm, pinned) for e2e/test_playwright_node.py
 echo "== ruff" >&2
 .venv/bin/ruff check .
 echo "== generated code" >&2
