@@ -303,6 +303,13 @@ class BrowserContext:
     def new_cdp_session(self, page):
         raise Error(f"{self.browser.name} has no Chrome DevTools Protocol (CDP): a Chromium-only API")
 
+    def add_init_script(self, script: str) -> None:
+        """Runs ``script`` in every page of this context that loads from now on, before the page's
+        own scripts (Playwright's method). The script runs as a function body: its top-level
+        declarations stay its own, as the shim's do (wrap it in an IIFE for Playwright's global
+        scope). Firefox: a BiDi preload script of this user context; WebKit cannot (Error)."""
+        self.browser._add_init_script(self._handle, script)
+
     def close(self) -> None:
         if self._closed:
             return
@@ -569,6 +576,10 @@ class FirefoxBrowser(_Browser):
         except Error:
             pass
 
+    def _add_init_script(self, user_context: str, script: str) -> None:
+        self._send("script.addPreloadScript",
+                   {"functionDeclaration": "() => {\n" + script + "\n}", "userContexts": [user_context]}, 30)
+
     def close(self) -> None:
         for ctx in list(self._contexts):
             ctx.close()
@@ -792,6 +803,10 @@ class WebKitBrowser(_Browser):
 
     def _close_context(self, session) -> None:
         pass  # its windows are closed; the session stays for the next context
+
+    def _add_init_script(self, session, script: str) -> None:
+        raise Error("WebKitWebDriver cannot run a script before a page's own (classic WebDriver has no "
+                    "preload scripts): serve the page through the host (its --app) to test it in WebKit")
 
     def close(self) -> None:
         for ctx in list(self._contexts):

@@ -16,11 +16,16 @@ feature, which lack a feature the test needs, and says so.
 Fixtures:
 
 - ``webnn_host``    a host on a free loopback port for the whole test session, serving
-                    ``--webnn-app DIR`` (or the ``webnn_app`` ini value) when given; ``.url``;
+                    ``--webnn-app DIR`` (or the ``webnn_app`` ini value) when given, and letting in
+                    pages of the ``--webnn-allow-origin`` origins (the ``webnn_allow_origins`` ini
+                    lines: e.g. your own development server's); ``.url``;
 - ``webnn_engine``  the browser's name: ``chromium``, ``firefox`` or ``webkit``;
 - ``webnn_available`` skips the test when that browser is not installed (for tests launching it);
 - ``webnn_browser`` the browser (Chromium: ``--webnn-chromium PATH``, a Playwright Browser);
-- ``webnn_page``    a fresh page in a fresh context; ``page.console_messages`` collects console output;
+- ``webnn_page``    a fresh page in a fresh context; ``page.console_messages`` collects console output.
+                    With allowed origins, every page it loads gets ``webnn_host``'s shim before its own
+                    scripts, whatever its origin (Chromium and Firefox; WebKit cannot, and fails so);
+- ``webnn_shim``    the source of ``webnn_host``'s shim script (what ``webnn_page`` adds);
 - ``webnn_app``     a factory: ``webnn_app(DIR)`` serves any app directory on its own host
                     (stopped after the test) and returns it; ``app.open("sub/page.html")``
                     opens a page of it in a fresh browser context.
@@ -47,17 +52,23 @@ def pytest_addoption(parser):
     group = parser.getgroup("webnn-bridge")
     group.addoption("--webnn-app", metavar="DIR", help="app directory the webnn_host fixture serves")
     group.addoption("--webnn-chromium", metavar="PATH", help="Chromium executable (default /usr/bin/chromium)")
+    group.addoption("--webnn-allow-origin", metavar="ORIGIN", action="append", default=[],
+                    help="also let pages of this origin use the session host (repeatable); webnn_page then "
+                         "gives every page it loads the shim")
     group.addoption("--webnn-browser", metavar="LIST",
                     help="browsers the fixtures run tests in: chromium, firefox, webkit or a comma list "
                          "(default: the webnn_browser ini value, else chromium)")
     parser.addini("webnn_app", "app directory the webnn_host fixture serves (relative to the rootdir)")
     parser.addini("webnn_browser", "browsers the fixtures run tests in (comma list; default chromium)")
+    parser.addini("webnn_allow_origins", "origins whose pages may use the session host, one a line "
+                  "(webnn_page gives every page it loads the shim)", type="linelist")
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "webnn_engines(*names): run this test in these browsers only")
     config.addinivalue_line("markers", "webnn_lacks(feature, *names): skip in browsers `names`, which lack `feature`")
     engines(config)  # a misspelt browser is a usage error before anything runs
+    allowed_origins(config)  # so is a malformed origin
 
 
 def engines(config) -> list[str]:
@@ -133,19 +144,40 @@ def _watched(page):
     return page
 
 
-def _start(app_dir: Path | None):
+def allowed_origins(config) -> list[str]:
+    """--webnn-allow-origin and the webnn_allow_origins ini lines (a malformed one is a usage error)."""
+    from .server import normalize_origin
+
+    origins = [*config.getoption("--webnn-allow-origin"), *config.getini("webnn_allow_origins")]
+    for o in origins:
+        try:
+            normalize_origin(o)
+        except ValueError as e:
+            raise pytest.UsageError(f"webnn-bridge: --webnn-allow-origin: {e}") from None
+    return origins
+
+
+def _start(app_dir: Path | None, allow_origins: list[str] | None = None):
     from .embed import start_host
 
     if app_dir is not None and not app_dir.is_dir():
         pytest.fail(f"webnn-bridge: app directory {app_dir} does not exist")
-    return start_host(app_dir=app_dir)
+    return start_host(app_dir=app_dir, allow_origins=list(allow_origins or []))
 
 
 @pytest.fixture(scope="session")
 def webnn_host(pytestconfig):
-    running = _start(_app_dir(pytestconfig))
+    running = _start(_app_dir(pytestconfig), allowed_origins(pytestconfig))
     yield running
     running.stop()
+
+
+@pytest.fixture(scope="session")
+def webnn_shim(webnn_host) -> str:
+    """The shim script ``webnn_host`` serves (bound to it), for ``add_init_script``."""
+    from .shim import shim_source
+
+    return shim_source(webnn_host.url)
 
 
 @pytest.fixture(scope="session")
@@ -192,10 +224,35 @@ def webnn_browser(webnn_available, webnn_engine):
 
 
 @pytest.fixture
-def webnn_page(webnn_browser):
+def webnn_page(request, webnn_browser):
     ctx = webnn_browser.new_context()
-    yield _watched(ctx.new_page())
+    cannot = None
+    if allowed_origins(request.config):  # pages of those origins get the shim before their own scripts
+        from .browsers import Error
+
+        try:
+            ctx.add_init_script(script=request.getfixturevalue("webnn_shim"))
+        except Error as e:  # WebKit: the host's own pages still work, others fail when opened
+            cannot = str(e)
+    page = _watched(ctx.new_page())
+    if cannot:
+        _host_pages_only(page, request.getfixturevalue("webnn_host").url, cannot)
+    yield page
     ctx.close()
+
+
+def _host_pages_only(page, host_url: str, why: str) -> None:
+    """``page.goto`` fails the test, saying why, for a page the host does not serve."""
+    from urllib.parse import urlsplit
+
+    goto = page.goto
+
+    def checked(url: str, **kw):
+        if urlsplit(url)[:2] != urlsplit(host_url)[:2]:
+            pytest.fail(f"webnn-bridge: {url} cannot get the shim in this browser: {why}")
+        return goto(url, **kw)
+
+    page.goto = checked
 
 
 @pytest.fixture

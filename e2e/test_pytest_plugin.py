@@ -63,6 +63,69 @@ def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch, pytestconfig):
     result.stdout.fnmatch_lines([f"*test_a_failing_page_fails[[]{name}[]]*" for name in names])
 
 
+OTHER_ORIGIN_TESTS = '''
+import os
+
+
+def test_a_page_of_another_origin_runs_a_graph(webnn_page):
+    webnn_page.goto(os.environ["USER_APP_URL"] + "/app/")
+    assert webnn_page.evaluate("window.run()") == [0, 3]
+
+
+def test_the_hosts_own_pages_still_run(webnn_host, webnn_page):
+    webnn_page.goto(webnn_host.url + "/app/")  # the host injects its tag too: the page has the shim twice
+    assert webnn_page.evaluate("window.run()") == [0, 3]
+'''
+
+
+def test_pages_of_an_allowed_origin_get_the_shim(pytester, monkeypatch, pytestconfig):
+    """A user's own development server (another origin): with --webnn-allow-origin, webnn_page gives
+    its pages the session host's shim before their own scripts; WebKit cannot, and the test that
+    opens such a page fails saying so, while the host's own pages still run there."""
+    import functools
+    import http.server
+    import threading
+
+    from webnn_bridge.bridge.browsers import missing
+    from webnn_bridge.bridge.pytest_plugin import engines
+
+    names = [e for e in engines(pytestconfig) if not missing(e) or os.environ.get("CI", "").lower() in ("1", "true")]
+    (pytester.path / "site" / "app").mkdir(parents=True)
+    (pytester.path / "site" / "app" / "index.html").write_text(PAGE)  # no shim tag
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(pytester.path / "site"))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        origin = f"http://127.0.0.1:{server.server_address[1]}"
+        pytester.makeini("[pytest]\nwebnn_app = site\n")
+        pytester.makepyfile(test_user=OTHER_ORIGIN_TESTS)
+        monkeypatch.setenv("USER_APP_URL", origin)
+        monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+        plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+        args = [*plugin, "-q", f"--webnn-browser={','.join(names)}"]
+        result = pytester.runpytest_subprocess(*args, "--webnn-allow-origin", origin, timeout=300)
+        webkit = "webkit" in names
+        result.assert_outcomes(passed=2 * len(names) - webkit, failed=int(webkit))
+        if webkit:
+            result.stdout.fnmatch_lines(["*test_a_page_of_another_origin_runs_a_graph[[]webkit[]]*",
+                                         "*cannot get the shim in this browser*"])
+        # the control: without the option those pages have no WebNN (nor a host that lets them in)
+        result = pytester.runpytest_subprocess(*args, "-k", "another_origin", timeout=300)
+        result.assert_outcomes(failed=len(names))
+    finally:
+        server.shutdown()
+
+
+def test_a_malformed_allowed_origin_is_a_usage_error(pytester, monkeypatch):
+    pytester.makepyfile(test_user="def test_x(webnn_page):\n    pass\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    result = pytester.runpytest_subprocess(*plugin, "-q", "--webnn-allow-origin", "localhost:5173", timeout=120)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--webnn-allow-origin*not an origin*"])
+
+
 def test_unknown_browser_is_a_usage_error(pytester, monkeypatch):
     pytester.makepyfile(test_user="def test_x(webnn_page):\n    pass\n")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
