@@ -24,7 +24,8 @@ Fixtures:
 - ``webnn_browser`` the browser (Chromium: ``--webnn-chromium PATH``, a Playwright Browser);
 - ``webnn_page``    a fresh page in a fresh context; ``page.console_messages`` collects console output.
                     With allowed origins, every page it loads gets ``webnn_host``'s shim before its own
-                    scripts, whatever its origin (Chromium and Firefox; WebKit cannot, and fails so);
+                    scripts, whatever its origin (Chromium and Firefox; WebKit cannot, so there a test
+                    that opens a page the host does not serve fails and says why);
 - ``webnn_shim``    the source of ``webnn_host``'s shim script (what ``webnn_page`` adds);
 - ``webnn_app``     a factory: ``webnn_app(DIR)`` serves any app directory on its own host
                     (stopped after the test) and returns it; ``app.open("sub/page.html")``
