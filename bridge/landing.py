@@ -8,7 +8,7 @@ import html
 from importlib import metadata
 
 _PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>webnn-bridge</title>
+<html lang="en"><head><meta charset="utf-8"><title>webnn-bridge</title><link rel="icon" href="data:,">
 <script src="{shim_path}"></script>
 <style>body{{font:15px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}}
 code,pre{{background:#f3f3f3;padding:.1rem .3rem}} .ok{{color:#070}} .fail{{color:#a00}}</style>

@@ -41,3 +41,5 @@ def test_landing_page_self_test_passes(app, page):
     text = page.inner_text("#selftest")
     assert text.startswith("passed: ") and "[1, 1, 1, 4]" in text, text
     assert app.url in page.inner_text("pre")
+    # a clean console for a first visit (no request of the page fails: not even a favicon's)
+    assert not [m for m in page.console_messages if m.startswith(("error", "pageerror"))], page.console_messages
