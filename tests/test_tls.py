@@ -188,7 +188,9 @@ def test_urllib_verifies_against_the_authority(host, dev):
 
 def _ws_status(url, dev, origin):
     try:
-        with connect(url, ssl=client_context(dev), **({"origin": origin} if origin else {})) as ws:
+        # 30 s like every other wait here: one CI run on a loaded 2-core machine (tests/ on 2 processes,
+        # other work beside them) saw the default 10 s pass before the handshake's answer
+        with connect(url, ssl=client_context(dev), open_timeout=30, **({"origin": origin} if origin else {})) as ws:
             ws.send('{"t":"hello","id":1}')
             reply = json.loads(ws.recv(timeout=30))
             return "open" if reply.get("ok", {}).get("session") else reply
