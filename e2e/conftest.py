@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import http.server
 import shutil
+import socket
 import ssl
 import threading
 from pathlib import Path
@@ -78,6 +79,13 @@ def browser(webnn_browser):
 @pytest.fixture
 def page(webnn_page):
     return webnn_page
+
+
+def free_port() -> int:
+    """A loopback port free now (for a server a test starts in another process)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class StaticServer:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from .conftest import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
@@ -54,12 +55,6 @@ window.loop = (n, gapMs) => {
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _metric(url: str, name: str) -> float:
     with urllib.request.urlopen(url + "/metrics", timeout=5) as r:
         for line in r.read().decode().splitlines():
@@ -72,12 +67,12 @@ class Cluster:
     def __init__(self, app: Path, tmp: Path):
         self.app, self.tmp = app, tmp
         self.hosts: dict[str, tuple[subprocess.Popen, str]] = {}
-        self.lb_port = _free_port()
+        self.lb_port = free_port()
         self.lb_url = f"http://127.0.0.1:{self.lb_port}"
         self.haproxy: subprocess.Popen | None = None
 
     def start_host(self, name: str, port: int | None = None) -> str:
-        port = port or _free_port()
+        port = port or free_port()
         p = subprocess.Popen(
             [sys.executable, "-m", "webnn_bridge.bridge.cli", "serve", "--port", str(port), "--app", str(self.app),
              "--no-cache", "--trusted-proxy", "127.0.0.1", "--drain-timeout", "30"],
@@ -128,7 +123,7 @@ def cluster(tmp_path):
     app.mkdir()
     (app / "balancer.html").write_text(PAGE)
     c = Cluster(app, tmp_path)
-    ports = [_free_port(), _free_port()]
+    ports = [free_port(), free_port()]
     c.start_host("a", ports[0])
     c.start_host("b", ports[1])
     c.start_balancer(ports)

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM, ROOT
+from .conftest import CHROMIUM, ROOT, free_port
 
 EXAMPLE = ROOT / "examples" / "playwright-test"
 PLAYWRIGHT = EXAMPLE / "node_modules" / ".bin" / "playwright"
@@ -25,12 +24,6 @@ SPECS = {  # every test of the example's suite, all of which must pass
     "without the fixture that page has no WebNN in this browser",
     "builder errors are the spec's, thrown synchronously",
 }
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _outcomes(report: dict) -> dict[str, str]:
@@ -58,7 +51,7 @@ def test_playwright_test_example_passes(tmp_path):
     report = tmp_path / "report.json"
     env = dict(os.environ, CI="1", CHROMIUM=CHROMIUM, PLAYWRIGHT_JSON_OUTPUT_NAME=str(report),
                WEBNN_BRIDGE=str(Path(sys.executable).parent / "webnn-bridge"),
-               WEBNN_BRIDGE_PORT=str(_free_port()), APP_PORT=str(_free_port()))
+               WEBNN_BRIDGE_PORT=str(free_port()), APP_PORT=str(free_port()))
     run = subprocess.run([str(PLAYWRIGHT), "test", "--reporter=json", f"--output={tmp_path / 'results'}"],
                          cwd=EXAMPLE, env=env, capture_output=True, text=True, timeout=300)
     assert report.is_file(), f"no report (exit {run.returncode}):\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import StaticServer
+
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,22 +84,15 @@ def test_pages_of_an_allowed_origin_get_the_shim(pytester, monkeypatch, pytestco
     """A user's own development server (another origin): with --webnn-allow-origin, webnn_page gives
     its pages the session host's shim before their own scripts; WebKit cannot, and the test that
     opens such a page fails saying so, while the host's own pages still run there."""
-    import functools
-    import http.server
-    import threading
-
     from webnn_bridge.bridge.browsers import missing
     from webnn_bridge.bridge.pytest_plugin import engines
 
     names = [e for e in engines(pytestconfig) if not missing(e) or os.environ.get("CI", "").lower() in ("1", "true")]
     (pytester.path / "site" / "app").mkdir(parents=True)
     (pytester.path / "site" / "app" / "index.html").write_text(PAGE)  # no shim tag
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(pytester.path / "site"))
-    handler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = StaticServer(pytester.path / "site")
     try:
-        origin = f"http://127.0.0.1:{server.server_address[1]}"
+        origin = server.origin
         pytester.makeini("[pytest]\nwebnn_app = site\n")
         pytester.makepyfile(test_user=OTHER_ORIGIN_TESTS)
         monkeypatch.setenv("USER_APP_URL", origin)
@@ -115,7 +110,7 @@ def test_pages_of_an_allowed_origin_get_the_shim(pytester, monkeypatch, pytestco
                                                timeout=300)
         result.assert_outcomes(failed=1)
     finally:
-        server.shutdown()
+        server.stop()
 
 
 def test_a_malformed_allowed_origin_is_a_usage_error(pytester, monkeypatch):
