@@ -57,9 +57,7 @@ def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch, pytestconfig):
     (pytester.path / "site" / "app" / "index.html").write_text(PAGE)
     pytester.makeini("[pytest]\nwebnn_app = site\n")
     pytester.makepyfile(test_user=USER_TESTS)
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    # -p loads the module the pytest11 entry point names (the shared dev install may predate it)
-    plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    plugin = _user_run(monkeypatch)
     result = pytester.runpytest_subprocess(*plugin, "-q", f"--webnn-browser={','.join(names)}", timeout=300)
     result.assert_outcomes(passed=2 * len(names), failed=len(names))
     result.stdout.fnmatch_lines([f"*test_a_failing_page_fails[[]{name}[]]*" for name in names])
@@ -96,8 +94,7 @@ def test_pages_of_an_allowed_origin_get_the_shim(pytester, monkeypatch, pytestco
         pytester.makeini("[pytest]\nwebnn_app = site\n")
         pytester.makepyfile(test_user=OTHER_ORIGIN_TESTS)
         monkeypatch.setenv("USER_APP_URL", origin)
-        monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-        plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+        plugin = _user_run(monkeypatch)
         args = [*plugin, "-q", f"--webnn-browser={','.join(names)}"]
         result = pytester.runpytest_subprocess(*args, "--webnn-allow-origin", origin, timeout=300)
         webkit = "webkit" in names
@@ -115,8 +112,7 @@ def test_pages_of_an_allowed_origin_get_the_shim(pytester, monkeypatch, pytestco
 
 def test_a_malformed_allowed_origin_is_a_usage_error(pytester, monkeypatch):
     pytester.makepyfile(test_user="def test_x(webnn_page):\n    pass\n")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    plugin = _user_run(monkeypatch)
     result = pytester.runpytest_subprocess(*plugin, "-q", "--webnn-allow-origin", "localhost:5173", timeout=120)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--webnn-allow-origin*not an origin*"])
@@ -124,11 +120,17 @@ def test_a_malformed_allowed_origin_is_a_usage_error(pytester, monkeypatch):
 
 def test_unknown_browser_is_a_usage_error(pytester, monkeypatch):
     pytester.makepyfile(test_user="def test_x(webnn_page):\n    pass\n")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    plugin = _user_run(monkeypatch)
     result = pytester.runpytest_subprocess(*plugin, "-q", "--webnn-browser=chromium,netscape", timeout=120)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*unknown browser netscape*"])
+
+
+def _user_run(monkeypatch) -> list[str]:
+    """Sets up a user's pytest run (this checkout importable); the arguments that load the plugin
+    as its pytest11 entry point would (the shared dev install may predate the entry point)."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    return ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
 
 
 def _entry_points() -> set[str]:
@@ -170,8 +172,7 @@ def test_no_browser():
 def test_browsers_parametrize_and_markers(pytester, monkeypatch):
     """Collection only (no browser starts): one item per browser, markers narrow or skip."""
     pytester.makepyfile(test_user=MARKED)
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    plugin = ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    plugin = _user_run(monkeypatch)
     result = pytester.runpytest_subprocess(*plugin, "--collect-only", "-q", "--webnn-browser", "firefox, webkit,chromium",
                                            timeout=120)
     items = {line.split("::")[1] for line in result.stdout.lines if "::" in line}
