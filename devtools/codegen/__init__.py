@@ -16,7 +16,9 @@ carries a generated-file header that no generator here produces).
 
 A generator that needs an optional runtime (OpenVINO's measured table) is run when that runtime is
 installed; otherwise the command says which file it skipped and why (``--check`` still passes, the
-test that compares the file skips with the same reason).
+test that compares the file skips with the same reason). A measured table takes tens of seconds, so
+the test command (scripts/test.sh), which runs ``--check`` first, tells the test not to measure it
+again (``WEBNN_BRIDGE_CODEGEN_CHECKED=1``).
 
 The measured tables run the capability sweep's cases (tests/test_capability_sweep.py), so this
 command runs from a source checkout (it writes into one anyway).
@@ -44,6 +46,7 @@ class Generator:
     needs: str | None = None  # an optional module it needs; missing: skipped with a reason
     unavailable: Callable[[], str | None] | None = None  # why it cannot run here (asked after `needs`)
     reload: Callable[[], None] | None = None  # after a write: drop what this process cached of the old files
+    measured: bool = False  # renders by running a backend (tens of seconds), not from the sources alone
 
     def missing(self) -> str | None:
         """Why this generator cannot run here, or None."""
@@ -123,7 +126,7 @@ GENERATORS: tuple[Generator, ...] = (
     Generator("TensorRT ONNX operator table", (Path("backends/onnx_op_types.json"),), _onnx_op_types,
               reload=_reload_onnx_op_types),
     Generator("OpenVINO capability table", (Path("backends/openvino_caps.json"),), _openvino_caps, needs="openvino",
-              unavailable=_no_openvino_cpu, reload=_reload_openvino_caps),
+              unavailable=_no_openvino_cpu, reload=_reload_openvino_caps, measured=True),
     Generator("README operator table", (Path("README.md"),), _readme_table),
 )
 
