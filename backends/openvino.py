@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from webnn_bridge.ops.core import OperationError
-from webnn_bridge.ops.graph import GraphIR
+from webnn_bridge.ops.graph import GraphIR, node_refs
 from webnn_bridge.ops.registry import load_all
 
 from .base import Backend, Capabilities, Compiled, Device
@@ -72,9 +72,113 @@ def capabilities_from_table(ops_table: Mapping[str, Mapping[str, list]], types: 
     return Capabilities(ops=ops)
 
 
+def _flushed_by_openvino(t) -> np.ndarray | None:
+    """The array of a float32 initializer that OpenVINO's CPU plugin would not keep bit for bit,
+    else None: a constant holding a subnormal value comes back with every value of exponent 0
+    (subnormals and -0 alike) flushed to +0 (measured on OpenVINO 2025/2026 with Identity, Cast
+    and Neg; runtime inputs and arithmetic keep them)."""
+    from onnx import TensorProto, numpy_helper
+
+    if t.data_type != TensorProto.FLOAT:
+        return None
+    a = numpy_helper.to_array(t)
+    bits = a.view(np.uint32) & 0x7FFFFFFF
+    return a if bool(np.any((bits > 0) & (bits < 0x00800000))) else None
+
+
+def _constants_as_inputs(model) -> dict[str, np.ndarray]:
+    """Turns the float32 initializers OpenVINO would flush into graph inputs (fed their values on
+    every run, from the host's array); returns them by name."""
+    from onnx import helper
+
+    kept, fed = [], {}
+    for t in model.graph.initializer:
+        a = _flushed_by_openvino(t)
+        if a is None:
+            kept.append(t)
+        else:
+            fed[t.name] = np.ascontiguousarray(a)
+            model.graph.input.append(helper.make_tensor_value_info(t.name, t.data_type, list(a.shape)))
+    if fed:
+        del model.graph.initializer[:]
+        model.graph.initializer.extend(kept)
+    return fed
+
+
+def float16_boundaries(graph: GraphIR) -> set[int]:
+    """The nodes that read a float16 value another node made and give a result of another type
+    (a cast from float16, a comparison, argMin/argMax, ...). OpenVINO's CPU plugin computes a
+    float16 graph in float32 and rounds to float16 only at the model's outputs, so the float16
+    value such a node reads would reach it unrounded (a cast of 1.0003 to float16 and back gave
+    1.0003, not 1): from each of these nodes on, the graph runs as a model of its own, and the
+    value arrives rounded as the previous model's float16 output."""
+    made_here = {oid for n in graph.nodes for oid in n.outputs}
+    cuts = set()
+    for i, n in enumerate(graph.nodes):
+        if all(graph.operands[o].data_type == "float16" for o in n.outputs):
+            continue
+        if any(r in made_here and graph.operands[r].data_type == "float16" for r in node_refs(n)):
+            cuts.add(i)
+    return cuts
+
+
+def _widen_float16_constants(model) -> None:
+    """Replaces each Cast of a float16 initializer to float32 by the widened initializer (exact).
+    OpenVINO 2026.4's CPU plugin folds such a Cast wrongly into what follows it: Abs of a float16
+    constant cast to float32 came back unchanged (negative), so every accurate sigmoid
+    (lower_sigmoid) of a float16 constant lost its sign."""
+    from onnx import TensorProto, numpy_helper
+
+    inits = {t.name: t for t in model.graph.initializer}
+    keep = []
+    for n in model.graph.node:
+        to = next((a.i for a in n.attribute if a.name == "to"), None)
+        t = inits.get(n.input[0]) if n.op_type == "Cast" and n.input else None
+        if t is not None and t.data_type == TensorProto.FLOAT16 and to == TensorProto.FLOAT:
+            model.graph.initializer.append(numpy_helper.from_array(numpy_helper.to_array(t).astype(np.float32),
+                                                                   n.output[0]))
+        else:
+            keep.append(n)
+    if len(keep) != len(model.graph.node):
+        del model.graph.node[:]
+        model.graph.node.extend(keep)
+
+
+class Float16Split(Compiled):
+    """One graph as consecutive OpenVINO models, cut before each node of float16_boundaries
+    (partition.py hands the values between them as host arrays). One compiled graph for the
+    policy and traces: every part runs on the same device."""
+
+    def __init__(self, graph: GraphIR, cuts: set[int], compile_part):
+        from .partition import PartitionedCompiled, split_graph
+
+        part, labels = 0, []
+        for i in range(len(graph.nodes)):
+            part += i in cuts
+            labels.append(str(part))
+        compiled = []
+        try:
+            for seg in split_graph(graph, labels):
+                compiled.append((seg, compile_part(seg.graph)))
+        except BaseException:
+            for _, c in compiled:
+                c.close()
+            raise
+        self.parts = PartitionedCompiled(graph, compiled)
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return self.parts.run(inputs)
+
+    def close(self) -> None:
+        self.parts.close()
+
+
 class OpenVinoCompiled(Compiled):
     def __init__(self, graph: GraphIR, device_name: str, threads: int = 0):
         model, in_map, out_map = lower_graph(graph, supported_ir_version())
+        self.constant_feeds: dict[int, np.ndarray] = {}
+        _widen_float16_constants(model)
+        fed = _constants_as_inputs(model)
         core = _core()
         try:
             ov_model = core.read_model(model.SerializeToString(), b"")
@@ -89,13 +193,16 @@ class OpenVinoCompiled(Compiled):
         # OpenVINO keeps the ONNX graph's input/output order
         onnx_inputs = [i.name for i in model.graph.input]
         self.feed_index = {name: onnx_inputs.index(v) for name, v in in_map.items()}
+        self.constant_feeds = {onnx_inputs.index(name): a for name, a in fed.items()}
         self.webnn_outputs = list(out_map.keys())
         self.dtypes = [graph.operands[graph.outputs[n]].numpy_dtype for n in self.webnn_outputs]
         self.request = self.compiled.create_infer_request()
         self._lock = threading.Lock()
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        feed = {self.feed_index[k]: np.ascontiguousarray(v) for k, v in inputs.items()}
+        # reshaped: ascontiguousarray makes a 0-d array 1-d, which OpenVINO refuses for a scalar input
+        feed = {self.feed_index[k]: np.ascontiguousarray(v).reshape(np.shape(v)) for k, v in inputs.items()}
+        feed.update(self.constant_feeds)
         with self._lock:
             self.request.infer(feed)
             results = [self.request.get_output_tensor(i).data.copy() for i in range(len(self.webnn_outputs))]
@@ -145,4 +252,8 @@ class OpenVinoBackend(Backend):
         return op in caps_table()["ops"]
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
-        return OpenVinoCompiled(graph, device.providers[0] if device.providers else "CPU", device.threads)
+        name = device.providers[0] if device.providers else "CPU"
+        cuts = float16_boundaries(graph)
+        if not cuts:
+            return OpenVinoCompiled(graph, name, device.threads)
+        return Float16Split(graph, cuts, lambda g: OpenVinoCompiled(g, name, device.threads))

@@ -35,6 +35,7 @@ from webnn_bridge.ops.calls import (
     check_dispatch,
     check_input_name,
     check_new_operand,
+    check_scalar_constant,
     infer_call,
     is_operand,
     prepare_call,
@@ -555,7 +556,7 @@ class MLGraphBuilder:
         self._check_can_build()
         if "value" in conv:
             dt = conv["dataType"]
-            desc = check_new_operand(self.context, "constant", {"dataType": dt, "shape": []})
+            desc = check_scalar_constant(self.context, dt)
             value = np.array(cast_number(conv["value"], dt), dtype=DATA_TYPES[dt].numpy)
         else:
             desc = check_new_operand(self.context, "constant", conv["descriptor"])

@@ -1014,6 +1014,12 @@ function contextRules(reply) {
   return { _limits: pyValue(reply.limits), capabilities: caps, check_operand(kind, desc) { return RULES.check_operand(this, kind, desc); } };
 }
 
+function checkScalarConstant(ctx, dataType) {
+  try {
+    RULES.check_scalar_constant(ctx.rules, dataType);
+  } catch (e) { throw ruleError(e, (m) => m); }
+}
+
 function checkNewOperand(ctx, kind, descriptor) {
   try {
     const d = RULES.check_new_operand(ctx.rules, kind, pyValue(descriptor));
@@ -1295,7 +1301,7 @@ const IMPL = {
         }
         canBuild(b);
         if (conv.dataType !== undefined) {
-          checkNewOperand(b.context, 'constant', { dataType: conv.dataType, shape: [] });
+          checkScalarConstant(b.context, conv.dataType);
           return newOperand(b, { dataType: conv.dataType, shape: [] }, 'constant', { scalar: { dataType: conv.dataType, value: tagValue(conv.value) } });
         }
         const desc = checkNewOperand(b.context, 'constant', conv.descriptor);

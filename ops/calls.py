@@ -121,6 +121,15 @@ def check_new_operand(context: OperandChecks, kind: str, descriptor: dict) -> Op
     return context.check_operand(kind, check_dimensions(desc_from_dict(descriptor), kind))
 
 
+def check_scalar_constant(context: OperandChecks, data_type: str) -> OperandDesc:
+    """constant(type, value): a scalar operand of that type. int4 and uint4 (extensions, as
+    Chromium ships them) are refused here as Chromium refuses them: they exist for packed tensors,
+    and a scalar is one element."""
+    if data_type == "int4" or data_type == "uint4":
+        raise WebNNTypeError(f"constant(): a scalar constant cannot have data type {data_type}.")
+    return check_new_operand(context, "constant", {"dataType": data_type, "shape": []})
+
+
 def _check_capabilities(opdef: OpDef, call: Call, outs: list[OperandDesc], caps: Capabilities) -> None:
     limits = caps.ops.get(opdef.name)
     if limits is None:

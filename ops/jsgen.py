@@ -776,6 +776,7 @@ def roots() -> tuple[dict, list[tuple[str, Callable, type | None]]]:
         ("labelled_message", calls.labelled_message, None),
         ("call_from", calls.call_from, None),
         ("check_new_operand", calls.check_new_operand, None),
+        ("check_scalar_constant", calls.check_scalar_constant, None),
         ("check_input_name", calls.check_input_name, None),
         ("check_dispatch", calls.check_dispatch, None),
         ("check_operand", calls.OperandChecks.check_operand, calls.OperandChecks),

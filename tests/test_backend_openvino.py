@@ -85,3 +85,90 @@ def test_unmeasured_devices_claim_less():
     assert set(caps.ops) <= set(cpu.ops)
     assert caps.ops["add"]["a"].types == ("float32", "float16")
 
+
+
+# ---------------------------------------------------------------------------- the CPU plugin's own ways
+# Each of these failed on OpenVINO 2026.4's CPU plugin before the backend worked around it; the
+# expected values are the spec's (numpy computes them exactly).
+
+
+@pytest.fixture(scope="module")
+def ov_ctx():
+    return ML([OV_CPU]).createContext()
+
+
+def _bits(a: np.ndarray) -> list[int]:
+    a = np.ascontiguousarray(a)
+    return a.view({1: np.uint8, 2: np.uint16, 4: np.uint32}[a.dtype.itemsize]).ravel().tolist()
+
+
+def test_a_scalar_input_runs(ov_ctx):
+    """A rank-0 input: the feed keeps its shape () (OpenVINO refuses shape (1,) for it)."""
+    b = MLGraphBuilder(ov_ctx)
+    g = b.build({"y": b.abs(b.input("x", {"dataType": "float32", "shape": []}))})
+    got = ov_ctx.compute(g, {"x": np.array(-2.5, np.float32)})["y"]
+    assert got.shape == () and got == 2.5
+
+
+def test_float32_constants_keep_subnormals_and_negative_zero(ov_ctx):
+    """The plugin flushes a float32 constant that holds a subnormal (and -0 with it) to +0; such
+    constants are fed as inputs instead, bit for bit."""
+    values = np.array([2.0**-149, -(2.0**-149), -0.0, 1e-40, 1.5, np.finfo(np.float32).tiny], np.float32)
+    b = MLGraphBuilder(ov_ctx)
+    c = b.constant({"dataType": "float32", "shape": [6]}, values)
+    g = b.build({"y": b.identity(c), "z": b.cast(c, "float32")})
+    out = ov_ctx.compute(g, {})
+    assert _bits(out["y"]) == _bits(values) and _bits(out["z"]) == _bits(values)
+
+
+ROUNDED_BY_FLOAT16 = np.array([2.9995, 0.9998, 1.0003, 1.00048828125, 65520.0, 2.0**-25], np.float32)
+
+
+@pytest.mark.parametrize("to", ["float32", "int32", "uint8"])
+def test_a_float16_value_made_in_the_graph_is_rounded_before_a_cast_from_it(ov_ctx, to):
+    """The plugin computes float16 in float32 and would hand the unrounded value to the second cast
+    (1.0003 stayed 1.0003); the backend cuts the graph there, so it arrives as float16."""
+    x = ROUNDED_BY_FLOAT16 if to == "float32" else ROUNDED_BY_FLOAT16[:4]
+    b = MLGraphBuilder(ov_ctx)
+    xi = b.input("x", {"dataType": "float32", "shape": [len(x)]})
+    g = b.build({"y": b.cast(b.cast(xi, "float16"), to)})
+    got = ov_ctx.compute(g, {"x": x})["y"]
+    with np.errstate(over="ignore"):  # 65520 rounds to float16's infinity, as it should
+        want = x.astype(np.float16).astype(np.float32)
+    want = want if to == "float32" else np.trunc(want).astype(to)
+    assert _bits(got) == _bits(want)
+
+
+def test_comparisons_read_float16_values_as_rounded(ov_ctx):
+    b = MLGraphBuilder(ov_ctx)
+    xi = b.input("x", {"dataType": "float32", "shape": [3]})
+    h = b.cast(xi, "float16")
+    one = b.constant({"dataType": "float16", "shape": [3]}, np.ones(3, np.float16))
+    g = b.build({"eq": b.equal(h, one), "h": h})
+    out = ov_ctx.compute(g, {"x": np.array([1.0003, 1.002, 0.9999], np.float32)})
+    assert out["eq"].tolist() == [1, 0, 1]
+
+
+def test_float16_graphs_are_cut_only_where_a_value_changes_type():
+    from webnn_bridge.backends.openvino import float16_boundaries
+
+    b = MLGraphBuilder(ML().createContext())
+    x = b.input("x", {"dataType": "float16", "shape": [2]})
+    direct = b.cast(x, "float32")  # a graph input: already a float16 value
+    made = b.relu(x)
+    g = b.build({"a": direct, "b": b.cast(made, "float32"), "c": b.add(made, x)})
+    ir = g.ir
+    cuts = float16_boundaries(ir)
+    assert [ir.nodes[i].op for i in sorted(cuts)] == ["cast"]
+    assert ir.nodes[min(cuts)].outputs[0] == g.ir.outputs["b"]
+
+
+def test_sigmoid_of_a_float16_constant_keeps_its_sign(ov_ctx):
+    """The plugin folded Abs of a float16 constant cast to float32 into the identity, so the
+    accurate sigmoid of negative constants came out as sigmoid(|x|)."""
+    x = np.array([-0.377, -5.99, 4.434], np.float16)
+    b = MLGraphBuilder(ov_ctx)
+    g = b.build({"y": b.sigmoid(b.constant({"dataType": "float16", "shape": [3]}, x))})
+    got = ov_ctx.compute(g, {})["y"].astype(np.float64)
+    want = 1 / (1 + np.exp(-x.astype(np.float64)))
+    np.testing.assert_allclose(got, want, rtol=2e-3)

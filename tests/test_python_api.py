@@ -99,3 +99,14 @@ def test_failed_build_leaves_the_builder_unbuilt(b):
     b.build({"y": y})  # still buildable, exactly once
     with pytest.raises(InvalidStateError):
         b.build({"y": y})
+
+
+@pytest.mark.parametrize("dt", ["int4", "uint4"])
+def test_scalar_constants_of_4_bit_types_are_refused(dt):
+    """int4/uint4 are packed-tensor extensions (as Chromium ships them): a scalar constant of either
+    is a TypeError there and here; a tensor constant of them is not."""
+    b = MLGraphBuilder(ML().createContext())
+    with pytest.raises(WebNNTypeError, match=f"scalar constant cannot have data type {dt}"):
+        b.constant(dt, 3)
+    assert b.constant({"dataType": dt, "shape": [2]}, bytes([0x21])).shape == [2]  # packed: 2 elements, 1 byte
+    assert b.constant("int8", 3).shape == []

@@ -421,6 +421,13 @@ function calls_check_new_operand(context, kind, descriptor) {
   return context.check_operand(kind, core_check_dimensions(core_desc_from_dict(descriptor), kind));
 }
 
+function calls_check_scalar_constant(context, data_type) {
+  if (($eq(data_type, "int4") || $eq(data_type, "uint4"))) {
+    throw new $WebNNTypeError(`constant(): a scalar constant cannot have data type ${$str(data_type)}.`);
+  }
+  return calls_check_new_operand(context, "constant", $dict([["dataType", data_type], ["shape", []]]));
+}
+
 function calls_check_input_name(name, taken) {
   if (!$truthy(name)) {
     throw new $WebNNTypeError("input(): the name must not be empty.");
@@ -1888,6 +1895,7 @@ const RULES = {
   labelled_message: calls_labelled_message,
   call_from: calls_call_from,
   check_new_operand: calls_check_new_operand,
+  check_scalar_constant: calls_check_scalar_constant,
   check_input_name: calls_check_input_name,
   check_dispatch: calls_check_dispatch,
   check_operand: calls_OperandChecks_check_operand,
