@@ -56,13 +56,14 @@ def wpt_call_args(op: dict, resolve) -> list:
     ``resolve(value, in_options)`` turns names into operands and special strings into numbers."""
     args = []
     for argument in op["arguments"]:
-        ((key, value),) = argument.items()
-        if key == "options":
-            args.append({k: resolve(x, True) for k, x in value.items()})
-        elif isinstance(value, list) and op["name"] == "concat":
-            args.append([resolve(x, False) for x in value])
-        else:
-            args.append(resolve(value, False))
+        # an entry usually names one argument; some name several in order ({scale, zeroPoint})
+        for key, value in argument.items():
+            if key == "options":
+                args.append({k: resolve(x, True) for k, x in value.items()})
+            elif isinstance(value, list) and op["name"] == "concat":
+                args.append([resolve(x, False) for x in value])
+            else:
+                args.append(resolve(value, False))
     return args
 
 

@@ -172,3 +172,19 @@ def test_sigmoid_of_a_float16_constant_keeps_its_sign(ov_ctx):
     got = ov_ctx.compute(g, {})["y"].astype(np.float64)
     want = 1 / (1 + np.exp(-x.astype(np.float64)))
     np.testing.assert_allclose(got, want, rtol=2e-3)
+
+
+@pytest.mark.parametrize(("dt", "zero_point", "values"), [("int8", 120, [127, 126, -128, 0]),
+                                                          ("uint8", 250, [251, 0, 255, 3])])
+def test_dequantize_with_a_large_zero_point_is_exact(ov_ctx, dt, zero_point, values):
+    """(x - zeroPoint) * scale, rounded once: the plugin computed x*s - zp*s from a float Sub and Mul
+    by constants (8 to 80 ULP off); the lowering subtracts in int32 instead."""
+    scale = np.float32(0.617084980010986)
+    b = MLGraphBuilder(ov_ctx)
+    x = b.input("x", {"dataType": dt, "shape": [4]})
+    s = b.constant({"dataType": "float32", "shape": [1]}, np.array([scale], np.float32))
+    z = b.constant({"dataType": dt, "shape": [1]}, np.array([zero_point], dt))
+    g = b.build({"y": b.dequantizeLinear(x, s, z)})
+    got = ov_ctx.compute(g, {"x": np.array(values, dt)})["y"]
+    want = ((np.array(values, np.float64) - zero_point) * np.float64(scale)).astype(np.float32)
+    assert _bits(got) == _bits(want)

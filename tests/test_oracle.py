@@ -170,3 +170,15 @@ def test_reduce_product_overflow_wraps_on_both_backends(data_type):
     for backend in ("reference", "onnxruntime"):
         (out,) = oracle.run_inprocess([program], backend)
         assert out["outputs"]["y"]["data"] == [want], backend
+
+
+def test_wpt_arguments_naming_several_values_give_them_in_order():
+    """WPT's newer files give dequantizeLinear's scale and zeroPoint in one entry."""
+    from webnn_bridge.devtools.oracle import wpt_call_args
+
+    op = {"name": "dequantizeLinear", "arguments": [{"input": "x"}, {"scale": "s", "zeroPoint": "z"}],
+          "outputs": "y"}
+    assert wpt_call_args(op, lambda v, in_options: f"<{v}>") == ["<x>", "<s>", "<z>"]
+    op = {"name": "concat", "arguments": [{"inputs": ["a", "b"]}, {"axis": 0}, {"options": {"label": "l"}}]}
+    assert wpt_call_args(op, lambda v, in_options: (v, in_options)) == [
+        [("a", False), ("b", False)], (0, False), {"label": ("l", True)}]

@@ -80,7 +80,14 @@ def _dq_ref(call: Call):
 def _dq_lower(lb, call: Call):
     x, scale, zp = call["input"], call["scale"], call["zeroPoint"]
     shape = lb.shape(x)
-    d = lb.node("Sub", [lb.cast(x, "float32"), lb.cast(_lower_expand(lb, zp, shape), "float32")])
+    zp = _lower_expand(lb, zp, shape)
+    if lb.dtype(x) in ("int32", "uint32"):
+        d = lb.node("Sub", [lb.cast(x, "float32"), lb.cast(zp, "float32")])
+    else:
+        # 8- and 4-bit values: the difference taken in int32 is exact and small, and stays a Sub
+        # of integers; as a float Sub followed by a Mul by constants, OpenVINO's CPU plugin
+        # rewrote it as x*s - zp*s, 8 to 80 ULP off when the zero point is large
+        d = lb.cast(lb.node("Sub", [lb.cast(x, "int32"), lb.cast(zp, "int32")]), "float32")
     y = lb.node("Mul", [d, lb.cast(_lower_expand(lb, scale, shape), "float32")])
     return [lb.cast(y, lb.dtype(scale))]
 
