@@ -37,9 +37,9 @@ fi
 bash scripts/setup.sh test
 bash scripts/install_ortweb.sh   # onnxruntime-web (npm, pinned) for e2e/test_ortweb_node.py
 bash scripts/install_playwright_test.sh   # Playwright Test (npm, pinned) for e2e/test_playwright_node.py
-echo "== ruff" >&2
+echo "== ruff (set-up took ${SECONDS} s)" >&2
 .venv/bin/ruff check .
-echo "== generated code" >&2
+echo "== generated code (${SECONDS} s)" >&2
 .venv/bin/webnn-bridge codegen --check
 # tests/test_codegen.py leaves the measured tables (tens of seconds on OpenVINO) to the check above
 export WEBNN_BRIDGE_CODEGEN_CHECKED=1
@@ -50,9 +50,10 @@ fi
 # tests/ is CPU-bound Python in one process: spread over the cores (pytest-xdist). e2e/ follows
 # alone: its browsers take the machine, and its hang and transport tests time what they see.
 workers=$(nproc 2>/dev/null || echo 1); [ "$workers" -le 4 ] || workers=4
-echo "== pytest tests/ ($workers processes)" >&2
+echo "== pytest tests/ ($workers processes; ${SECONDS} s)" >&2
 status=0
 .venv/bin/python -m pytest -q -n "$workers" tests || status=$?
-echo "== pytest e2e/" >&2
+echo "== pytest e2e/ (${SECONDS} s)" >&2
 .venv/bin/python -m pytest -q e2e || status=$?
+echo "== done in ${SECONDS} s (exit $status)" >&2
 exit $status
