@@ -105,6 +105,12 @@ def _constants_as_inputs(model) -> dict[str, np.ndarray]:
     return fed
 
 
+# a graph with more such places (a float16 transformer casting to float32 around every softmax)
+# runs as one model, float16 values computed in float32 throughout: each cut is a model of its own
+# to compile (about 40 ms) and a hand-off through the host on every dispatch
+MAX_FLOAT16_CUTS = 4
+
+
 def float16_boundaries(graph: GraphIR) -> set[int]:
     """The nodes that read a float16 value another node made and give a result of another type
     (a cast from float16, a comparison, argMin/argMax, ...). OpenVINO's CPU plugin computes a
@@ -254,6 +260,6 @@ class OpenVinoBackend(Backend):
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         name = device.providers[0] if device.providers else "CPU"
         cuts = float16_boundaries(graph)
-        if not cuts:
+        if not cuts or len(cuts) > MAX_FLOAT16_CUTS:
             return OpenVinoCompiled(graph, name, device.threads)
         return Float16Split(graph, cuts, lambda g: OpenVinoCompiled(g, name, device.threads))

@@ -163,6 +163,23 @@ def test_float16_graphs_are_cut_only_where_a_value_changes_type():
     assert ir.nodes[min(cuts)].outputs[0] == g.ir.outputs["b"]
 
 
+def test_a_graph_with_many_float16_boundaries_stays_one_model(ov_ctx):
+    from webnn_bridge.backends.openvino import MAX_FLOAT16_CUTS, Float16Split
+
+    def graph(n):
+        b = MLGraphBuilder(ov_ctx)
+        x = b.input("x", {"dataType": "float32", "shape": [2]})
+        for _ in range(n):
+            x = b.cast(b.relu(b.cast(x, "float16")), "float32")
+        return b.build({"y": x})
+
+    assert isinstance(graph(MAX_FLOAT16_CUTS).compiled, Float16Split)
+    many = graph(MAX_FLOAT16_CUTS + 1)
+    assert isinstance(many.compiled, OpenVinoCompiled)
+    got = ov_ctx.compute(many, {"x": np.array([1.0003, -2.0], np.float32)})["y"]
+    np.testing.assert_allclose(got, [1.0003, 0.0], rtol=1e-3)  # float32 throughout: close, not rounded
+
+
 def test_sigmoid_of_a_float16_constant_keeps_its_sign(ov_ctx):
     """The plugin folded Abs of a float16 constant cast to float32 into the identity, so the
     accurate sigmoid of negative constants came out as sigmoid(|x|)."""
