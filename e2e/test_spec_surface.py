@@ -106,3 +106,35 @@ def test_int4_packed_buffers_through_the_shim(page, host):
     assert r == {"u8": "ok", "buffer": "ok", "i8": "TypeError", "tooLong": "TypeError", "limits": True,
                  "scalarInt4": "TypeError", "scalarUint4": "TypeError", "scalarInt8": "ok",
                  "short": "TypeError", "y": [-3.5, -3, 0, 4, 1], "q": [0x98, 0x7F, 0x01]}
+
+
+def test_buffers_from_another_realm_are_buffers(page, host):
+    """An ArrayBuffer (or a view of one) made by an iframe's globals is an ArrayBuffer to WebIDL:
+    writeTensor, a read into a caller's buffer and constant() take it (instanceof would not)."""
+    page.goto(f"{host.url}/basic.html")
+    r = page.evaluate("""async () => {
+      const frame = document.createElement('iframe');
+      document.body.appendChild(frame);
+      const W = frame.contentWindow;
+      const ctx = await navigator.ml.createContext();
+      const b = new MLGraphBuilder(ctx);
+      const foreign = new W.Float32Array([1, 2, 3, 4]).buffer;
+      const x = b.input('x', {dataType: 'float32', shape: [4]});
+      const c = b.constant({dataType: 'float32', shape: [4]}, foreign);
+      const g = await b.build({y: b.add(x, c)});
+      const tx = await ctx.createTensor({dataType: 'float32', shape: [4], writable: true});
+      const ty = await ctx.createTensor({dataType: 'float32', shape: [4], readable: true});
+      ctx.writeTensor(tx, new W.Float32Array([10, 20, 30, 40]).buffer);
+      ctx.dispatch(g, {x: tx}, {y: ty});
+      const into = new W.ArrayBuffer(16);
+      await ctx.readTensor(ty, into);
+      const view = new W.Float32Array(4);
+      await ctx.readTensor(ty, view);
+      return {
+        foreign: !(foreign instanceof ArrayBuffer),
+        buffer: Array.from(new Float32Array(into)),
+        view: Array.from(view),
+        notABuffer: (() => { try { ctx.writeTensor(tx, {byteLength: 16}); return 'ok'; } catch (e) { return e.name; } })(),
+      };
+    }""")
+    assert r == {"foreign": True, "buffer": [11, 22, 33, 44], "view": [11, 22, 33, 44], "notABuffer": "TypeError"}

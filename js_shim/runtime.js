@@ -52,14 +52,25 @@ function toNumber(v, what) {
   return Number(v);
 }
 
+// Buffers are recognised by their internal slots, as WebIDL does, not by instanceof: an
+// ArrayBuffer made in another realm (an iframe's, a worker's) is an ArrayBuffer too.
+const AB_BYTE_LENGTH = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+const SAB_BYTE_LENGTH = typeof SharedArrayBuffer === 'function'
+  ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get : null;
+
+function hasSlot(getter, v) {
+  if (getter === null || v === null || typeof v !== 'object') return false;
+  try { getter.call(v); return true; } catch (e) { return false; }
+}
+
+function isArrayBuffer(v) { return hasSlot(AB_BYTE_LENGTH, v); }
+
 function isBuffer(v) {
-  return v instanceof ArrayBuffer ||
-    (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer) ||
-    ArrayBuffer.isView(v);
+  return ArrayBuffer.isView(v) || isArrayBuffer(v) || hasSlot(SAB_BYTE_LENGTH, v);
 }
 
 // An ArrayBuffer WebSocket.send() takes as it is: not shared, not resizable.
-function plainBuffer(b) { return b instanceof ArrayBuffer && !b.resizable; }
+function plainBuffer(b) { return isArrayBuffer(b) && !b.resizable; }
 
 function isPlatformObject(v) { return v !== null && typeof v === 'object' && SLOTS.has(v); }
 
@@ -513,7 +524,7 @@ class RelaySocket {
   send(data) {
     if (this.direct) { this.direct.send(data); return; }
     if (typeof data === 'string') { this.port.postMessage(data); return; }
-    const copy = data instanceof ArrayBuffer ? data.slice(0) : data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+    const copy = isArrayBuffer(data) ? data.slice(0) : data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
     this.port.postMessage(copy, [copy]);
   }
   close() {
