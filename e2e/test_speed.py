@@ -3,6 +3,8 @@ messages and rebuilt graphs still compute the right thing."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -36,7 +38,10 @@ def test_rebuilds_reuse_held_constants_and_compute_correctly(host, page, monkeyp
     uploads = []
     real_put = store.put
     monkeypatch.setattr(store, "put", lambda origin, sha, data: uploads.append(sha) or real_put(origin, sha, data))
-    a, b1, b2 = [0.5, -1, 2, 8], [1, 2, 3, 4], [-1, 0.25, 10, 3]
+    # values no other test of the session uses: a constant the host already holds for this origin
+    # (another test's [1, 2, 3, 4], say) is rightly not uploaded again
+    u = float(np.float32(random.random()))
+    a, b1, b2 = [0.5, -1, 2, 8 + u], [1, 2, 3, 4 + u], [-1, 0.25, 10, 3 + u]
     before = dict(store._entries)
     got = page.evaluate(JS, [a, b1, b2])
     x = np.array([1, 2, 3, 4], np.float32)
