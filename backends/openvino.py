@@ -155,22 +155,15 @@ class Float16Split(Compiled):
     (partition.py hands the values between them as host arrays). One compiled graph for the
     policy and traces: every part runs on the same device."""
 
-    def __init__(self, graph: GraphIR, cuts: set[int], compile_part):
-        from .partition import PartitionedCompiled, split_graph
+    def __init__(self, graph: GraphIR, cuts: set[int], device: Device, compile_part):
+        from .partition import compile_partitioned
 
         part, labels = 0, []
         for i in range(len(graph.nodes)):
             part += i in cuts
             labels.append(str(part))
-        compiled = []
-        try:
-            for seg in split_graph(graph, labels):
-                compiled.append((seg, compile_part(seg.graph)))
-        except BaseException:
-            for _, c in compiled:
-                c.close()
-            raise
-        self.parts = PartitionedCompiled(graph, compiled)
+        self.parts = compile_partitioned(graph, labels, {label: device for label in labels},
+                                         lambda g, _: compile_part(g))
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         return self.parts.run(inputs)
@@ -262,4 +255,4 @@ class OpenVinoBackend(Backend):
         cuts = float16_boundaries(graph)
         if not cuts or len(cuts) > MAX_FLOAT16_CUTS:
             return OpenVinoCompiled(graph, name, device.threads)
-        return Float16Split(graph, cuts, lambda g: OpenVinoCompiled(g, name, device.threads))
+        return Float16Split(graph, cuts, device, lambda g: OpenVinoCompiled(g, name, device.threads))
