@@ -133,6 +133,13 @@ def check_inputs(graph: GraphIR, inputs: Mapping[str, np.ndarray]) -> None:
             raise ValueError(f"input {name}: got {a.dtype}{list(a.shape)}, expected {desc}")
 
 
+def contiguous(a) -> np.ndarray:
+    """``a`` as a C-contiguous array of its own shape. (``np.ascontiguousarray`` gives a rank-0
+    array shape (1,): a scalar input or output would change rank.)"""
+    a = np.asarray(a)
+    return a if a.flags.c_contiguous else np.ascontiguousarray(a).reshape(a.shape)
+
+
 def desc_of(a: np.ndarray) -> OperandDesc:
     from webnn_bridge.ops.core import data_type_of
 

@@ -15,6 +15,8 @@ from webnn_bridge.ops.core import DATA_TYPES
 from webnn_bridge.ops.graph import GraphIR, is_ref
 from webnn_bridge.ops.registry import load_all
 
+from .base import contiguous
+
 OPSET = 21
 
 def make_node(op_type: str, inputs: list[str], outputs: list[str], attrs: Mapping):
@@ -86,7 +88,7 @@ class OnnxLowering:
         from onnx import numpy_helper
 
         name = self.fresh(hint)
-        array = np.ascontiguousarray(array).reshape(np.shape(array))  # ascontiguousarray makes 0-D arrays 1-D
+        array = contiguous(array)
         self.initializers.append(numpy_helper.from_array(ort_storage(array), name))
         return self._known(name, array)
 

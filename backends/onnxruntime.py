@@ -17,7 +17,7 @@ from webnn_bridge.ops.core import DATA_TYPES, OperationError, UnknownError
 from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Compiled, Device
+from .base import Backend, Compiled, Device, contiguous
 from .cache import engine_cache_dir
 from .onnx_lowering import OPSET, _external_name, io_names, is_external, ort_storage, serialize_graph
 
@@ -195,7 +195,7 @@ def external_constants(graph: GraphIR) -> tuple[list[str], list]:
         arr = np.asarray(arr)
         if is_external(arr):
             names.append(_external_name(k))
-            values.append(ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(ort_storage(arr))))
+            values.append(ort.OrtValue.ortvalue_from_numpy(contiguous(ort_storage(arr))))
     return names, values
 
 
@@ -271,7 +271,7 @@ class OrtCompiled(Compiled):
     def _run_bound(self, inputs: Mapping[str, np.ndarray]) -> list[np.ndarray]:
         binding = self.session.io_binding()
         for k, v in inputs.items():
-            binding.bind_cpu_input(self.in_map[k], np.ascontiguousarray(ort_storage(np.asarray(v))))
+            binding.bind_cpu_input(self.in_map[k], contiguous(ort_storage(np.asarray(v))))
         results = []
         for name, (shape, dtype) in zip(self.output_names, self.output_slots):
             out = np.empty(shape, dtype)

@@ -24,7 +24,7 @@ from webnn_bridge.ops.core import OperationError
 from webnn_bridge.ops.graph import GraphIR, node_refs
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Capabilities, Compiled, Device
+from .base import Backend, Capabilities, Compiled, Device, contiguous
 from .onnx_lowering import lower_graph
 from .onnxruntime import supported_ir_version
 
@@ -86,18 +86,60 @@ def _flushed_by_openvino(t) -> np.ndarray | None:
     return a if bool(np.any((bits > 0) & (bits < 0x00800000))) else None
 
 
-def _constants_as_inputs(model) -> dict[str, np.ndarray]:
-    """Turns the float32 initializers OpenVINO would flush into graph inputs (fed their values on
-    every run, from the host's array); returns them by name."""
-    from onnx import helper
+_REDUCE_OPS = frozenset({"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+                         "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"})
+_ELEMENTWISE_OPS = frozenset({
+    "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Mod", "PRelu", "Where", "Equal", "Greater", "GreaterOrEqual",
+    "Less", "LessOrEqual", "And", "Or", "Xor", "Not", "Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt",
+    "Reciprocal", "Clip", "Cast", "Erf", "Floor", "Ceil", "Round", "Sign", "Softplus", "Softsign", "LeakyRelu", "Elu",
+    "HardSigmoid", "HardSwish", "Sin", "Cos", "Tan", "Identity", "IsNaN", "IsInf"})
 
+
+def _operands_fused_into_reductions(model) -> set[str]:
+    """The non-scalar initializers read by elementwise operations that follow a reduction (directly
+    or through other elementwise operations). OpenVINO 2026.4's CPU plugin fuses such an operation
+    into the reduction as a post-op, and a constant of per-channel shape ([C, 1] or [1, C, 1]
+    after a [N, C, 1] reduction) was then applied along the wrong axis: wrong values, no error.
+    Fed as inputs, they are not fused."""
+    from onnx import numpy_helper
+
+    inits = {t.name: t for t in model.graph.initializer}
+    consumers: dict[str, list] = {}
+    for n in model.graph.node:
+        for i in n.input:
+            consumers.setdefault(i, []).append(n)
+    seen, marked = set(), set()
+    todo = [o for n in model.graph.node if n.op_type in _REDUCE_OPS for o in n.output]
+    while todo:
+        value = todo.pop()
+        for n in consumers.get(value, ()):
+            if n.op_type not in _ELEMENTWISE_OPS or id(n) in seen:
+                continue
+            seen.add(id(n))
+            for i in n.input:
+                t = inits.get(i)
+                if t is not None and int(np.prod(t.dims)) > 1 and numpy_helper.to_array(t).dtype.kind in "fiub":
+                    marked.add(i)
+            todo.extend(n.output)
+    return marked
+
+
+def _constants_as_inputs(model) -> dict[str, np.ndarray]:
+    """Turns the initializers OpenVINO would get wrong into graph inputs (fed their values on
+    every run, from the host's array): the float32 ones it would flush and those it would fuse
+    into a reduction. Returns them by name."""
+    from onnx import helper, numpy_helper
+
+    fused = _operands_fused_into_reductions(model)
     kept, fed = [], {}
     for t in model.graph.initializer:
         a = _flushed_by_openvino(t)
+        if a is None and t.name in fused:
+            a = numpy_helper.to_array(t)
         if a is None:
             kept.append(t)
         else:
-            fed[t.name] = np.ascontiguousarray(a)
+            fed[t.name] = contiguous(a)
             model.graph.input.append(helper.make_tensor_value_info(t.name, t.data_type, list(a.shape)))
     if fed:
         del model.graph.initializer[:]
@@ -150,6 +192,51 @@ def _widen_float16_constants(model) -> None:
         model.graph.node.extend(keep)
 
 
+def _unstride_padded_pointwise_convs(model) -> None:
+    """Rewrites each padded Conv with a 1x1 kernel and a stride above 1 as Pad, a strided Slice
+    and an unstrided, unpadded Conv (the same values). OpenVINO 2026.4's CPU plugin moves such a
+    convolution's strides onto the operation before it and drops the padding on the way: the
+    result came back one element too wide per padded axis (refused at run time) or, with
+    padding on one side only, with wrong values and no error. A Conv whose input is a graph
+    input was right (nothing to move the strides to); an explicit Pad before it is folded back
+    into the Conv and fails alike, so the stride is taken by a Slice of our own."""
+    from onnx import helper, numpy_helper
+
+    inits = {t.name: t for t in model.graph.initializer}
+    nodes, changed = [], False
+    for n in model.graph.node:
+        attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+        kernel = list(attrs.get("kernel_shape") or ())
+        if not kernel and n.op_type == "Conv" and len(n.input) > 1 and n.input[1] in inits:
+            kernel = list(inits[n.input[1]].dims[2:])
+        strides = list(attrs.get("strides") or [1] * len(kernel))
+        pads = list(attrs.get("pads") or [0] * (2 * len(kernel)))
+        if (n.op_type != "Conv" or not kernel or any(k != 1 for k in kernel) or all(s == 1 for s in strides)
+                or not any(pads) or attrs.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET")):
+            nodes.append(n)
+            continue
+        changed = True
+        rank = len(kernel) + 2
+        tag = f"{n.output[0]}_unstrided"
+        pad_spec = [0, 0] + pads[:len(kernel)] + [0, 0] + pads[len(kernel):]
+        spatial = list(range(2, rank))
+
+        def const(name, values, tag=tag):
+            model.graph.initializer.append(numpy_helper.from_array(np.array(values, np.int64), f"{tag}_{name}"))
+            return f"{tag}_{name}"
+
+        nodes.append(helper.make_node("Pad", [n.input[0], const("pads", pad_spec)], [f"{tag}_padded"]))
+        nodes.append(helper.make_node("Slice", [f"{tag}_padded", const("starts", [0] * len(kernel)),
+                                                const("ends", [np.iinfo(np.int64).max] * len(kernel)),
+                                                const("axes", spatial), const("steps", strides)],
+                                      [f"{tag}_sliced"]))
+        keep = {k: v for k, v in attrs.items() if k not in ("strides", "pads")}
+        nodes.append(helper.make_node("Conv", [f"{tag}_sliced", *n.input[1:]], list(n.output), name=n.name, **keep))
+    if changed:
+        del model.graph.node[:]
+        model.graph.node.extend(nodes)
+
+
 class Float16Split(Compiled):
     """One graph as consecutive OpenVINO models, cut before each node of float16_boundaries
     (partition.py hands the values between them as host arrays). One compiled graph for the
@@ -177,6 +264,7 @@ class OpenVinoCompiled(Compiled):
         model, in_map, out_map = lower_graph(graph, supported_ir_version())
         self.constant_feeds: dict[int, np.ndarray] = {}
         _widen_float16_constants(model)
+        _unstride_padded_pointwise_convs(model)
         fed = _constants_as_inputs(model)
         core = _core()
         try:
@@ -199,8 +287,7 @@ class OpenVinoCompiled(Compiled):
         self._lock = threading.Lock()
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        # reshaped: ascontiguousarray makes a 0-d array 1-d, which OpenVINO refuses for a scalar input
-        feed = {self.feed_index[k]: np.ascontiguousarray(v).reshape(np.shape(v)) for k, v in inputs.items()}
+        feed = {self.feed_index[k]: contiguous(v) for k, v in inputs.items()}
         feed.update(self.constant_feeds)
         with self._lock:
             self.request.infer(feed)

@@ -17,7 +17,7 @@ import numpy as np
 
 from webnn_bridge.ops.graph import GraphIR, node_refs
 
-from .base import Compiled, Device
+from .base import Compiled, Device, contiguous
 
 
 def value_name(oid: int) -> str:
@@ -94,7 +94,7 @@ class PartitionedCompiled(Compiled):
             for name, oid in seg.graph.outputs.items():
                 values[oid] = out[name]
         self.last_segment_ms = segment_ms  # host time per segment device of the latest run (policy traces)
-        return {name: np.ascontiguousarray(values[oid]) for name, oid in self.graph.outputs.items()}
+        return {name: contiguous(values[oid]) for name, oid in self.graph.outputs.items()}
 
     def close(self) -> None:
         for _, compiled in self.parts:

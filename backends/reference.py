@@ -9,7 +9,7 @@ import numpy as np
 from webnn_bridge.ops.graph import GraphIR, is_ref
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Compiled, Device
+from .base import Backend, Compiled, Device, contiguous
 
 
 class ReferenceCompiled(Compiled):
@@ -31,7 +31,7 @@ class ReferenceCompiled(Compiled):
                 if arr.dtype != desc.numpy_dtype:
                     arr = arr.astype(desc.numpy_dtype)
                 values[oid] = arr.reshape(desc.shape)
-        return {name: np.ascontiguousarray(values[oid]) for name, oid in self.graph.outputs.items()}
+        return {name: contiguous(values[oid]) for name, oid in self.graph.outputs.items()}
 
 
 class ReferenceBackend(Backend):

@@ -27,7 +27,7 @@ import numpy as np
 from webnn_bridge.ops.core import OperationError
 from webnn_bridge.ops.graph import GraphIR
 
-from .base import Backend, Capabilities, Compiled, Device
+from .base import Backend, Capabilities, Compiled, Device, contiguous
 from .cache import engine_cache_dir
 from .onnx_lowering import lower_graph
 from .onnxruntime import supported_ir_version
@@ -163,7 +163,7 @@ class TensorRtCompiled(Compiled):
         buffers, results = [], {}
         try:
             for name, arr in inputs.items():
-                a = np.ascontiguousarray(arr)
+                a = contiguous(arr)
                 ptr = _check(cudart.cudaMalloc(max(a.nbytes, 1)))
                 buffers.append(ptr)
                 _check(cudart.cudaMemcpy(ptr, a.ctypes.data, a.nbytes, cudart.cudaMemcpyKind.cudaMemcpyHostToDevice))

@@ -43,7 +43,7 @@ from webnn_bridge.ops.core import DATA_TYPES, OperandDesc, OperationError
 from webnn_bridge.ops.graph import GraphIR, is_ref
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Capabilities, Compiled, Device, DeviceValue
+from .base import Backend, Capabilities, Compiled, Device, DeviceValue, contiguous
 
 # WebNN type -> storage type name (the torch dtype's name)
 STORAGE = {"float32": "float32", "float16": "float16", "int32": "int32", "int64": "int64", "int8": "int8",
@@ -131,7 +131,7 @@ class TorchBuilder:
         self._k += 1
         t = self._consts.get(key)
         if t is None:
-            t = self.torch.as_tensor(np.ascontiguousarray(array), device=self.device)
+            t = self.torch.as_tensor(contiguous(array), device=self.device)
             if dtype is not None:
                 t = t.to(dtype)
             self._consts[key] = t
@@ -190,7 +190,7 @@ def to_storage(a: np.ndarray, data_type: str) -> np.ndarray:
     if data_type == "uint32":
         return a.astype(np.int64)
     if data_type == "uint64":
-        return np.ascontiguousarray(a).view(np.int64)
+        return contiguous(a).view(np.int64)
     if data_type in ("int4", "uint4"):
         return a.astype(np.int8 if data_type == "int4" else np.uint8)
     return a
@@ -199,7 +199,7 @@ def to_storage(a: np.ndarray, data_type: str) -> np.ndarray:
 def from_storage(a: np.ndarray, desc: OperandDesc) -> np.ndarray:
     dt = desc.data_type
     if dt == "uint64":
-        a = np.ascontiguousarray(a).view(np.uint64)
+        a = contiguous(a).view(np.uint64)
     elif a.dtype != desc.numpy_dtype:
         a = a.astype(desc.numpy_dtype)
     return a.reshape(desc.shape)
@@ -275,7 +275,7 @@ class TorchCompiled(Compiled):
             self.tb, self.constants = real_tb, real_consts
 
     def _upload(self, a: np.ndarray, data_type: str):
-        a = np.ascontiguousarray(to_storage(a, data_type))
+        a = contiguous(to_storage(a, data_type))
         if not a.flags.writeable:  # PyTorch tensors over read-only memory: copy (torch.tensor does)
             return self.torch.tensor(a, device=self.dev)
         return self.torch.as_tensor(a).to(self.dev)

@@ -363,6 +363,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     o = sub.add_parser("oracle", help="differential run: native Chromium WebNN vs the shim", add_help=False)
     o.set_defaults(func=None)
+
+    f = sub.add_parser("fuzz", help="differential run: random multi-operator graphs on every CPU backend vs the "
+                                    "reference", add_help=False)
+    f.set_defaults(func=None)
     return p
 
 
@@ -370,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     p = build_parser()
     if argv is None:
         argv = sys.argv[1:]
-    if argv[:1] in (["wpt"], ["oracle"]):
+    if argv[:1] in (["wpt"], ["oracle"], ["fuzz"]):
         return _devtool(argv[0], argv[1:])
     return _run(_parse(p, argv))
 
@@ -379,7 +383,7 @@ DEVTOOLS = "webnn_bridge.devtools"
 
 
 def _devtool(name: str, argv: list[str]) -> int:
-    """``webnn-bridge wpt|oracle|codegen``: the developer tools' own ``main`` (webnn_bridge.devtools, which
+    """``webnn-bridge wpt|oracle|fuzz``: the developer tools' own ``main`` (webnn_bridge.devtools, which
     the runtime never imports), loaded only now; one line and exit 2 when they are not installed."""
     try:
         module = importlib.import_module(f"{DEVTOOLS}.{name}")

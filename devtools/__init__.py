@@ -1,6 +1,7 @@
 """Developer tools, outside the runtime: the WPT runner (``webnn-bridge wpt``, wpt.py), the
-differential oracle against native Chromium WebNN (``webnn-bridge oracle``, oracle.py + oracle.js)
-and the code generators (``webnn-bridge codegen``, codegen/: every generated file of the repository).
+differential oracle against native Chromium WebNN (``webnn-bridge oracle``, oracle.py + oracle.js),
+the differential graph fuzzer across backends (``webnn-bridge fuzz``, fuzz.py) and the code
+generators (``webnn-bridge codegen``, codegen/: every generated file of the repository).
 
 They drive a browser against an in-process host, so they import the runtime (bridge, ops); the
 runtime packages never import them (tests/test_packaging.py checks). bridge/cli.py reaches them

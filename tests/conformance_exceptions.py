@@ -15,8 +15,6 @@ EXCEPTIONS: dict[str, str | tuple[str, tuple[str, ...]]] = {}
 # (sweep case, data type); a case is an operator name, or "op:variant" for a variant of its graph.
 _VIA_DOUBLE = "ONNX Runtime computes this through float64: 64-bit integers above 2^53 lose their low bits"
 ORT_LARGE_INT64: dict[tuple[str, str], str] = {
-    ("pow", "int64"): "Integer pow is lowered through float64. " + _VIA_DOUBLE,
-    ("pow", "uint64"): "Pow has no uint64 kernel; lowered through float64. " + _VIA_DOUBLE,
     # windows of up to 256 positions are exact (strided slices); wider ones use ORT's MaxPool
     ("maxPool2d:wide", "int64"): "maxPool2d windows over 256 positions use MaxPool through float64. " + _VIA_DOUBLE,
     ("maxPool2d:wide", "uint64"): "maxPool2d windows over 256 positions use MaxPool through float64. " + _VIA_DOUBLE,

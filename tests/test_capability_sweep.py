@@ -689,6 +689,55 @@ LARGE64_CASES = [
 ]
 
 
+# 32-bit integers beyond 2**24: a runtime that computes them in float32 rounds them (OpenVINO's CPU
+# plugin did: int32 div of 16777217 by 1 gave 16777216, pow of 3 to the 19th 1162261504). No overflow.
+_B32 = 2**24
+LARGE32 = {
+    # op: (int32 data, uint32 data or None for the int32 data, build(b, x))
+    "add": ([[_B32 + 1, 2**30 + 3]], None, lambda b, x: b.add(x, _c(b, x.dataType, [2, 5], [2]))),
+    "sub": ([[_B32 + 3, 2**30 + 3]], None, lambda b, x: b.sub(x, _c(b, x.dataType, [2, 1], [2]))),
+    "mul": ([[_B32 + 1, 2**28 + 1]], None, lambda b, x: b.mul(x, _c(b, x.dataType, [1, 3], [2]))),
+    "div": ([[_B32 + 1, 2**31 - 47]], [[_B32 + 1, 2**32 - 5]], lambda b, x: b.div(x, _c(b, x.dataType, [1, 3], [2]))),
+    # (the exponents computed, not constants: OpenVINO was exact with a constant exponent)
+    "pow": ([[3, 19]], None, lambda b, x: b.pow(x, b.reverse(x))),
+    "max": ([[_B32 + 1, _B32 + 3]], None, lambda b, x: b.max(x, _c(b, x.dataType, [_B32, _B32 + 2], [2]))),
+    "min": ([[_B32 + 1, _B32 + 3]], None, lambda b, x: b.min(x, _c(b, x.dataType, [_B32 + 2, _B32 + 4], [2]))),
+    "reduceSum": ([[_B32 + 1, 2, 5], [3, 2**30 + 1, 1]], None, lambda b, x: b.reduceSum(x, {"axes": [1]})),
+    "reduceProduct": ([[2**13 + 1, 2**13 + 3], [3, 5]], None, lambda b, x: b.reduceProduct(x, {"axes": [1]})),
+    "cumulativeSum": ([[_B32 + 1, 2], [3, 2**30 + 1]], None, lambda b, x: b.cumulativeSum(x, 1)),
+}
+LARGE32_CASES = [
+    (be, op, dt)
+    for be in CONTEXTS
+    for op in sorted(LARGE32)
+    for dt in ("int32", "uint32")
+    if dt in allowed(op, main_operand(op), be)
+]
+
+
+def large_case(op: str, dt: str):
+    """(data, build) of the large-value check of ``op`` for ``dt`` (LARGE64 or LARGE32)."""
+    big, unsigned, build = (LARGE64 if dt in ("int64", "uint64") else LARGE32)[op]
+    return (unsigned if dt.startswith("u") and unsigned is not None else big), build
+
+
+def _run_large(ctx, op: str, dt: str) -> np.ndarray:
+    data, build = large_case(op, dt)
+    b = MLGraphBuilder(ctx)
+    out, ins = _big(b, dt, data, build)
+    graph = b.build({"y": out})
+    try:
+        return ctx.compute(graph, ins)["y"]
+    finally:
+        graph.destroy()
+
+
+@pytest.mark.parametrize(("backend", "op", "dt"), LARGE32_CASES, ids=[_id(be, f"{op}-{dt}") for be, op, dt in LARGE32_CASES])
+def test_large_32bit_values_are_exact(backend, op, dt):
+    ref, got = _run_large(REF, op, dt), _run_large(CONTEXTS[backend], op, dt)
+    assert ref.dtype == got.dtype and np.array_equal(ref, got), f"{backend} {got.tolist()} != reference {ref.tolist()}"
+
+
 @pytest.mark.parametrize(
     ("backend", "op", "dt"),
     [pytest.param(be, op, dt, marks=pytest.mark.xfail(reason=ORT_LARGE_INT64[op, dt], strict=True))
@@ -696,19 +745,7 @@ LARGE64_CASES = [
     ids=[_id(be, f"{op}-{dt}") for be, op, dt in LARGE64_CASES],
 )
 def test_large_64bit_values_are_exact(backend, op, dt):
-    i64, u64, build = LARGE64[op]
-    data = i64 if dt == "int64" or u64 is None else u64
-
-    def run(ctx):
-        b = MLGraphBuilder(ctx)
-        out, ins = _big(b, dt, data, build)
-        graph = b.build({"y": out})
-        try:
-            return ctx.compute(graph, ins)["y"]
-        finally:
-            graph.destroy()
-
-    ref, got = run(REF), run(CONTEXTS[backend])
+    ref, got = _run_large(REF, op, dt), _run_large(CONTEXTS[backend], op, dt)
     assert ref.dtype == got.dtype and np.array_equal(ref, got), f"{backend} {got.tolist()} != reference {ref.tolist()}"
 
 

@@ -114,6 +114,11 @@ def _prelu_ref(call: Call):
 def _prelu_lower(lb, call: Call):
     x, s = call["input"], call["slope"]
     dt = lb.dtype(x)
+    xs, ss = lb.shape(x), lb.shape(s)
+    if xs is not None and ss is not None and len(ss) < len(xs):
+        # the slope at the input's rank: OpenVINO's PRelu broadcasts a 1-D slope whose length
+        # is the input's dimension 1 along that axis (per channel), not along the last one
+        s = lb.node("Reshape", [s, lb.ints((1,) * (len(xs) - len(ss)) + tuple(ss))])
     if dt in FLOAT_TYPES:
         return [lb.node("PRelu", [lb.cast(x, "float32"), lb.cast(s, "float32")])]
     # integers: where(x >= 0, x, x * slope) (Mul wraps like the reference)

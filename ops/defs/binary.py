@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import FLOAT_TYPES, broadcast_shapes
+from ..core import DATA_TYPES, FLOAT_TYPES, broadcast_shapes
 from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
 from ._common import in_float32, lower_max, lower_min, torch_int_div, torch_int_pow, torch_max, torch_min
 
@@ -64,23 +64,42 @@ def infer(call: Call):
     return [a.with_shape(broadcast_shapes(a.shape, b.shape))]
 
 
-def lower_pow_via_double(lb, a: str, b: str) -> str:
-    """Integer pow (ONNX Runtime has no int8/uint8/uint32/uint64 Pow kernels, and its int32/int64
-    ones leave overflow undefined) through float64, exact while results stay below 2^53, then
-    int64, then the operand's type: the last step keeps the low bits, as integer overflow does.
-    Negative exponents truncate toward zero (0.5 -> 0, (-1)^-3 -> -1); 0 to a negative power,
-    infinite in float64, is made 0 as in the reference."""
-    from onnx import TensorProto
-
-    da, db = (lb.node("Cast", [v], dtype="float64", to=TensorProto.DOUBLE) for v in (a, b))
-    p = lb.node("Pow", [da, db], dtype="float64")
-    if not lb.dtype(a).startswith("u"):
-        zero = lb.const(np.array(0.0, np.float64))
-        inf_case = lb.node("And", [lb.node("Equal", [da, zero], dtype="bool"),
-                                   lb.node("Less", [db, zero], dtype="bool")], dtype="bool")
-        p = lb.node("Where", [inf_case, zero, p], dtype="float64")
-    wide = lb.node("Cast", [p], dtype="int64", to=TensorProto.INT64)
-    return lb.cast(wide, lb.dtype(a))
+def lower_int_pow(lb, a: str, b: str) -> str:
+    """Integer pow as the reference's ``_pow``: the low bits of the exact power, by
+    square-and-multiply that wraps like integer mul (in int32 for types of up to 32 bits, in int64
+    for 64-bit ones: the low bits of every narrower type come out right). ONNX Runtime has no
+    int8/uint8/uint32/uint64 Pow kernels and its int32/int64 ones leave overflow undefined.
+    One unrolled step per bit of the exponent's type; negative exponents truncate toward zero
+    (1 for base 1, +/-1 for base -1, else 0)."""
+    dt = lb.dtype(a)
+    unsigned = dt.startswith("u")
+    width = np.dtype(DATA_TYPES[dt].numpy).itemsize * 8
+    wt = "int64" if width == 64 else "int32"  # the products' type
+    et = ("u" if unsigned else "") + wt  # the exponent's: every value of the operand type fits
+    bits = width - (0 if unsigned else 1)
+    base = lb.cast(a, wt)  # an unsigned value reinterpreted: the same bits, the same products' low bits
+    e = lb.cast(b, et)
+    if not unsigned:
+        e = lb.node("Max", [e, lb.scalar(0, et)])
+    one, two = lb.scalar(1, et), lb.scalar(2, et)
+    result = lb.scalar(1, wt)
+    for k in range(bits):
+        bit = lb.node("Equal", [lb.node("Mod", [e, two]), one], dtype="bool")
+        result = lb.node("Where", [bit, lb.node("Mul", [result, base]), result], dtype=wt)
+        if k + 1 < bits:
+            base = lb.node("Mul", [base, base])
+            e = lb.node("Div", [e, two])
+    if not unsigned:
+        wa, wb = lb.cast(a, wt), lb.cast(b, wt)
+        zero, one_w = lb.scalar(0, wt), lb.scalar(1, wt)
+        odd = lb.node("Not", [lb.node("Equal", [lb.node("Mod", [wb, lb.scalar(2, wt)]), zero], dtype="bool")],
+                      dtype="bool")
+        minus = lb.node("Where", [odd, lb.scalar(-1, wt), one_w], dtype=wt)
+        neg = lb.node("Where", [lb.node("Equal", [wa, one_w], dtype="bool"), one_w,
+                                lb.node("Where", [lb.node("Equal", [wa, lb.scalar(-1, wt)], dtype="bool"),
+                                                  minus, zero], dtype=wt)], dtype=wt)
+        result = lb.node("Where", [lb.node("Less", [wb, zero], dtype="bool"), neg, result], dtype=wt)
+    return lb.cast(result, dt)  # the first step's Where broadcast a's and b's shapes
 
 
 def _make(name: str, fn, onnx_op: str) -> OpDef:
@@ -95,7 +114,7 @@ def _make(name: str, fn, onnx_op: str) -> OpDef:
         if onnx_op == "Min":
             return [lower_min(lb, call["a"], call["b"])]
         if onnx_op == "Pow" and lb.dtype(call["a"]) not in FLOAT_TYPES:
-            return [lower_pow_via_double(lb, call["a"], call["b"])]
+            return [lower_int_pow(lb, call["a"], call["b"])]
         return [lb.node(onnx_op, [call["a"], call["b"]])]
 
     return OpDef(

@@ -196,18 +196,25 @@ def _lower_max(lb, x: str, p) -> str:
 
 def _lower_average(lb, x: str, p) -> str:
     pads = _pads_for_onnx(p)
-    if _fits(p, pads):
-        return lb.node("AveragePool", [x], count_include_pad=0, **_pool_attrs(p, pads))
-    # padding at least as large as the window: pad explicitly with zeros, sum-pool, then divide
-    # by the per-position count of input elements (a constant of the shapes).
-    v = _explicit_pad(lb, x, p, pads, lb.scalar(0, lb.dtype(x)))
-    kh, kw = p["window"]
-    summed = lb.node("AveragePool", [v], **_pool_attrs(p, [0, 0, 0, 0]))  # sum / (kh*kw)
+    # the per-position count of input elements in the window (a constant of the shapes)
     ones = np.ones((1, 1) + tuple(p["in_hw"]), np.float64)
     count = _nn.windows(ones, *_window_args(p), fill=0).sum(axis=(4, 5))
-    with np.errstate(divide="ignore"):
-        scale = (kh * kw) / count
-    return lb.node("Mul", [summed, lb.const(scale.astype(np.dtype(lb.dtype(x))), "count")])
+    dt = np.dtype(lb.dtype(x))
+    if _fits(p, pads):
+        y = lb.node("AveragePool", [x], count_include_pad=0, **_pool_attrs(p, pads))
+    else:
+        # padding at least as large as the window: pad explicitly with zeros, sum-pool, then
+        # divide by the count
+        v = _explicit_pad(lb, x, p, pads, lb.scalar(0, lb.dtype(x)))
+        kh, kw = p["window"]
+        summed = lb.node("AveragePool", [v], **_pool_attrs(p, [0, 0, 0, 0]))  # sum / (kh*kw)
+        scale = (kh * kw) / np.where(count == 0, kh * kw, count)
+        y = lb.node("Mul", [summed, lb.const(scale.astype(dt), "count")])
+    if np.any(count == 0):
+        # a window of padding alone averages no element: NaN, as 0/0 (ONNX Runtime's AveragePool
+        # gives it; OpenVINO's gave 0)
+        y = lb.node("Where", [lb.const(count == 0, "empty"), lb.const(np.array(np.nan, dt), "nan"), y])
+    return y
 
 
 def _lower_l2(lb, x: str, p) -> str:
