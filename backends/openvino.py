@@ -237,20 +237,69 @@ def _unstride_padded_pointwise_convs(model) -> None:
         model.graph.node.extend(nodes)
 
 
-class Float16Split(Compiled):
-    """One graph as consecutive OpenVINO models, cut before each node of float16_boundaries
-    (partition.py hands the values between them as host arrays). One compiled graph for the
-    policy and traces: every part runs on the same device."""
+def _abs_of_a_copy(model) -> None:
+    """Gives each Abs of a computed value Max(x, x) (the same value, -0 and NaN included) as its
+    input. OpenVINO 2026.4's CPU plugin computed Abs in place over a Concat's result (directly or
+    through a Reshape) that other operations or the outputs still read: they saw the absolute
+    values (a sigmoid of a concat lost its sign; webnn-bridge fuzz found it)."""
+    from onnx import helper
 
-    def __init__(self, graph: GraphIR, cuts: set[int], device: Device, compile_part):
+    made = {o for n in model.graph.node for o in n.output}
+    nodes, changed = [], False
+    for n in model.graph.node:
+        if n.op_type == "Abs" and n.input[0] in made:
+            copy = f"{n.output[0]}_copied"
+            nodes.append(helper.make_node("Max", [n.input[0], n.input[0]], [copy]))
+            nodes.append(helper.make_node("Abs", [copy], list(n.output), name=n.name))
+            changed = True
+        else:
+            nodes.append(n)
+    if changed:
+        del model.graph.node[:]
+        model.graph.node.extend(nodes)
+
+
+def float32_int_nodes(graph: GraphIR) -> set[int]:
+    """The nodes whose operation the CPU plugin computes in float32 though its operand is a 32-bit
+    integer (the measured table's "float32_ints": values above 2^24 came back rounded, int32 div of
+    16777217 by 1 gave 16777216): ONNX Runtime runs those, exactly."""
+    table = caps_table().get("float32_ints", {})
+    found = set()
+    for i, n in enumerate(graph.nodes):
+        types = table.get(n.op)
+        main = next(iter(node_refs(n)), None)
+        if types and main is not None and graph.operands[main].data_type in types:
+            found.add(i)
+    return found
+
+
+# the label of the parts ONNX Runtime runs in an OpenVinoSplit
+EXACT = "exact-on-onnxruntime"
+
+
+class OpenVinoSplit(Compiled):
+    """One graph as consecutive models: OpenVINO's, cut before each node of float16_boundaries,
+    and ONNX Runtime's CPU for the nodes of float32_int_nodes (partition.py hands the values
+    between them as host arrays). One compiled graph for the policy and traces: the device is the
+    OpenVINO one, and every part runs on its CPU."""
+
+    def __init__(self, graph: GraphIR, cuts: set[int], exact: set[int], device: Device, compile_part):
+        from .onnxruntime import OrtCompiled
         from .partition import compile_partitioned
 
         part, labels = 0, []
         for i in range(len(graph.nodes)):
             part += i in cuts
-            labels.append(str(part))
-        self.parts = compile_partitioned(graph, labels, {label: device for label in labels},
-                                         lambda g, _: compile_part(g))
+            labels.append(EXACT if i in exact else str(part))
+        devices = {label: device for label in labels}
+        label_of = dict(zip(map(id, graph.nodes), labels))  # a part's nodes are the graph's own
+
+        def compile_on(g, _device):
+            if label_of.get(id(g.nodes[0])) == EXACT:
+                return OrtCompiled(g, ("CPUExecutionProvider",), threads=device.threads)
+            return compile_part(g)
+
+        self.parts = compile_partitioned(graph, labels, devices, compile_on)
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         return self.parts.run(inputs)
@@ -265,6 +314,7 @@ class OpenVinoCompiled(Compiled):
         self.constant_feeds: dict[int, np.ndarray] = {}
         _widen_float16_constants(model)
         _unstride_padded_pointwise_convs(model)
+        _abs_of_a_copy(model)
         fed = _constants_as_inputs(model)
         core = _core()
         try:
@@ -340,6 +390,9 @@ class OpenVinoBackend(Backend):
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         name = device.providers[0] if device.providers else "CPU"
         cuts = float16_boundaries(graph)
-        if not cuts or len(cuts) > MAX_FLOAT16_CUTS:
+        if len(cuts) > MAX_FLOAT16_CUTS:
+            cuts = set()
+        exact = float32_int_nodes(graph)
+        if not cuts and not exact:
             return OpenVinoCompiled(graph, name, device.threads)
-        return Float16Split(graph, cuts, device, lambda g: OpenVinoCompiled(g, name, device.threads))
+        return OpenVinoSplit(graph, cuts, exact, device, lambda g: OpenVinoCompiled(g, name, device.threads))

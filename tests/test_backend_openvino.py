@@ -52,6 +52,7 @@ def test_committed_table_is_what_openvino_runs():
             for op in sorted(set(committed["ops"]) | set(measured["ops"]))
             if committed["ops"].get(op) != measured["ops"].get(op)}
     assert not diff, f"{CAPS_TABLE.name} is stale, run `webnn-bridge codegen` (committed, measured): {diff}"
+    assert committed["float32_ints"] == measured["float32_ints"], f"{CAPS_TABLE.name} is stale: float32_ints"
 
 
 def test_context_runs_on_openvino_and_matches_reference():
@@ -164,7 +165,7 @@ def test_float16_graphs_are_cut_only_where_a_value_changes_type():
 
 
 def test_a_graph_with_many_float16_boundaries_stays_one_model(ov_ctx):
-    from webnn_bridge.backends.openvino import MAX_FLOAT16_CUTS, Float16Split
+    from webnn_bridge.backends.openvino import MAX_FLOAT16_CUTS, OpenVinoSplit
 
     def graph(n):
         b = MLGraphBuilder(ov_ctx)
@@ -173,7 +174,7 @@ def test_a_graph_with_many_float16_boundaries_stays_one_model(ov_ctx):
             x = b.cast(b.relu(b.cast(x, "float16")), "float32")
         return b.build({"y": x})
 
-    assert isinstance(graph(MAX_FLOAT16_CUTS).compiled, Float16Split)
+    assert isinstance(graph(MAX_FLOAT16_CUTS).compiled, OpenVinoSplit)
     many = graph(MAX_FLOAT16_CUTS + 1)
     assert isinstance(many.compiled, OpenVinoCompiled)
     got = ov_ctx.compute(many, {"x": np.array([1.0003, -2.0], np.float32)})["y"]
@@ -208,30 +209,44 @@ def test_dequantize_with_a_large_zero_point_is_exact(ov_ctx, dt, zero_point, val
 
 
 # values above 2^24 in int32/uint32 (tests/test_capability_sweep.py LARGE32): the plugin computes
-# these in float32, a known limit (README); the rest are exact
-OV_FLOAT32_INTS = {("div", "int32"), ("div", "uint32"), ("pow", "int32"), ("pow", "uint32"), ("reduceSum", "int32")}
+# some in float32 (the table's "float32_ints"); the backend runs those nodes on ONNX Runtime
 LARGE32_CLAIMED = [(op, dt) for op in sorted(sweep.LARGE32) for dt in ("int32", "uint32")
                    if claimed(op, sweep.main_operand(op), dt)]
 
 
-@pytest.mark.parametrize(
-    ("op", "dt"),
-    [pytest.param(op, dt, marks=pytest.mark.xfail(strict=True, reason="OpenVINO computes it in float32"))
-     if (op, dt) in OV_FLOAT32_INTS else (op, dt) for op, dt in LARGE32_CLAIMED],
-    ids=[f"{op}-{dt}" for op, dt in LARGE32_CLAIMED])
-def test_large_32bit_values(op, dt):
+@pytest.mark.parametrize(("op", "dt"), LARGE32_CLAIMED, ids=[f"{op}-{dt}" for op, dt in LARGE32_CLAIMED])
+def test_large_32bit_values_are_exact(op, dt):
     assert outcome(op, dt, large=True) is None
+    in_float32 = dt in caps_table()["float32_ints"].get(op, [])
+    assert (outcome(op, dt, large=True, raw=True) is not None) == in_float32  # what the table says of the plugin
 
 
+def test_nodes_the_plugin_computes_in_float32_run_on_onnxruntime(ov_ctx):
+    """int32 div of 16777217 by 1 gave 16777216 in one OpenVINO model; the div runs on ONNX
+    Runtime, between OpenVINO's parts."""
+    from webnn_bridge.backends.onnxruntime import OrtCompiled
 
-@pytest.mark.xfail(strict=True, reason="OpenVINO 2026.4 CPU plugin: abs of a concat's result overwrote the concat "
-                                       "that another operation still reads (README, Known limits)")
-def test_abs_of_a_concat_that_is_also_read_elsewhere(ov_ctx):
-    """Found by webnn-bridge fuzz (seed 783): where(not(c > 0), c, abs(c)) for c = concat([x, x])
-    came back as abs(c): the negative values lost their sign. Not worked around yet."""
+    b = MLGraphBuilder(ov_ctx)
+    x = b.input("x", {"dataType": "int32", "shape": [3]})
+    q = b.div(b.add(x, x), b.constant({"dataType": "int32", "shape": [3]}, np.array([2, 1, 3], np.int32)))
+    g = b.build({"y": b.abs(q)})
+    assert [type(c) for _, c in g.compiled.parts.parts] == [OpenVinoCompiled, OrtCompiled, OpenVinoCompiled]
+    x0 = np.array([16777217, -1073741823, 5], np.int32)
+    expected = np.abs(np.trunc(2 * x0.astype(np.int64) / np.array([2, 1, 3]))).astype(np.int32)
+    np.testing.assert_array_equal(ov_ctx.compute(g, {"x": x0})["y"], expected)
+
+
+@pytest.mark.parametrize("then", ["abs", "sigmoid"])
+def test_abs_of_a_concat_that_is_also_read_elsewhere(ov_ctx, then):
+    """Found by webnn-bridge fuzz (seed 783): the plugin computed Abs in place over a Concat's
+    result that other operations and the outputs still read; they saw absolute values (and a
+    sigmoid, which takes an Abs, lost its sign)."""
     x = np.array([-2.5, 0.5, -0.3, 1.5], np.float32)
     b = MLGraphBuilder(ov_ctx)
     xi = b.input("x", {"dataType": "float32", "shape": [4]})
-    c = b.concat([xi, xi], 0)
-    g = b.build({"y": b.where(b.logicalNot(b.greater(c, b.constant("float32", 0.0))), c, b.abs(c))})
-    np.testing.assert_array_equal(ov_ctx.compute(g, {"x": x})["y"], np.concatenate([x, x]))
+    c = b.reshape(b.concat([xi, xi], 0), [2, 4])
+    g = b.build({"y": getattr(b, then)(c), "c": c})
+    out = ov_ctx.compute(g, {"x": x})
+    c0 = np.stack([x, x])
+    np.testing.assert_array_equal(out["c"], c0)
+    np.testing.assert_allclose(out["y"], np.abs(c0) if then == "abs" else 1 / (1 + np.exp(-c0)), rtol=1e-6)

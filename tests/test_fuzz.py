@@ -115,11 +115,7 @@ def test_a_rank_0_input_keeps_its_rank():
     assert_all_match(r)
 
 
-# OpenVINO's CPU plugin computes int32/uint32 pow in float32 (a known limit: README; the
-# backend's large-value checks in tests/test_backend_openvino.py)
-POW_CASES = [pytest.param(be, dt, marks=pytest.mark.xfail(strict=True, reason="OpenVINO: 32-bit pow in float32"))
-             if be == "openvino" and dt in ("int32", "uint32") else (be, dt)
-             for be in ("onnxruntime", "openvino", "torch") for dt in fuzz.INT_TYPES]
+POW_CASES = [(be, dt) for be in ("onnxruntime", "openvino", "torch") for dt in fuzz.INT_TYPES]
 
 
 @pytest.mark.parametrize(("backend", "dt"), POW_CASES)
