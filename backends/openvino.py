@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from webnn_bridge.ops.core import OperationError
-from webnn_bridge.ops.graph import GraphIR, node_refs
+from webnn_bridge.ops.graph import GraphIR, is_ref, node_refs
 from webnn_bridge.ops.registry import load_all
 
 from .base import Backend, Capabilities, Compiled, Device, contiguous
@@ -237,17 +237,32 @@ def _unstride_padded_pointwise_convs(model) -> None:
         model.graph.node.extend(nodes)
 
 
-def _abs_of_a_copy(model) -> None:
-    """Gives each Abs of a computed value Max(x, x) (the same value, -0 and NaN included) as its
-    input. OpenVINO 2026.4's CPU plugin computed Abs in place over a Concat's result (directly or
+def _abs_of_a_copy(model, float16: bool) -> None:
+    """Gives each Abs of a computed value a copy of it as its input: Max(x, x) (the same value, -0
+    and NaN included), or for a float16 value its cast to float32, cast back after the Abs (both
+    exact). OpenVINO 2026.4's CPU plugin computed Abs in place over a Concat's result (directly or
     through a Reshape) that other operations or the outputs still read: they saw the absolute
-    values (a sigmoid of a concat lost its sign; webnn-bridge fuzz found it)."""
-    from onnx import helper
+    values (a sigmoid of a concat lost its sign). And it folded the Abs of a float16 value
+    computed from constants into that value, sign kept. webnn-bridge fuzz found both.
+    ``float16``: whether the graph holds float16 values (their types are inferred then)."""
+    from onnx import TensorProto, helper, shape_inference
 
     made = {o for n in model.graph.node for o in n.output}
+    halves: set[str] = set()
+    if float16:
+        inferred = shape_inference.infer_shapes(model)
+        halves = {v.name for v in (*inferred.graph.value_info, *inferred.graph.input, *inferred.graph.output)
+                  if v.type.tensor_type.elem_type == TensorProto.FLOAT16}
+        halves |= {t.name for t in model.graph.initializer if t.data_type == TensorProto.FLOAT16}
     nodes, changed = [], False
     for n in model.graph.node:
-        if n.op_type == "Abs" and n.input[0] in made:
+        if n.op_type == "Abs" and n.input[0] in halves:
+            wide, out = f"{n.output[0]}_wide", f"{n.output[0]}_abs"
+            nodes.append(helper.make_node("Cast", [n.input[0]], [wide], to=TensorProto.FLOAT))
+            nodes.append(helper.make_node("Abs", [wide], [out], name=n.name))
+            nodes.append(helper.make_node("Cast", [out], list(n.output), to=TensorProto.FLOAT16))
+            changed = True
+        elif n.op_type == "Abs" and n.input[0] in made:
             copy = f"{n.output[0]}_copied"
             nodes.append(helper.make_node("Max", [n.input[0], n.input[0]], [copy]))
             nodes.append(helper.make_node("Abs", [copy], list(n.output), name=n.name))
@@ -257,6 +272,33 @@ def _abs_of_a_copy(model) -> None:
     if changed:
         del model.graph.node[:]
         model.graph.node.extend(nodes)
+
+
+def fold_constants(graph: GraphIR) -> GraphIR:
+    """The graph with each node whose operands are all constants computed by the numpy reference
+    (the spec's results) and given to OpenVINO as a constant (an output may be one). OpenVINO
+    2026.4's own folding of an Abs over a value computed from constants kept the value's sign:
+    abs(min(a, b)) of two float16 constants, and every sigmoid (lower_sigmoid takes an Abs) of
+    one (webnn-bridge fuzz)."""
+    registry = load_all()
+    constants = dict(graph.constants)
+    kept, folded = [], False
+    for n in graph.nodes:
+        refs = node_refs(n)
+        if not refs or not all(r in constants for r in refs):
+            kept.append(n)
+            continue
+        results = registry[n.op].reference(n.call.map_operands(lambda r: constants[r.id], is_ref))
+        for oid, arr in zip(n.outputs, results):
+            desc = graph.operands[oid]
+            constants[oid] = np.asarray(arr).astype(desc.numpy_dtype, copy=False).reshape(desc.shape)
+        folded = True
+    if not folded:
+        return graph
+    used = {r for n in kept for r in node_refs(n)} | set(graph.outputs.values())
+    return GraphIR(operands=graph.operands, inputs=dict(graph.inputs),
+                   constants={k: v for k, v in constants.items() if k in used},
+                   nodes=kept, outputs=dict(graph.outputs))
 
 
 def float32_int_nodes(graph: GraphIR) -> set[int]:
@@ -312,9 +354,9 @@ class OpenVinoCompiled(Compiled):
     def __init__(self, graph: GraphIR, device_name: str, threads: int = 0):
         model, in_map, out_map = lower_graph(graph, supported_ir_version())
         self.constant_feeds: dict[int, np.ndarray] = {}
-        _widen_float16_constants(model)
+        _abs_of_a_copy(model, any(d.data_type == "float16" for d in graph.operands.values()))
+        _widen_float16_constants(model)  # (after: it widens the casts _abs_of_a_copy makes too)
         _unstride_padded_pointwise_convs(model)
-        _abs_of_a_copy(model)
         fed = _constants_as_inputs(model)
         core = _core()
         try:
@@ -389,6 +431,7 @@ class OpenVinoBackend(Backend):
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         name = device.providers[0] if device.providers else "CPU"
+        graph = fold_constants(graph)
         cuts = float16_boundaries(graph)
         if len(cuts) > MAX_FLOAT16_CUTS:
             cuts = set()

@@ -51,9 +51,16 @@ class Draw:
         self.np_dt = np.dtype(np.float16 if data_type == "float16" else data_type)
         self.pool: list = []
         self.feeds: dict[str, np.ndarray] = {}
+        self.sources = 0  # the graph's inputs and input-like constants: the first operands of the pool
 
     def pick(self):
         return self.rng.choice(self.pool)
+
+    def exact(self, x):
+        """``x``, or in a float graph one of its inputs: what a step that jumps (a comparison, a
+        rounding, a cast to an integer, quantization) reads. One ULP of difference upstream, which
+        backends may have, would move a value across the jump and look like a bug."""
+        return x if self.np_dt.kind != "f" else self.rng.choice(self.pool[:self.sources])
 
     # ----------------------------------------------------------------- values
     def const(self, shape: Sequence[int], lo: float = -1.0, hi: float = 1.0):
@@ -90,10 +97,15 @@ class Draw:
 # Each step takes the draw, an operand x (chosen from those made so far) and its shape, and
 # returns a new operand. Steps for every type, float only, integer only.
 
+JUMPS = ("ceil", "floor", "sign", "roundEven")
+
+
 def _unary(d: Draw, x, s):
     b, op = d.b, d.rng.choice(["abs", "ceil", "floor", "neg", "relu", "sigmoid", "tanh", "softsign", "softplus",
                                "gelu", "hardSwish", "identity", "sign", "roundEven", "sin", "cos", "erf", "elu",
                                "leakyRelu", "hardSigmoid", "exp", "sqrt", "log", "reciprocal", "tan"])
+    if op in JUMPS:
+        return getattr(b, op)(d.exact(x))
     if op == "exp":
         return b.exp(b.tanh(x))
     if op == "sqrt":
@@ -281,12 +293,16 @@ def _clamp(d: Draw, x, s):
 
 
 def _where(d: Draw, x, s):
+    x = d.exact(x)
+    s = list(x.shape)
     y = d.const(d.broadcastable(s))
     cond = getattr(d.b, d.rng.choice(["greater", "lesserOrEqual", "equal", "notEqual"]))(x, y)
     return d.b.where(cond, x, y)
 
 
 def _logical(d: Draw, x, s):
+    x = d.exact(x)
+    s = list(x.shape)
     b = d.b
     c1 = getattr(b, d.rng.choice(["equal", "notEqual", "greater", "greaterOrEqual", "lesser", "lesserOrEqual"]))(
         x, d.const(d.broadcastable(s)))
@@ -303,6 +319,7 @@ def _expand(d: Draw, x, s):
 
 
 def _cast_round_trip(d: Draw, x, s):
+    x = d.exact(x)
     to = d.rng.choice(["float16", "float32", "int32", "int8", "uint8", "int64"])
     if d.dt.startswith("float") and not to.startswith("float"):
         x = d.b.clamp(x, {"minValue": -100, "maxValue": 100})  # out-of-range casts are the implementation's
@@ -386,6 +403,8 @@ def _cumulative_sum(d: Draw, x, s):
 
 
 def _arg(d: Draw, x, s):
+    x = d.exact(x)
+    s = list(x.shape)
     if not s:
         return d.b.identity(x)
     y = getattr(d.b, d.rng.choice(["argMax", "argMin"]))(
@@ -409,6 +428,8 @@ def _triangular(d: Draw, x, s):
 
 
 def _quantize_round_trip(d: Draw, x, s):
+    x = d.exact(x)
+    s = list(x.shape)
     b = d.b
     qt = d.rng.choice(["int8", "uint8"])
     scale = d.const(d.broadcastable(s), 0.01, 0.1)
@@ -479,12 +500,21 @@ def draw_graph(builder, seed: int, data_type: str):
     rng = d.rng
     for i in range(rng.randint(1, 2)):
         shape = [rng.randint(1, 4) for _ in range(rng.randint(0, 4))]
-        d.pool.append(builder.input(f"in{i}", {"dataType": data_type, "shape": shape}))
         if d.np_dt.kind == "f":
             data = d.np_rng.uniform(-2, 2, size=shape)
+        elif rng.random() < 0.2:  # anywhere in the type's range: overflow wraps, as the reference's
+            info = np.iinfo(d.np_dt)
+            data = d.np_rng.integers(info.min, info.max, size=shape, dtype=d.np_dt, endpoint=True)
         else:
             data = d.np_rng.integers(0 if data_type.startswith("u") else -4, 5, size=shape)
-        d.feeds[f"in{i}"] = np.asarray(data).astype(d.np_dt)
+        data = np.asarray(data).astype(d.np_dt)
+        desc = {"dataType": data_type, "shape": shape}
+        if rng.random() < 0.25:  # the same data as a constant: runtimes fold constants their own way
+            d.pool.append(builder.constant(desc, data))
+        else:
+            d.pool.append(builder.input(f"in{i}", desc))
+            d.feeds[f"in{i}"] = data
+    d.sources = len(d.pool)
     steps = FLOAT_STEPS if data_type in FLOAT_TYPES else INT_STEPS
     for _ in range(rng.randint(2, 10)):
         for attempt in range(8):
@@ -495,7 +525,7 @@ def draw_graph(builder, seed: int, data_type: str):
             except WebNNTypeError as e:  # the spec's type table leaves this step out for the type
                 if _NOT_CLAIMED in str(e) or "unsupported data type" not in str(e) or attempt == 7:
                     raise
-    made = d.pool[len(d.feeds):]
+    made = d.pool[d.sources:]
     outputs = {"out": made[-1]}
     if rng.random() < 0.4 and len(made) > 1:
         outputs["mid"] = made[rng.randrange(len(made) - 1)]

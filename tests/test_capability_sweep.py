@@ -703,6 +703,8 @@ LARGE32 = {
     "max": ([[_B32 + 1, _B32 + 3]], None, lambda b, x: b.max(x, _c(b, x.dataType, [_B32, _B32 + 2], [2]))),
     "min": ([[_B32 + 1, _B32 + 3]], None, lambda b, x: b.min(x, _c(b, x.dataType, [_B32 + 2, _B32 + 4], [2]))),
     "reduceSum": ([[_B32 + 1, 2, 5], [3, 2**30 + 1, 1]], None, lambda b, x: b.reduceSum(x, {"axes": [1]})),
+    "reduceL1": ([[_B32 + 1, 2, 5], [3, 2**30 + 1, 1]], None, lambda b, x: b.reduceL1(x, {"axes": [1]})),
+    "reduceSumSquare": ([[2**12 + 1, 3], [5, 2**13 + 1]], None, lambda b, x: b.reduceSumSquare(x, {"axes": [1]})),
     "reduceProduct": ([[2**13 + 1, 2**13 + 3], [3, 5]], None, lambda b, x: b.reduceProduct(x, {"axes": [1]})),
     "cumulativeSum": ([[_B32 + 1, 2], [3, 2**30 + 1]], None, lambda b, x: b.cumulativeSum(x, 1)),
 }

@@ -182,3 +182,42 @@ def test_a_per_channel_constant_after_a_reduction(dt, then):
     for name, got in r.items():
         np.testing.assert_allclose(got["y"].astype(np.float64), ref, rtol=2e-3 if dt == "float16" else 1e-5,
                                    atol=1e-2 if dt == "float16" else 1e-5, err_msg=name)
+
+
+@pytest.mark.parametrize("op", ["reduceSum", "reduceL1", "reduceSumSquare", "reduceProduct"])
+def test_int32_reductions_wrap_on_overflow(op):
+    """ONNX Runtime's int32 ReduceSum, ReduceL1 and ReduceSumSquare kernels saturated at 2^31 - 1;
+    the reference (and native Chromium) keep the low 32 bits, as int32 add does."""
+    x = np.array([[2**31 - 1, 5, 2**30], [-(2**31), -7, 46341]], np.int32)
+    r = on_every_backend(lambda b: {"y": getattr(b, op)(b.input("x", {"dataType": "int32", "shape": [2, 3]}),
+                                                        {"axes": [1]})}, {"x": x})
+    wide = x.astype(np.int64)
+    expected = {"reduceSum": wide.sum(1), "reduceL1": np.abs(wide).sum(1), "reduceSumSquare": (wide * wide).sum(1),
+                "reduceProduct": wide.prod(1)}[op]
+    np.testing.assert_array_equal(r["reference"]["y"], (expected % 2**32).astype(np.uint32).astype(np.int32))
+    assert_all_match(r, exact=True)
+
+
+@pytest.mark.parametrize("to", ["int32", "uint32"])
+def test_casts_to_32bit_integers_saturate(to):
+    """OpenVINO computes the float64 of the saturating cast in float32, where 2^31 - 1 rounds up to
+    2^31: float16 infinity cast to int32 came back -2^31."""
+    x = np.array([np.inf, -np.inf, 65504, -65504, np.nan, 3.75], np.float16)
+    r = on_every_backend(lambda b: {"y": b.cast(b.input("x", {"dataType": "float16", "shape": [6]}), to)}, {"x": x})
+    info = np.iinfo(to)
+    np.testing.assert_array_equal(r["reference"]["y"], np.array([info.max, info.min, min(65504, info.max),
+                                                                 max(-65504, info.min), 0, 3], to))
+    assert_all_match(r, exact=True)
+
+
+def test_abs_of_a_value_computed_from_float16_constants():
+    """OpenVINO folded abs(min(a, b)) of two float16 constants into min's result, sign kept."""
+    a = np.array([1.15, 0.43, -1.29, 1.92], np.float16)
+
+    def build(b):
+        c = b.constant({"dataType": "float16", "shape": [4]}, a)
+        return {"y": b.abs(b.min(c, b.constant({"dataType": "float16", "shape": [1]}, np.array([0.11], np.float16))))}
+
+    r = on_every_backend(build, {})
+    np.testing.assert_array_equal(r["reference"]["y"], np.abs(np.minimum(a, np.float16(0.11))))
+    assert_all_match(r, exact=True)

@@ -81,12 +81,15 @@ def lower_saturating(lb, x: str, data_type: str) -> str:
     lo, hi = (lb.const(np.array(v, np.float64)) for v in (float(lo_v), float(hi_v)))
     d = lb.node("Min", [lb.node("Max", [d, lo], dtype="float64"), hi], dtype="float64")
     out = lb.node("Cast", [d], dtype=data_type, to=dt.onnx)
-    if dt.element_bits == 64:  # float64(max) rounds up to 2^63 / 2^64, which no longer fits
+    if dt.element_bits >= 32:
+        # the maximum as a float rounds up where the float has too few bits (float64: 2^63 and
+        # 2^64; float32, which OpenVINO computes float64 in: 2^31 and 2^32) and no longer fits the
+        # type: the top is selected after the cast. Where has no uint32/uint64 kernel: select in
+        # int64, whose low bits are the same (-1 is 2^64 - 1)
         top = lb.node("GreaterOrEqual", [d, hi], dtype="bool")
-        # Where has no uint64 kernel: select in int64, whose bits are the same (-1 is 2^64 - 1)
         bits = lb.cast(out, "int64")
-        out = lb.cast(lb.node("Where", [top, lb.scalar(hi_v if lo_v < 0 else -1, "int64"),
-                                        bits], dtype="int64"), data_type)
+        top_bits = hi_v if lo_v < 0 or dt.element_bits < 64 else -1
+        out = lb.cast(lb.node("Where", [top, lb.scalar(top_bits, "int64"), bits], dtype="int64"), data_type)
     return out
 
 

@@ -21,6 +21,11 @@ INT_REQ = ("float32", "float16", "int32")
 
 
 
+# the int32 reductions whose ONNX Runtime kernels saturate on overflow (webnn-bridge fuzz found
+# reduceSum, reduceL1 and reduceSumSquare; reduceProduct before it)
+_INT32_SATURATES = ("reduceSum", "reduceL1", "reduceSumSquare", "reduceProduct")
+
+
 def _axes(call: Call, rank: int) -> list[int]:
     axes = call["axes"]
     return list(range(rank)) if axes is None else list(axes)
@@ -137,9 +142,9 @@ def _make_reduce(name, allowed, required, fn, onnx_op, elementwise, ulp_fn) -> O
         elif dt == "uint64" and name in ("reduceMax", "reduceMin"):
             x = ordered_int64(lb, x)
             back = "ordered"
-        elif dt in ("uint32", "uint64") or (dt == "int32" and name == "reduceProduct"):
-            # int32 products: ORT's kernel saturates on overflow; the int64 product's low bits wrap
-            # like the reference (and native Chromium)
+        elif dt in ("uint32", "uint64") or (dt == "int32" and name in _INT32_SATURATES):
+            # int32 sums and products: ORT's kernels saturate on overflow; the int64 result's low
+            # bits wrap like the reference (and native Chromium)
             x, back = lb.cast(x, "int64"), dt
         op = onnx_op
         if name == "reduceL1" and dt in ("uint32", "uint64"):
