@@ -1,21 +1,24 @@
 """Differential graph fuzzer: random multi-operator graphs on every CPU backend against the reference.
 
 The WPT conformance cases test one operator at a time. Runtimes rewrite whole graphs (fusions,
-constant folding, stride and layout propagation), and their bugs show only where operators meet:
-OpenVINO's CPU plugin moved a padded 1x1 convolution's strides onto the operation before it and
-lost the padding (wrong values, or an output of the wrong size); its PRelu broadcast a 1-D slope
-along axis 1; PyTorch's backend got rank-0 inputs as shape [1]; ONNX Runtime's integer pow
-saturated where the reference wraps. This tool found each of them.
+constant folding, stride and layout propagation, in-place buffers), and their bugs show only where
+operators meet. This tool found, among others: OpenVINO moving a padded 1x1 convolution's strides
+onto the operation before it and losing the padding, computing Abs in place over a Concat that
+was still read, folding Abs over constants with the sign kept; ONNX Runtime's int32 reductions
+saturating where the reference wraps; PyTorch's backend receiving rank-0 inputs as shape [1].
 
-A graph is drawn from a seed and a data type: one or two inputs of random rank (0 to 4) and shape,
-then 2 to 10 steps, each applying a random operator (of 60 or so patterns covering the 95
-operators) to an operand made so far, with constants and options drawn to be valid. It is built on
-every CPU backend's context (a backend that does not claim an operator or type the graph uses
-sits that graph out, as WPT skips what ``opSupportLimits()`` leaves out) and run on the same
-inputs; every output is compared with the numpy reference: integers exactly, float32 within 1e-4
-(relative, and absolute scaled by the output's magnitude), float16 within 5e-3. Inputs stay in
-[-2, 2] and the steps keep values finite (exp of tanh, sqrt of abs, division by |x| + 0.5), so a
-difference is a backend's, not the arithmetic's.
+A graph is drawn from a seed and a data type: one or two sources of random rank (0 to 4) and
+shape, inputs or (a quarter of them) constants, integer data sometimes anywhere in the type's
+range; then 3 to 12 steps, each applying a random operator (60 or so patterns covering the 95
+operators) to an operand made so far (mostly the last), with constants and options drawn to be
+valid. In float graphs the steps that jump (comparisons, rounding, casts to integers,
+quantization) read a source, so that one ULP of difference upstream cannot pass for a bug. The
+graph is built on every CPU backend's context (a backend that does not claim an operator or type
+the graph uses sits that graph out, as WPT skips what ``opSupportLimits()`` leaves out) and run on
+the same inputs; every output is compared with the numpy reference: integers exactly, float32
+within 1e-4 (relative, and absolute scaled by the output's magnitude), float16 within 5e-3.
+Values stay finite (exp of tanh, sqrt of abs, division by |x| + 0.5), so a difference is a
+backend's, not the arithmetic's.
 
     webnn-bridge fuzz [--seeds 0:500] [--type float32] [--backends onnxruntime,openvino] [--show SEED]
 
@@ -54,7 +57,9 @@ class Draw:
         self.sources = 0  # the graph's inputs and input-like constants: the first operands of the pool
 
     def pick(self):
-        return self.rng.choice(self.pool)
+        """Mostly the operand made last (graphs are chains more than bushes: what no output reads
+        is dropped by build()), else any."""
+        return self.pool[-1] if self.rng.random() < 0.6 else self.rng.choice(self.pool)
 
     def exact(self, x):
         """``x``, or in a float graph one of its inputs: what a step that jumps (a comparison, a
@@ -149,6 +154,8 @@ def _reduce(d: Draw, x, s):
     opts = {"keepDimensions": d.rng.random() < 0.5}
     if d.rng.random() < 0.8:
         opts["axes"] = d.axes(len(s))
+    if d.rng.random() < 0.1:  # (of a positive value)
+        return d.b.reduceLogSum(d.b.add(d.b.abs(x), d.scalar(1)), opts)
     return getattr(d.b, op)(x, opts)
 
 
@@ -310,7 +317,7 @@ def _logical(d: Draw, x, s):
     if d.rng.random() < 0.5:
         c = b.logicalNot(c)
     if d.rng.random() < 0.3:
-        c = b.logicalOr(c, b.isNaN(x))
+        c = b.logicalOr(c, b.isNaN(x) if d.rng.random() < 0.5 else b.isInfinite(b.div(x, d.scalar(0))))
     return b.where(c, x, b.abs(x)) if d.rng.random() < 0.5 else b.cast(c, d.dt)
 
 
@@ -464,6 +471,27 @@ def _recurrent(d: Draw, x, s):
     return outs[rng.randrange(len(outs))]
 
 
+def _cell(d: Draw, x, s):
+    b, rng = d.b, d.rng
+    x = x if len(s) == 2 else b.reshape(x, [1, int(np.prod(s)) if s else 1])
+    batch, size = x.shape
+    hidden = rng.randint(1, 3)
+    gates = 3 if rng.random() < 0.5 else 4
+    opts = {}
+    for name in ("bias", "recurrentBias"):
+        if rng.random() < 0.5:
+            opts[name] = d.const([gates * hidden])
+    weights = (d.const([gates * hidden, size]), d.const([gates * hidden, hidden]))
+    state = d.const([batch, hidden])
+    if gates == 3:
+        if rng.random() < 0.5:
+            opts["resetAfter"] = False
+        return b.gruCell(x, *weights, state, hidden, opts)
+    if rng.random() < 0.3:
+        opts["peepholeWeight"] = d.const([3 * hidden])
+    return b.lstmCell(x, *weights, state, d.const([batch, hidden]), hidden, opts)[rng.randrange(2)]
+
+
 def _int_arithmetic(d: Draw, x, s):
     b, op = d.b, d.rng.choice(["add", "sub", "mul", "max", "min", "div", "pow"])
     if op == "div":
@@ -487,7 +515,7 @@ SHARED = [_transpose, _reshape, _slice, _concat, _clamp, _where, _expand, _cast_
           _scatter, _pad, _split, _cumulative_sum, _arg, _tile, _reverse, _triangular]
 FLOAT_STEPS = [_unary] * 4 + [_binary] * 4 + SHARED + [
     _reduce, _matmul, _gemm, _conv, _conv_transpose, _pool, _normalization, _softmax, _logical, _linear, _resample,
-    _quantize_round_trip, _recurrent]
+    _quantize_round_trip, _recurrent, _cell]
 INT_STEPS = [_int_arithmetic] * 4 + [_int_unary, _int_reduce] + SHARED
 
 
@@ -516,7 +544,7 @@ def draw_graph(builder, seed: int, data_type: str):
             d.feeds[f"in{i}"] = data
     d.sources = len(d.pool)
     steps = FLOAT_STEPS if data_type in FLOAT_TYPES else INT_STEPS
-    for _ in range(rng.randint(2, 10)):
+    for _ in range(rng.randint(3, 12)):
         for attempt in range(8):
             x = d.pick()
             try:
