@@ -199,6 +199,14 @@ def external_constants(graph: GraphIR) -> tuple[list[str], list]:
     return names, values
 
 
+def disabled_optimizers(graph: GraphIR) -> list[str]:
+    """The graph optimizers ONNX Runtime must not run on this graph. MatmulTransposeFusion
+    crashed ONNX Runtime 1.32's session creation (a segfault, which would take the host down) on
+    Cast(float32 -> float16), Transpose, MatMul: float16 graphs whose operations the lowering
+    computes in float32 and casts back (gru, normalizations) have it (webnn-bridge fuzz)."""
+    return ["MatmulTransposeFusion"] if any(d.data_type == "float16" for d in graph.operands.values()) else []
+
+
 class OrtCompiled(Compiled):
     def __init__(self, graph: GraphIR, providers: tuple[str, ...], model: bytes | None = None,
                  ep_options: Mapping[str, str] | None = None, optimized_folder: str | None = None,
@@ -230,7 +238,8 @@ class OrtCompiled(Compiled):
                 opts.add_external_initializers(names, self._external)
         options = [dict(ep_options or {}) if i == 0 else {} for i in range(len(providers))]
         try:
-            self.session = ort.InferenceSession(model, opts, providers=list(providers), provider_options=options)
+            self.session = ort.InferenceSession(model, opts, providers=list(providers), provider_options=options,
+                                                disabled_optimizers=disabled_optimizers(graph))
         except Exception as e:  # ORT rejects the model: a compile failure per spec (details stay in the log)
             self.close()
             if self.optimized:
@@ -380,7 +389,8 @@ class OnnxRuntimeBackend(Backend):
         opts.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes",
                                       str(OPTIMIZED_DATA_MIN_BYTES))
         try:
-            ort.InferenceSession(artifact, opts, providers=list(self._providers(device)))
+            ort.InferenceSession(artifact, opts, providers=list(self._providers(device)),
+                                 disabled_optimizers=disabled_optimizers(graph))
             return relocated(model_tmp.read_bytes(), data_tmp, data_name)
         finally:
             model_tmp.unlink(missing_ok=True)

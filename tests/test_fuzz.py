@@ -221,3 +221,28 @@ def test_abs_of_a_value_computed_from_float16_constants():
     r = on_every_backend(build, {})
     np.testing.assert_array_equal(r["reference"]["y"], np.abs(np.minimum(a, np.float16(0.11))))
     assert_all_match(r, exact=True)
+
+
+@pytest.mark.parametrize("first", ["layerNormalization", "gru"])
+def test_a_float16_value_cast_back_then_transposed_into_a_matmul(first):
+    """ONNX Runtime 1.32 crashed (a segfault, taking the host with it) creating the session of
+    Cast(float32 -> float16), Transpose, MatMul: the lowering of a float16 gru or normalization
+    ends in such a cast. The backend turns the fusion that crashed off for float16 graphs."""
+    x = np.random.default_rng(2).uniform(-1, 1, (1, 2, 4)).astype(np.float16)
+
+    def build(b):
+        h = lambda shape: b.constant({"dataType": "float16", "shape": list(shape)},  # noqa: E731
+                                     np.full(shape, 0.25, np.float16))
+        y = b.input("x", {"dataType": "float16", "shape": [1, 2, 4]})
+        if first == "gru":
+            y = b.gru(y, h((1, 6, 4)), h((1, 6, 2)), 1, 2, {"returnSequence": True})[1]
+            y = b.reshape(y, [1, 2, 2])
+        else:
+            y = b.layerNormalization(y, {"axes": [2]})
+        t = b.transpose(y, {"permutation": [1, 0, 2]})
+        return {"y": b.matmul(t, h((t.shape[-1], 3)))}
+
+    r = on_every_backend(build, {"x": x})
+    ref = r.pop("reference")["y"].astype(np.float64)
+    for name, got in r.items():
+        np.testing.assert_allclose(got["y"].astype(np.float64), ref, rtol=5e-3, atol=5e-3, err_msg=name)
