@@ -20,7 +20,7 @@ within 1e-4 (relative, and absolute scaled by the output's magnitude), float16 w
 Values stay finite (exp of tanh, sqrt of abs, division by |x| + 0.5), so a difference is a
 backend's, not the arithmetic's.
 
-    webnn-bridge fuzz [--seeds 0:500] [--type float32] [--backends onnxruntime,openvino] [--show SEED]
+    webnn-bridge fuzz [--seeds 0:500] [--type float32] [--backends onnxruntime,openvino] [--show SEED] [--trace]
 
 Prints one line per difference (seed, backend, what differs) and exits 1 when there is one;
 ``--show SEED`` prints that graph's operators and every backend's outputs. tests/test_fuzz.py runs
@@ -30,6 +30,7 @@ a fixed set of seeds of every type in CI.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -682,7 +683,11 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     p.add_argument("--type", dest="data_type", choices=TYPES, default="float32", help="the graphs' data type")
     p.add_argument("--backends", help="comma-separated CPU backends to compare (default: all present)")
     p.add_argument("--show", type=int, metavar="SEED", help="print one graph and every backend's outputs")
+    p.add_argument("--trace", action="store_true",
+                   help="print each seed to stderr before running it (a runtime that crashes the process "
+                        "leaves its seed as the last line)")
     args = p.parse_args(argv)
+    faulthandler.enable()  # a runtime's crash prints where it happened
     ctxs = contexts(args.backends.split(",") if args.backends else None)
     if len(ctxs) < 2:
         out("webnn-bridge fuzz: no backend besides the reference to compare")
@@ -693,6 +698,8 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     seeds = _seed_range(args.seeds)
     found = 0
     for seed in seeds:
+        if args.trace:
+            print(f"seed {seed}", file=sys.stderr, flush=True)
         for f in check(seed, args.data_type, ctxs):
             found += 1
             out(str(f))
