@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from webnn_bridge.ops.core import OperationError
-from webnn_bridge.ops.graph import GraphIR, is_ref, node_refs
+from webnn_bridge.ops.graph import GraphIR, node_refs
 from webnn_bridge.ops.registry import load_all
 
 from .base import Backend, Capabilities, Compiled, Device, contiguous
@@ -280,24 +280,25 @@ def fold_constants(graph: GraphIR) -> GraphIR:
     2026.4's own folding of an Abs over a value computed from constants kept the value's sign:
     abs(min(a, b)) of two float16 constants, and every sigmoid (lower_sigmoid takes an Abs) of
     one (webnn-bridge fuzz)."""
+    from .reference import evaluate_node
+
     registry = load_all()
-    constants = dict(graph.constants)
-    kept, folded = [], False
+    folded: dict[int, np.ndarray] = {}  # (the graph's own constants are read only where a node folds)
+    kept = []
     for n in graph.nodes:
         refs = node_refs(n)
-        if not refs or not all(r in constants for r in refs):
+        if not refs or not all(r in folded or r in graph.constants for r in refs):
             kept.append(n)
             continue
-        results = registry[n.op].reference(n.call.map_operands(lambda r: constants[r.id], is_ref))
-        for oid, arr in zip(n.outputs, results):
-            desc = graph.operands[oid]
-            constants[oid] = np.asarray(arr).astype(desc.numpy_dtype, copy=False).reshape(desc.shape)
-        folded = True
+        values = {r: folded[r] if r in folded else graph.constants[r] for r in refs}
+        evaluate_node(registry[n.op], n, values, graph.operands)
+        folded.update((oid, values[oid]) for oid in n.outputs)
     if not folded:
         return graph
     used = {r for n in kept for r in node_refs(n)} | set(graph.outputs.values())
-    return GraphIR(operands=graph.operands, inputs=dict(graph.inputs),
-                   constants={k: v for k, v in constants.items() if k in used},
+    constants = {k: folded[k] if k in folded else graph.constants[k]
+                 for k in used if k in folded or k in graph.constants}
+    return GraphIR(operands=graph.operands, inputs=dict(graph.inputs), constants=constants,
                    nodes=kept, outputs=dict(graph.outputs))
 
 

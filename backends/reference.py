@@ -12,6 +12,18 @@ from webnn_bridge.ops.registry import load_all
 from .base import Backend, Compiled, Device, contiguous
 
 
+def evaluate_node(opdef, node, values: dict, operands: Mapping) -> None:
+    """Runs ``node``'s reference on ``values`` (arrays by operand id) and stores its outputs there,
+    in their descriptors' types and shapes."""
+    call = node.call.map_operands(lambda r: values[r.id], is_ref)
+    for oid, arr in zip(node.outputs, opdef.reference(call)):
+        desc = operands[oid]
+        arr = np.asarray(arr)
+        if arr.dtype != desc.numpy_dtype:
+            arr = arr.astype(desc.numpy_dtype)
+        values[oid] = arr.reshape(desc.shape)
+
+
 class ReferenceCompiled(Compiled):
     def __init__(self, graph: GraphIR):
         registry = load_all()
@@ -23,14 +35,7 @@ class ReferenceCompiled(Compiled):
         for name, oid in self.graph.inputs.items():
             values[oid] = np.asarray(inputs[name])
         for op, node in self.steps:
-            call = node.call.map_operands(lambda r: values[r.id], is_ref)
-            results = op.reference(call)
-            for oid, arr in zip(node.outputs, results):
-                desc = self.graph.operands[oid]
-                arr = np.asarray(arr)
-                if arr.dtype != desc.numpy_dtype:
-                    arr = arr.astype(desc.numpy_dtype)
-                values[oid] = arr.reshape(desc.shape)
+            evaluate_node(op, node, values, self.graph.operands)
         return {name: contiguous(values[oid]) for name, oid in self.graph.outputs.items()}
 
 
