@@ -196,11 +196,13 @@ def engine_cache_dir() -> Path:
 
 
 def held_bytes(ir: GraphIR) -> int:
-    """What a compiled session of ``ir`` may hold while nobody uses it: its constants, and every
+    """What a compiled session of ``ir`` may hold while nobody uses it: its constants, every
     value it computes (constant folding materialises values when the session is created, and a
-    runtime's memory arena keeps what a run allocated). An upper bound, as a page's build is charged."""
+    runtime's memory arena keeps what a run allocated) and a copy of its inputs (a CUDA graph's
+    static input buffers). An upper bound, as a page's build is charged."""
     values = sum(ir.operands[o].byte_length for n in ir.nodes for o in n.outputs if o in ir.operands)
-    return values + ir.constant_bytes()
+    inputs = sum(ir.operands[o].byte_length for o in ir.inputs.values())
+    return values + inputs + ir.constant_bytes()
 
 
 def memory_pressure(meminfo: str = "/proc/meminfo") -> bool:

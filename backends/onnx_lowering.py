@@ -126,6 +126,21 @@ class OnnxLowering:
             return value
         return self.node("Cast", [value], dtype=dtype, to=DATA_TYPES[dtype].onnx)
 
+    def where(self, cond: str, a: str, b: str) -> str:
+        """ONNX Where of ``a``'s type, for every type: the types that ONNX Runtime's CPU kernel
+        lacks in some version select in a wider type that holds the same values (uint64: the same
+        bits) and are cast back, exactly."""
+        dt = self.dtype(a)
+        wide = _WHERE_WIDE.get(dt)
+        if wide is None:
+            return self.node("Where", [cond, a, b], dtype=dt)
+        return self.cast(self.node("Where", [cond, self.cast(a, wide), self.cast(b, wide)], dtype=wide), dt)
+
+
+# ONNX Runtime's CPU Where kernel: 1.30 has none for int8 and uint32, 1.32 none for uint64 (seen on
+# the GPU machine, and here); float32/float16/int32/int64/uint8/bool select as themselves
+_WHERE_WIDE = {"int8": "int32", "uint32": "int64", "uint64": "int64"}
+
 
 def io_names(graph: GraphIR) -> tuple[dict[str, str], dict[str, str]]:
     """WebNN input/output names -> the lowered model's value names."""

@@ -576,14 +576,16 @@ class Finding:
 
 
 def contexts(backends: Sequence[str] | None = None) -> dict:
-    """One context per CPU backend of this machine (the reference first), by backend name."""
+    """One context per CPU backend of this machine by backend name (the reference first), and one
+    per GPU or NPU device by its id (``torch:cuda:0``). ``backends``: backend names or device ids."""
     from webnn_bridge.bridge.api import ML
 
     found: dict = {}
     for dev in ML().inventory:
-        if dev.kind == "cpu" and dev.backend not in found and (backends is None or dev.backend in backends
-                                                                or dev.backend == "reference"):
-            found[dev.backend] = ML([dev]).createContext()
+        key = dev.backend if dev.kind == "cpu" else dev.id
+        if key not in found and (backends is None or key in backends or dev.backend in backends
+                                 or dev.backend == "reference"):
+            found[key] = ML([dev]).createContext()
     return dict(sorted(found.items(), key=lambda kv: kv[0] != "reference"))
 
 
@@ -681,7 +683,8 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     p = argparse.ArgumentParser(prog="webnn-bridge fuzz", description=__doc__.splitlines()[0])
     p.add_argument("--seeds", default="0:200", help="seeds START:END (default 0:200)")
     p.add_argument("--type", dest="data_type", choices=TYPES, default="float32", help="the graphs' data type")
-    p.add_argument("--backends", help="comma-separated CPU backends to compare (default: all present)")
+    p.add_argument("--backends", help="comma-separated backends (CPU) or device ids (GPU, NPU) to compare "
+                                      "(default: all present)")
     p.add_argument("--show", type=int, metavar="SEED", help="print one graph and every backend's outputs")
     p.add_argument("--trace", action="store_true",
                    help="print each seed to stderr before running it (a runtime that crashes the process "

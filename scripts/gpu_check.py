@@ -8,8 +8,9 @@ On a machine without a GPU backend it says so and exits 0. With one it:
      replaced by its seeded stand-in) on each GPU device against the CPU backends, in-process;
   3. times a larger graph where a GPU should win clearly: a stack of transformer blocks
      (layerNormalization, single-head attention, a GELU MLP; matmuls of [seq, dim] x [dim, 4 dim]).
-For PyTorch devices the timings are given three ways: compute() (host arrays in and out, what a
-dispatch costs today), device-resident (inputs already on the GPU, outputs left there) and
+For PyTorch GPU devices the timings are given four ways: compute() as a page gets it (host arrays
+in and out; on CUDA a run after the first replays a CUDA graph, the default), the same without CUDA
+graphs (eager), device-resident without them (inputs already on the GPU, outputs left there) and
 device-resident replayed as a CUDA graph.
 
 It works from the repository in place, without ``pip install -e``: the ``webnn_bridge`` package
@@ -95,9 +96,11 @@ def median_ms(fn, iters: int, warmup: int = 2, sync=None) -> float:
 # --------------------------------------------------------------------------- conformance
 
 
-def conformance(device, tc) -> dict:
+def conformance(device, tc, runs: int = 1) -> dict:
     """The conformance cases on one device alone: passed / failed / unsupported (the device's
-    capabilities refuse the graph at build, which a real inventory partitions or falls back)."""
+    capabilities refuse the graph at build, which a real inventory partitions or falls back).
+    ``runs``: computes per case, each checked (3 on a CUDA device: eager, captured as a CUDA
+    graph, replayed)."""
     from webnn_bridge.bridge.api import ML
     from webnn_bridge.ops.core import WebNNError
 
@@ -114,12 +117,14 @@ def conformance(device, tc) -> dict:
                 failures.append(f"{case.name}: build: {e}")
             continue
         try:
-            results = ctx.compute(graph, feeds)
             out_type = next(iter(case.graph["expectedOutputs"].values()))["descriptor"]["dataType"]
             metric, tol = tc.graph_tolerance(nodes, out_type)
             bad = []
-            for name, spec in case.graph["expectedOutputs"].items():
-                bad += tc.mismatches(results[name], case.expected[name], spec["descriptor"]["dataType"], metric, tol)
+            for run in range(runs):
+                results = ctx.compute(graph, feeds)
+                for name, spec in case.graph["expectedOutputs"].items():
+                    bad += [f"run {run + 1}: {m}" for m in
+                            tc.mismatches(results[name], case.expected[name], spec["descriptor"]["dataType"], metric, tol)]
             ok = not bad
             if bad:
                 failures.append(f"{case.name}: {bad[0]}")
@@ -132,6 +137,51 @@ def conformance(device, tc) -> dict:
     counts["seconds"] = round(time.perf_counter() - t0, 1)
     counts["failures"] = failures[:10]
     return counts
+
+
+# --------------------------------------------------------------------------- policy
+
+PLACEMENT_OPTIONS = ({}, {"powerPreference": "high-performance"}, {"accelerated": True},
+                     {"computePolicy": "high-performance"}, {"deviceType": "gpu"}, {"accelerated": False},
+                     {"powerPreference": "low-power"})
+
+
+def placement(inventory) -> dict:
+    """Where the policy places contexts on this machine's probed inventory (device id per option
+    set), and a small conv2d graph built and run through the high-performance context, its output
+    compared with the numpy reference's."""
+    import numpy as np
+
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
+
+    ml = ML(inventory)
+    out: dict = {"contexts": {}}
+    for opts in PLACEMENT_OPTIONS:
+        try:
+            out["contexts"][json.dumps(opts)] = ml.createContext(opts).device.id
+        except Exception as e:  # noqa: BLE001 - reported, the check goes on
+            out["contexts"][json.dumps(opts)] = f"{type(e).__name__}: {e}"
+
+    def run(ctx):
+        rng = np.random.default_rng(3)
+        b = MLGraphBuilder(ctx)
+        x = b.input("x", {"dataType": "float32", "shape": [1, 8, 32, 32]})
+        w = b.constant({"dataType": "float32", "shape": [16, 8, 3, 3]}, rng.standard_normal((16, 8, 3, 3), dtype=np.float32))
+        graph = b.build({"y": b.relu(b.conv2d(x, w, {"padding": [1, 1, 1, 1]}))})
+        try:
+            return ctx.compute(graph, {"x": rng.standard_normal((1, 8, 32, 32), dtype=np.float32)})["y"], graph.devices
+        finally:
+            graph.destroy()
+
+    try:
+        ctx = ml.createContext({"powerPreference": "high-performance"})
+        y, kinds = run(ctx)
+        ref, _ = run(ML([d for d in inventory if d.backend == "reference"]).createContext())
+        out["graph"] = {"device": ctx.exec_device.id, "graph_devices": list(kinds),
+                        "max_abs_diff": float(np.abs(y.astype(np.float64) - ref).max())}
+    except Exception as e:  # noqa: BLE001
+        out["graph"] = {"error": f"{type(e).__name__}: {e}"}
+    return out
 
 
 # --------------------------------------------------------------------------- graphs
@@ -226,6 +276,8 @@ def _torch_resident(graph, dev, feeds, iters: int) -> dict:
         if graphs and not cuda:
             continue
         c = TorchCompiled(graph.ir, dev, cuda_graphs=graphs)
+        if not graphs:
+            out["eager_ms"] = round(median_ms(lambda c=c: c.run(feeds), iters), 3)
         dfeeds = c.to_device(feeds)
         out[key] = round(median_ms(lambda c=c, f=dfeeds: c.run_device(f), iters, warmup=3, sync=sync), 3)
         if graphs:
@@ -273,6 +325,17 @@ def main(argv=None) -> int:
         _write(args.json, {**result, "result": "no GPU"})
         return 0
 
+    result["software"] = _software()
+    print("software: " + ", ".join(f"{k} {v}" for k, v in result["software"].items()))
+    place = result["placement"] = placement(inventory)
+    print("policy placement on this inventory:")
+    for opts, dev in place["contexts"].items():
+        print(f"  createContext({opts}) -> {dev}")
+    g = place["graph"]
+    print("  conv2d+relu through the high-performance context: "
+          + (f"error: {g['error']}" if "error" in g else
+             f"ran on {g['device']} (graph.devices {g['graph_devices']}), max|diff| to the reference {g['max_abs_diff']:.2e}"))
+
     data = data_dir(args.data)
     cpu_ref = [d for d in inventory if d.id == "onnxruntime:CPUExecutionProvider"]
     cpus = [d for d in cpu_ref + [d for d in inventory if d.backend == "torch" and d.kind == "cpu"] if d not in gpus]
@@ -288,10 +351,13 @@ def main(argv=None) -> int:
             print(f"conformance: {len(tc.CASES)} cases per device")
             result["conformance"] = {}
             for dev in gpus + cpus:
-                r = conformance(dev, tc)
+                cuda = dev.backend == "torch" and dev.providers and dev.providers[0].startswith("cuda")
+                r = conformance(dev, tc, runs=3 if cuda else 1)
+                r["runs_per_case"] = 3 if cuda else 1
                 result["conformance"][dev.id] = r
                 print(f"  {dev.id:45s} passed {r['passed']:5d}  failed {r['failed']:4d}  "
-                      f"unsupported {r['unsupported']:4d}  ({r['seconds']} s)")
+                      f"unsupported {r['unsupported']:4d}  ({r['seconds']} s"
+                      + (", 3 runs per case: eager, CUDA graph captured, replayed)" if cuda else ")"))
                 for f in r["failures"][:5]:
                     print(f"      {f[:160]}")
 
@@ -320,6 +386,26 @@ def main(argv=None) -> int:
     return 0
 
 
+def _software() -> dict:
+    import numpy as np
+
+    out = {"python": platform.python_version(), "numpy": np.__version__}
+    for mod in ("onnxruntime", "torch"):
+        try:
+            out[mod] = __import__(mod).__version__
+        except Exception:  # noqa: BLE001
+            out[mod] = "absent"
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            out["gpu"] = torch.cuda.get_device_name(0)
+            out["cuda"] = torch.version.cuda or f"hip {torch.version.hip}"
+    except Exception:  # noqa: BLE001
+        pass
+    return out
+
+
 def _why_no_gpu() -> str:
     parts = []
     try:
@@ -338,13 +424,14 @@ def _why_no_gpu() -> str:
 
 
 def _print_rows(title: str, rows: list[dict]) -> None:
-    print(f"{title} (median ms per run; resident: inputs and outputs on the GPU):")
+    print(f"{title} (median ms per run; compute: host arrays in and out, as configured; eager: compute without "
+          "CUDA graphs; resident: eager, inputs and outputs on the GPU; cuda_graph: resident, replayed):")
     cpu = min((r["compute_ms"] for r in rows if not r["checked"] and "compute_ms" in r), default=None)
     for r in rows:
         if "error" in r:
             print(f"  {r['device']:45s} error: {r['error'][:160]}")
             continue
-        extra = "".join(f"  {k.removesuffix('_ms')} {r[k]:9.3f}" for k in ("resident_ms", "cuda_graph_ms") if k in r)
+        extra = "".join(f"  {k.removesuffix('_ms')} {r[k]:9.3f}" for k in ("eager_ms", "resident_ms", "cuda_graph_ms") if k in r)
         speed = f"  x{cpu / r['compute_ms']:.1f} vs best CPU" if cpu and r.get("checked") else ""
         print(f"  {r['device']:45s} compute {r['compute_ms']:9.3f}{extra}  build {r['build_ms']:8.1f}"
               f"  max|diff| {r['max_abs_diff']:.2e}{speed}")

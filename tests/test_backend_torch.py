@@ -237,6 +237,38 @@ def test_cuda_graph_replays_match_eager_runs():
     graph.destroy()
 
 
+def test_cuda_graphs_are_on_unless_turned_off(monkeypatch, contexts):
+    from webnn_bridge.backends.torch import cuda_graphs_default
+
+    monkeypatch.delenv("WEBNN_BRIDGE_TORCH_CUDA_GRAPHS", raising=False)
+    assert cuda_graphs_default()
+    monkeypatch.setenv("WEBNN_BRIDGE_TORCH_CUDA_GRAPHS", "0")
+    assert not cuda_graphs_default()
+    monkeypatch.delenv("WEBNN_BRIDGE_TORCH_CUDA_GRAPHS")
+    ctx, _ = contexts  # the CPU device never captures
+    graph = _add_one_graph(ctx)
+    assert not TorchCompiled(graph.ir, ctx.exec_device).use_cuda_graph
+    graph.destroy()
+
+
+@pytest.mark.skipif(not _has_cuda(), reason="CUDA graphs need an NVIDIA (or ROCm) GPU")
+def test_default_compile_replays_and_keeps_earlier_outputs(monkeypatch):
+    """By default a CUDA device's second run captures the graph and later runs replay it; outputs
+    handed out before a replay are copies, not the graph's fixed buffers."""
+    monkeypatch.delenv("WEBNN_BRIDGE_TORCH_CUDA_GRAPHS", raising=False)
+    gpu = next(d for d in TorchBackend.probe() if d.kind == "gpu" and d.providers[0].startswith("cuda"))
+    ctx = ML([gpu]).createContext()
+    graph = _add_one_graph(ctx)
+    c = TorchBackend().compile(graph.ir, gpu)
+    xs = [np.full((2, 3), i, np.float32) for i in range(4)]
+    kept = [c.run_resident({"x": x})["y"] for x in xs]
+    assert c.cuda_graph is not None
+    for x, y in zip(xs, kept):
+        np.testing.assert_array_equal(y.numpy(), (x + 1) * x)
+    np.testing.assert_array_equal(c.run({"x": xs[1]})["y"], (xs[1] + 1) * xs[1])
+    graph.destroy()
+
+
 # --------------------------------------------------------------------------- policy
 
 
@@ -307,7 +339,12 @@ def test_gpu_check_dry_run_in_place(tmp_path):
         rows = {row["device"]: row for row in result[key]}
         assert set(rows) >= {"onnxruntime:CPUExecutionProvider", "torch:cpu"}, rows
         assert rows["torch:cpu"]["checked"] and rows["torch:cpu"]["resident_ms"] > 0
+        assert rows["torch:cpu"]["eager_ms"] > 0
         assert rows["torch:cpu"]["max_abs_diff"] < 1e-4, rows["torch:cpu"]
+    # where the policy puts contexts on this inventory, and a graph run through one of them
+    place = result["placement"]
+    assert place["contexts"]['{"accelerated": false}'] in result["devices"]
+    assert place["graph"]["max_abs_diff"] < 1e-4 and place["graph"]["graph_devices"] == ["cpu"], place
     assert "RESULT: 1 GPU device(s) checked" in r.stdout
 
 

@@ -28,13 +28,17 @@ from webnn_bridge.bridge.api import ML, MLGraphBuilder
 from webnn_bridge.ops.registry import load_all
 
 _ML = ML()
-ORT = _ML.createContext()
+# ONNX Runtime's CPU by name: on a machine with a GPU the default context goes to the GPU
+ORT = ML([d for d in _ML.inventory if d.id == "onnxruntime:CPUExecutionProvider"]).createContext()
 REF = ML([d for d in _ML.inventory if d.backend == "reference"]).createContext()
 LIMITS = ORT.opSupportLimits()
 # every CPU backend swept against the reference: ONNX Runtime, and PyTorch's CPU device when torch
 # is installed (the test extra installs it); test ids of the ONNX Runtime cases carry no prefix
 _TORCH_CPU = [d for d in _ML.inventory if d.backend == "torch" and d.kind == "cpu"]
-CONTEXTS = {"onnxruntime": ORT, **({"torch": ML(_TORCH_CPU[:1]).createContext()} if _TORCH_CPU else {})}
+# and every GPU device PyTorch sees, where there is one (a lent GPU machine, never CI), keyed by its id
+_TORCH_GPUS = [d for d in _ML.inventory if d.backend == "torch" and d.kind != "cpu"]
+CONTEXTS = {"onnxruntime": ORT, **({"torch": ML(_TORCH_CPU[:1]).createContext()} if _TORCH_CPU else {}),
+            **{d.id: ML([d]).createContext() for d in _TORCH_GPUS}}
 LIMITS_OF = {name: ctx.opSupportLimits() for name, ctx in CONTEXTS.items()}
 
 
@@ -610,7 +614,8 @@ def _check(backend, op, dt, **kw):
 
 def test_contexts():
     for name, ctx in CONTEXTS.items():
-        assert ctx.exec_device.backend == name and ctx.exec_device.kind == "cpu"
+        dev = ctx.exec_device
+        assert dev.id == name if dev.kind != "cpu" else (dev.backend == name)
     assert REF.exec_device.backend == "reference"
 
 

@@ -123,7 +123,7 @@ def _prelu_lower(lb, call: Call):
         return [lb.node("PRelu", [lb.cast(x, "float32"), lb.cast(s, "float32")])]
     # integers: where(x >= 0, x, x * slope) (Mul wraps like the reference)
     neg = lb.node("Less", [x, lb.scalar(0, dt)], dtype="bool")
-    return [lb.node("Where", [neg, lb.node("Mul", [x, s]), x], dtype=dt)]
+    return [lb.where(neg, lb.node("Mul", [x, s], dtype=dt), x)]
 
 
 register(

@@ -155,11 +155,7 @@ def _where_ref(call: Call):
 def _where_lower(lb, call: Call):
     c, t, f = call["condition"], call["trueValue"], call["falseValue"]
     cond = _to_bool(lb, c)
-    dt = lb.dtype(t)
-    if dt == "uint64":  # ORT's CPU Where has no uint64 kernel: select on the bit pattern
-        r = lb.node("Where", [cond, lb.cast(t, "int64"), lb.cast(f, "int64")])
-        return [lb.cast(r, "uint64")]
-    return [lb.node("Where", [cond, t, f], dtype=dt)]
+    return [lb.where(cond, t, f)]
 
 
 register(

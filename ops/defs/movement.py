@@ -48,14 +48,6 @@ def _exact(name, limits, infer, reference, lower, doc, outputs=("output",)):
                  outputs=outputs, tolerance=("ulp", 0), doc=doc)
 
 
-def _where(lb, cond, a, b):
-    """ONNX Where, also for uint64 (which ORT's CPU kernel lacks)."""
-    dt = lb.dtype(a)
-    if dt == "uint64":
-        return lb.cast(lb.node("Where", [cond, lb.cast(a, "int64"), lb.cast(b, "int64")]), "uint64")
-    return lb.node("Where", [cond, a, b], dtype=dt)
-
-
 # --------------------------------------------------------------------------- index helpers
 
 
@@ -430,7 +422,7 @@ def _tri_lower(lb, call: Call):
     x = call["input"]
     dt = lb.dtype(x)
     mask = lb.const(_tri_mask(lb.shape(x), bool(call.get("upper", True)), int(call.get("diagonal", 0))))
-    return [_where(lb, mask, x, lb.scalar(0, dt))]
+    return [lb.where(mask, x, lb.scalar(0, dt))]
 
 
 def _lim(types=ALL_TYPES, ranks=(0, None), req=REQ3, req_ranks=(0, 5)):

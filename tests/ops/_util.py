@@ -26,7 +26,8 @@ def run_both(contexts, build, feeds):
 _ML = ML()
 
 
-ORT = _ML.createContext()
+# ONNX Runtime's CPU by name: on a machine with a GPU the default context goes to the GPU
+ORT = ML([d for d in _ML.inventory if d.id == "onnxruntime:CPUExecutionProvider"]).createContext()
 
 
 REF = ML([d for d in _ML.inventory if d.backend == "reference"]).createContext()

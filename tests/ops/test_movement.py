@@ -38,3 +38,35 @@ def test_unused_outputs_of_a_multi_output_op(contexts):
                    {"x": x})
     for res in got.values():
         np.testing.assert_array_equal(res["a"], [2, 3])
+
+
+# ONNX Runtime's CPU Where lacks some integer kernels in some versions (1.30: int8, uint32; 1.32:
+# uint64): the lowerings of where, triangular and integer prelu select those types in a wider one
+WHERE_WIDENED = {"int8": "int32", "uint32": "int64", "uint64": "int64"}
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint32", "uint64", "int32", "uint8", "float32"])
+def test_where_selects_only_in_types_every_onnx_runtime_has(dt):
+    from onnx import helper, shape_inference
+
+    from webnn_bridge.backends.onnx_lowering import lower_graph
+    from webnn_bridge.backends.onnxruntime import supported_ir_version
+
+    from ._util import REF, MLGraphBuilder
+
+    b = MLGraphBuilder(REF)
+    x = b.input("x", {"dataType": dt, "shape": [3, 3]})
+    c = b.input("c", {"dataType": "uint8", "shape": [3, 3]})
+    outs = {"w": b.where(c, x, b.neg(x) if dt.startswith("int") or dt.startswith("f") else x),
+            "t": b.triangular(x, {"diagonal": 1})}
+    if dt in ("int8", "int32"):
+        outs["p"] = b.prelu(x, x)
+    model, _, _ = lower_graph(b.build(outs).ir, supported_ir_version())
+    model = shape_inference.infer_shapes(model)
+    types = {v.name: v.type.tensor_type.elem_type for v in
+             [*model.graph.value_info, *model.graph.input, *model.graph.output]}
+    selected = {helper.tensor_dtype_to_np_dtype(types[n.input[1]]).name
+                for n in model.graph.node if n.op_type == "Where"}
+    assert selected == {WHERE_WIDENED.get(dt, dt)}
+    # and cast back: the outputs keep the operand's type
+    assert {helper.tensor_dtype_to_np_dtype(types[o.name]).name for o in model.graph.output} == {dt}
