@@ -251,7 +251,9 @@ class TorchCompiled(Compiled):
         self.constants = {oid: self._upload(np.asarray(a), graph.operands[oid].data_type)
                           for oid, a in graph.constants.items()}
         self._dry_run()
-        self.lock = threading.Lock()  # a compiled graph's constant cache and CUDA graph are not shared by threads
+        # a compiled graph's constant cache and CUDA graph are not shared by threads, and a replay's
+        # outputs (its fixed buffers) are copied out before another run may overwrite them
+        self.lock = threading.RLock()
         gpu = self.dev.type == "cuda"
         if cuda_graphs is None:
             cuda_graphs = cuda_graphs_default()
@@ -369,7 +371,9 @@ class TorchCompiled(Compiled):
         self.cuda_graph = g
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return self.to_host(self.run_device(self.to_device(inputs)))
+        feeds = self.to_device(inputs)
+        with self.lock:
+            return self.to_host(self.run_device(feeds))
 
     resident = True
 
@@ -385,10 +389,11 @@ class TorchCompiled(Compiled):
                 feeds[name] = v.tensor
             else:
                 feeds[name] = self._upload(np.asarray(v.numpy() if isinstance(v, DeviceValue) else v), d.data_type)
-        outs = self.run_device(feeds)
-        # a CUDA graph's outputs are its fixed buffers, overwritten by the next replay: copied on the device
-        copy = self.use_cuda_graph and self.cuda_graph is not None
-        return {name: TorchValue(outs[name].clone() if copy else outs[name], d) for name, d in self.outs.items()}
+        with self.lock:
+            outs = self.run_device(feeds)
+            # a CUDA graph's outputs are its fixed buffers, overwritten by the next replay: copied on the device
+            copy = self.use_cuda_graph and self.cuda_graph is not None
+            return {name: TorchValue(outs[name].clone() if copy else outs[name], d) for name, d in self.outs.items()}
 
     def close(self) -> None:
         self.cuda_graph = None
