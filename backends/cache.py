@@ -22,6 +22,7 @@ tell one origin what another origin built.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import hashlib
 import itertools
@@ -43,6 +44,7 @@ import numpy as np
 from webnn_bridge.ops.graph import GraphIR, is_ref
 
 from .base import Backend, Compiled, Device
+from .crash_journal import CrashJournal, runtime_token
 
 log = logging.getLogger("webnn_bridge.cache")
 
@@ -281,8 +283,15 @@ class CompileCache:
         self.optimized_stats = {"written": 0, "loaded": 0, "rejected": 0}
         self._optimizing: dict[str, tuple] = {}  # optimized models to write: key -> job
         self._optimized_idle = threading.Condition(self._lock)
+        # what was compiling when a runtime crashed the process (backends/crash_journal.py): on disk
+        # beside the cache, so that it outlives the crash
+        self.journal = None
         if self.directory is not None:
             OPTIMIZER.start()  # now, not on a build's path
+            try:
+                self.journal = CrashJournal(self.directory)
+            except OSError as e:
+                log.warning("no crash journal in %s: %s", self.directory, e)
 
     # ------------------------------------------------------------------ the one entry point
     def compile(self, backend: Backend, ir: GraphIR, device: Device, partition: str = "",
@@ -291,7 +300,8 @@ class CompileCache:
         token = backend.cache_token(device)
         if token is None:
             ir.load_constants()  # a failure to get them is not the backend's to report
-            return backend.compile(ir, device)
+            with self._journaled(backend, ir, device, digest):
+                return backend.compile(ir, device)
         digest = digest or graph_digest(ir)
         key = _hasher()
         key.update(repr((partition, token)).encode())
@@ -302,7 +312,8 @@ class CompileCache:
             if entry is not None:
                 return SharedCompiled(self, entry, "memory", digest)
             try:
-                compiled, source = self._compile(backend, ir, device, key)
+                with self._journaled(backend, ir, device, digest):
+                    compiled, source = self._compile(backend, ir, device, key)
             except BaseException:
                 with self._lock:
                     self._building.pop(key, None)
@@ -313,6 +324,15 @@ class CompileCache:
                 self._live[key] = entry
                 self.stats[source] += 1
             return SharedCompiled(self, entry, source, digest)
+
+    def _journaled(self, backend: Backend, ir: GraphIR, device: Device, digest: str | None):
+        """The crash journal's note of this compile while it runs (the page's graph it belongs to
+        when MLContext says, else this graph); nothing without a journal."""
+        if self.journal is None:
+            return contextlib.nullcontext()
+        build = self.journal.current_build()
+        digest, what = build if build is not None else (digest or graph_digest(ir), "")
+        return self.journal.compiling(digest, [(device.id, runtime_token(backend, device))], what)
 
     def _compile(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> tuple[Compiled, str]:
         """Compiled from disk (the optimized model, else the artifact) or anew: (compiled, source)."""

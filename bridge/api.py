@@ -28,6 +28,7 @@ import numpy as np
 from webnn_bridge.backends import all_backends, backend_for
 from webnn_bridge.backends.base import Capabilities, Compiled, Device
 from webnn_bridge.backends.cache import CompileCache, default_cache
+from webnn_bridge.backends.crash_journal import runtime_token
 from webnn_bridge.ops import idl
 from webnn_bridge.ops.calls import (
     OperandChecks,
@@ -158,6 +159,12 @@ class ML:
         return MLContext(self, opts, decision)
 
 
+def is_simulated_device(device: Device) -> bool:
+    from webnn_bridge.policy.inventory import is_simulated
+
+    return is_simulated(device)
+
+
 class MLContext(OperandChecks):
     def __init__(self, ml: ML, options: dict, decision):
         self.ml = ml
@@ -212,7 +219,44 @@ class MLContext(OperandChecks):
     def compile(self, ir: GraphIR, placement, digest: str | None = None) -> Compiled:
         """Compile where the placement says: real devices run their own segments (a partition
         hands tensors between backends); a simulated placement runs on the execution CPU.
-        ``digest``: the graph's digest when the caller knows it (the compile cache's key)."""
+        ``digest``: the graph's digest when the caller knows it (the compile cache's key).
+        With a crash journal (a host with a cache folder), devices on which this graph crashed
+        the host before are left out of the placement, and the compile is journaled."""
+        journal = self.ml.compile_cache.journal
+        if journal is None:
+            return self._compile(ir, placement, digest)
+        from webnn_bridge.backends.cache import graph_digest
+
+        digest = digest or graph_digest(ir)
+        placement = self._avoid_crashes(ir, placement, digest, journal)
+        ops = sorted({n.op for n in ir.nodes})
+        with journal.building(digest, f"{len(ir.nodes)} node(s): {', '.join(ops[:12])}"):
+            return self._compile(ir, placement, digest)
+
+    def _placed_devices(self, placement) -> list[Device]:
+        if placement is None or not placement.assignment or placement.simulated or is_simulated_device(placement.device):
+            return [self.exec_device]
+        by_id = {d.id: d for d in self.ml.inventory}
+        return [by_id[i] for i in dict.fromkeys(placement.assignment) if i in by_id]
+
+    def _avoid_crashes(self, ir: GraphIR, placement, digest: str, journal):
+        """The placement, or a new one without the devices this graph crashed before."""
+        avoid = {}
+        for d in self._placed_devices(placement):
+            r = journal.quarantined(digest, d.id, runtime_token(backend_for(d), d))
+            if r is not None:
+                avoid[d.id] = (f"this graph crashed the host's runtime on {d.id} before ({r.get('last', '?')}, "
+                               f"{r.get('crashes', 1)} crash(es)): not compiled there again")
+        if not avoid:
+            return placement
+        log.warning("graph %s: %s", digest[:12], "; ".join(avoid.values()))
+        if placement is None or placement.simulated or is_simulated_device(placement.device):
+            raise OperationError("The graph could not be compiled: " + next(iter(avoid.values())))
+        from webnn_bridge.policy import engine
+
+        return engine.decide_build(self.decision, ir, self.ml.inventory, self.ml.rules, avoid=avoid)
+
+    def _compile(self, ir: GraphIR, placement, digest: str | None = None) -> Compiled:
         from webnn_bridge.backends.partition import compile_partitioned, fallback_after_compile
         from webnn_bridge.policy.inventory import is_simulated, takes_cpu_modes
 

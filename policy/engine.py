@@ -22,7 +22,7 @@ from typing import Any
 
 from webnn_bridge.backends.base import Capabilities, Device
 from webnn_bridge.backends.capabilities import graph_issues, union
-from webnn_bridge.ops.core import DATA_TYPES, NotSupportedError, WebNNTypeError
+from webnn_bridge.ops.core import DATA_TYPES, NotSupportedError, OperationError, WebNNTypeError
 
 from .graphs import GraphSummary, summarize
 from .inventory import (
@@ -789,10 +789,11 @@ def _issue_summary(issues: list[list[str]], limit: int = 3) -> str:
 
 
 def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: Mapping | None = None, *,
-                 caps: CapsSource = None) -> Placement:
+                 caps: CapsSource = None, avoid: Mapping[str, str] | None = None) -> Placement:
     """Per-graph placement at build(): check every node's op, data types and ranks against each
     candidate's capabilities; whole graph on one device, a partition (accelerator + CPU), the
-    CPU alone, or NotSupportedError for strict requests. See rules.toml §4."""
+    CPU alone, or NotSupportedError for strict requests. See rules.toml §4. ``avoid``: device
+    id -> why this graph must not go there (the host's crash journal); none left: OperationError."""
     rules = rules or default_rules()
     if decision.device is None:
         raise NotSupportedError("No device is available for this context.")
@@ -807,6 +808,12 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
     tail = ["simulated inventory: the graph executes on the host CPU backend"] if decision.simulated else []
     why_not: dict[str, str] = {}
     notes: list[str] = []
+    if avoid:
+        why_not.update({d.id: avoid[d.id] for d in cands if d.id in avoid})
+        cands = [d for d in cands if d.id not in avoid]
+        if not cands:
+            raise OperationError("The graph could not be compiled: " + "; ".join(avoid.values()))
+        notes.append("left out: " + "; ".join(avoid.values()))
     # the rules put this context on the CPU: no accelerator takes its builds (rules.toml §4, rule 0)
     if decision.device.kind == "cpu":
         for d in cands:

@@ -1,0 +1,208 @@
+"""Crash journal: a graph that crashed a runtime is not given to that runtime again.
+
+A native runtime (ONNX Runtime, OpenVINO, PyTorch, TensorRT) that segfaults or aborts while it
+compiles a page's graph takes the whole host process with it; no Python ``except`` sees it. The
+host then restarts (systemd, Kubernetes, a shell loop: see the README), and without a memory of
+what happened the same page would build the same graph and crash it again.
+
+So every compile is journaled while it runs: before it starts, a small file naming the graph (its
+digest) and the devices of its placement is written into this process's own folder; when it
+returns, or raises, the file is removed. A process that dies leaves its files behind. The next
+host to open the journal (this one after a restart, or another host sharing the cache folder)
+finds folders whose owner is gone (each process holds an ``flock`` on its folder's lock file for
+as long as it lives; the kernel releases it however the process ends) and turns what was in flight
+into quarantine records:
+
+- a graph that was the only one in flight is quarantined at once for those devices;
+- graphs in flight together (several pages building at once) are suspects: only the one that is
+  in flight at a second crash is quarantined, so a crash does not exile the innocent graphs
+  beside it, and a graph that really crashes the runtime gets at most two tries.
+
+A quarantined (graph, device) is left out of that graph's placement (policy.engine.decide_build's
+``avoid``): the graph goes to another device that can run it, or build() fails with an
+OperationError that says why. Records are kept per runtime version (the backend's cache token),
+so upgrading a runtime gives its graphs another chance; deleting ``quarantine.json`` clears them.
+
+Only compiles are journaled (that is where the crashes seen so far happened: ONNX Runtime's
+session creation); a runtime that crashes while running a compiled graph still takes the host down
+each time. Journaling needs a folder (the compile cache's): ``serve --no-cache`` keeps none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import fcntl
+import hashlib
+import itertools
+import json
+import logging
+import os
+import shutil
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+log = logging.getLogger("webnn_bridge.crash_journal")
+
+QUARANTINE_AFTER_SUSPECT_CRASHES = 2
+
+
+def record_key(digest: str, device_id: str, token: str) -> str:
+    return f"{digest} {device_id} {token}"
+
+
+def runtime_token(backend, device) -> str:
+    """A short fingerprint of what compiles for ``device`` (runtime version, options, our lowering
+    code; not the placement's CPU mode): crash records hold for it alone."""
+    if getattr(device, "threads", 0):
+        device = dataclasses.replace(device, threads=0)
+    token = backend.cache_token(device) or device.backend
+    return hashlib.sha256(str(token).encode()).hexdigest()[:16]
+
+
+class CrashJournal:
+    def __init__(self, directory: str | Path):
+        self.dir = Path(directory) / "crash-journal"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.quarantine_file = self.dir / "quarantine.json"
+        self._lock = threading.Lock()
+        self._current = threading.local()
+        self._counter = itertools.count()
+        self._records: dict[str, dict] = {}
+        self._mtime: float | None = None
+        # this process's folder: its lock file stays locked (flock) for as long as the process lives
+        self._own = self.dir / f"inflight-{uuid.uuid4().hex}"
+        self._own.mkdir()
+        self._alive_fd = os.open(self._own / ".alive", os.O_CREAT | os.O_RDWR, 0o600)
+        fcntl.flock(self._alive_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        self.recovered = self.recover()
+
+    # ------------------------------------------------------------------ after a crash
+    def recover(self) -> list[dict]:
+        """Turn the in-flight entries of processes that died into suspects and quarantine records;
+        returns the records quarantined now."""
+        quarantined: list[dict] = []
+        with self._exclusive(".recover.lock"):
+            dead = []
+            for folder in sorted(self.dir.glob("inflight-*")):
+                if folder == self._own or not folder.is_dir():
+                    continue
+                if self._owner_alive(folder):
+                    continue
+                entries = []
+                for f in sorted(folder.glob("*.json")):
+                    try:
+                        entries.append(json.loads(f.read_text()))
+                    except (OSError, ValueError):
+                        continue
+                dead.append((folder, entries))
+            if dead:
+                with self._exclusive(".quarantine.lock"):
+                    records = self._read()
+                    for _, entries in dead:
+                        alone = len(entries) == 1
+                        for e in entries:
+                            for device_id, token in e.get("devices", []):
+                                key = record_key(e.get("digest", ""), device_id, token)
+                                r = records.setdefault(key, {"digest": e.get("digest"), "device": device_id,
+                                                             "token": token, "crashes": 0, "quarantined": False})
+                                r["crashes"] += 1
+                                r["last"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(e.get("started", 0)))
+                                r["what"] = e.get("what", "")
+                                if not r["quarantined"] and (alone or r["crashes"] >= QUARANTINE_AFTER_SUSPECT_CRASHES):
+                                    r["quarantined"] = True
+                                    quarantined.append(dict(r))
+                    self._write(records)
+                for folder, _ in dead:
+                    shutil.rmtree(folder, ignore_errors=True)
+        for r in quarantined:
+            log.warning("a runtime crashed the host while compiling graph %s on %s (%s): that device will not "
+                        "get it again", (r["digest"] or "")[:12], r["device"], r["what"])
+        return quarantined
+
+    @staticmethod
+    def _owner_alive(folder: Path) -> bool:
+        try:
+            fd = os.open(folder / ".alive", os.O_RDWR)
+        except FileNotFoundError:
+            # created, but its owner died before it locked the folder (or it is being created now:
+            # then it is empty, and removing nothing of it is harmless)
+            return time.time() - folder.stat().st_mtime < 5
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+        return False
+
+    @contextlib.contextmanager
+    def _exclusive(self, name: str) -> Iterator[None]:
+        fd = os.open(self.dir / name, os.O_CREAT | os.O_RDWR, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def _read(self) -> dict[str, dict]:
+        try:
+            data = json.loads(self.quarantine_file.read_text())
+        except (OSError, ValueError):
+            return {}
+        return {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
+
+    def _write(self, records: dict[str, dict]) -> None:
+        tmp = self.quarantine_file.with_name(f".quarantine.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(records, indent=1, sort_keys=True))
+        os.replace(tmp, self.quarantine_file)
+
+    # ------------------------------------------------------------------ while serving
+    def quarantined(self, digest: str, device_id: str, token: str) -> dict | None:
+        """The quarantine record of this graph on this device (at this runtime version), if any.
+        Re-reads the records when another host sharing the folder changed them."""
+        with self._lock:
+            try:
+                mtime = self.quarantine_file.stat().st_mtime
+            except OSError:
+                mtime = None
+            if mtime != self._mtime:
+                self._records, self._mtime = self._read(), mtime
+            r = self._records.get(record_key(digest, device_id, token))
+        return r if r is not None and r.get("quarantined") else None
+
+    @contextlib.contextmanager
+    def building(self, digest: str, what: str = "") -> Iterator[None]:
+        """The page graph (its digest) that the compiles this thread journals belong to: a
+        partition's segments are compiled as graphs of their own, but it is the page's graph that
+        must not go back to the device that crashed."""
+        outer = getattr(self._current, "build", None)
+        self._current.build = (digest, what)
+        try:
+            yield
+        finally:
+            self._current.build = outer
+
+    def current_build(self) -> tuple[str, str] | None:
+        return getattr(self._current, "build", None)
+
+    @contextlib.contextmanager
+    def compiling(self, digest: str, devices: Sequence[tuple[str, str]], what: str = "") -> Iterator[None]:
+        """Journal one compile of ``digest`` on ``devices`` ((device id, runtime token) pairs) while it runs."""
+        entry = self._own / f"{os.getpid()}-{next(self._counter)}.json"
+        entry.write_text(json.dumps({"digest": digest, "devices": [list(d) for d in devices], "what": what[:200],
+                                     "started": time.time()}))
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                entry.unlink()
+
+    def close(self) -> None:
+        """Leave the journal (a host shutting down): its folder goes, nothing is in flight."""
+        shutil.rmtree(self._own, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.close(self._alive_fd)

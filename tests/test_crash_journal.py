@@ -1,0 +1,206 @@
+"""The crash journal (backends/crash_journal.py): a graph whose compile crashed the host's process
+is not compiled on that device again, after the host restarts.
+
+Crashes here are real: child processes that abort (SIGABRT) in the middle of a journaled compile,
+and a real host (`webnn-bridge serve`) whose ONNX Runtime sessions abort for one graph."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from webnn_bridge.backends.crash_journal import CrashJournal
+
+REPO = Path(__file__).resolve().parents[1]
+
+# a process that opens the journal, starts journaled compiles and then dies (or waits to be killed)
+_CHILD = """
+import os, sys, time
+from webnn_bridge.backends.crash_journal import CrashJournal
+j = CrashJournal(sys.argv[1])
+graphs = sys.argv[3:]
+ctxs = [j.compiling(g, [("onnxruntime:CPUExecutionProvider", "tok")], what="test") for g in graphs]
+for c in ctxs:
+    c.__enter__()
+print("compiling", flush=True)
+if sys.argv[2] == "abort":
+    os.abort()
+time.sleep(60)
+"""
+
+
+def _child(tmp_path, how: str, *graphs: str) -> subprocess.Popen:
+    p = subprocess.Popen([sys.executable, "-c", _CHILD, str(tmp_path), how, *graphs], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "compiling", p.stderr.read()
+    return p
+
+
+def _quarantined(tmp_path, graph: str) -> bool:
+    j = CrashJournal(tmp_path)
+    try:
+        return j.quarantined(graph, "onnxruntime:CPUExecutionProvider", "tok") is not None
+    finally:
+        j.close()
+
+
+def test_a_compile_that_crashed_the_process_is_quarantined(tmp_path):
+    p = _child(tmp_path, "abort", "g1")
+    assert p.wait(30) == -signal.SIGABRT
+    j = CrashJournal(tmp_path)
+    assert [r["digest"] for r in j.recovered] == ["g1"]
+    assert j.quarantined("g1", "onnxruntime:CPUExecutionProvider", "tok")["crashes"] == 1
+    # only there: another device, another runtime version, another graph are untouched
+    assert j.quarantined("g1", "openvino:CPU", "tok") is None
+    assert j.quarantined("g1", "onnxruntime:CPUExecutionProvider", "newer") is None
+    assert j.quarantined("g2", "onnxruntime:CPUExecutionProvider", "tok") is None
+    j.close()
+    assert [p.name for p in (tmp_path / "crash-journal").glob("inflight-*")] == []
+
+
+def test_a_living_process_keeps_its_compiles(tmp_path):
+    p = _child(tmp_path, "wait", "g1")
+    try:
+        assert not _quarantined(tmp_path, "g1")  # still compiling, in a process that lives
+    finally:
+        p.kill()
+        p.wait(30)
+    assert _quarantined(tmp_path, "g1")  # killed in the middle: now it counts
+
+
+def test_finished_compiles_leave_nothing(tmp_path):
+    j = CrashJournal(tmp_path)
+    with j.compiling("g1", [("d", "tok")]):
+        assert len(list(j._own.glob("*.json"))) == 1
+    with pytest.raises(ValueError), j.compiling("g2", [("d", "tok")]):
+        raise ValueError("a compile that fails normally is no crash")
+    assert list(j._own.glob("*.json")) == []
+    assert CrashJournal(tmp_path).recovered == []
+
+
+def test_graphs_in_flight_together_are_suspects_until_a_second_crash(tmp_path):
+    """Pages building at once when the runtime crashed: neither graph is exiled for one crash;
+    the one that is in flight again at the next crash is."""
+    assert _child(tmp_path, "abort", "culprit", "bystander").wait(30) == -signal.SIGABRT
+    assert not _quarantined(tmp_path, "culprit") and not _quarantined(tmp_path, "bystander")
+    assert _child(tmp_path, "abort", "culprit", "other").wait(30) == -signal.SIGABRT
+    assert _quarantined(tmp_path, "culprit")
+    assert not _quarantined(tmp_path, "bystander") and not _quarantined(tmp_path, "other")
+
+
+def test_a_damaged_quarantine_file_is_an_empty_one(tmp_path):
+    j = CrashJournal(tmp_path)
+    j.quarantine_file.write_text("{not json")
+    assert j.quarantined("g1", "d", "tok") is None
+    j.quarantine_file.write_text("[1, 2]")
+    assert j.quarantined("g1", "d", "tok") is None
+
+
+# --------------------------------------------------------------------------- a real host
+
+# `webnn-bridge serve`, whose ONNX Runtime sessions abort the process for matmuls of width 77 (as
+# ONNX Runtime 1.32's session creation did for one float16 pattern, before it was avoided)
+_HOST = """
+import os, sys
+from webnn_bridge.backends import onnxruntime as ortb
+real = ortb.OrtCompiled.__init__
+def init(self, graph, *a, **k):
+    if any(n.op == "matmul" and graph.operands[n.outputs[0]].shape[-1] == 77 for n in graph.nodes):
+        os.abort()
+    real(self, graph, *a, **k)
+ortb.OrtCompiled.__init__ = init
+from webnn_bridge.bridge.cli import main
+sys.argv = ["webnn-bridge", "serve", "--port", "0", "--cache-dir", sys.argv[1]]
+main()
+"""
+
+
+def _host(cache: Path) -> tuple[subprocess.Popen, str]:
+    env = {**os.environ, "WEBNN_BRIDGE_TORCH": "0"}
+    p = subprocess.Popen([sys.executable, "-c", _HOST, str(cache)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env)
+    line = p.stdout.readline()
+    m = re.search(r"serving on (http://\S+)", line)
+    assert m, line + p.stderr.read()
+    return p, m.group(1)
+
+
+async def _page(url: str, n: int) -> np.ndarray:
+    from webnn_bridge.bridge.wire_client import WireClient
+
+    c = await WireClient.open(url)
+    try:
+        await c.context()
+        await c.matmul_graph(1, n, rows=2)
+        return await c.round_trip(1, np.arange(2 * n, dtype=np.float32).reshape(2, n))
+    finally:
+        await c.close()
+
+
+def test_a_graph_that_crashed_the_host_goes_elsewhere_after_the_restart(tmp_path):
+    x = np.arange(2 * 77, dtype=np.float32).reshape(2, 77)
+    want = np.maximum(x @ (np.ones((77, 77), np.float32) / 77), 0).ravel()
+    host, url = _host(tmp_path)
+    try:
+        np.testing.assert_allclose(asyncio.run(_page(url, 8)), np.maximum(
+            np.arange(16, dtype=np.float32).reshape(2, 8) @ (np.ones((8, 8), np.float32) / 8), 0).ravel(), rtol=1e-6)
+        with pytest.raises(Exception):  # the link dies with the host
+            asyncio.run(_page(url, 77))
+        assert host.wait(30) == -signal.SIGABRT
+    finally:
+        host.kill()
+        host.wait(30)
+
+    host, url = _host(tmp_path)  # restarted on the same cache folder, as systemd or Kubernetes would
+    try:
+        np.testing.assert_allclose(asyncio.run(_page(url, 77)), want, rtol=1e-5)  # built, on another device
+        np.testing.assert_allclose(asyncio.run(_page(url, 77)), want, rtol=1e-5)  # and again
+        assert asyncio.run(_page(url, 8)).shape == (16,)  # other graphs as before
+        assert host.poll() is None
+    finally:
+        host.terminate()
+        err = host.communicate(timeout=30)[1]
+    assert "a runtime crashed the host while compiling graph" in err
+    assert "crashed the host's runtime on onnxruntime:CPUExecutionProvider before" in err
+
+
+def test_no_device_left_is_an_operation_error(tmp_path):
+    """The only device quarantined for a graph: build() fails with the spec's OperationError."""
+    from webnn_bridge.backends.cache import CompileCache, graph_digest
+    from webnn_bridge.backends import backend_for
+    from webnn_bridge.backends.crash_journal import runtime_token
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
+    from webnn_bridge.ops.core import OperationError
+
+    ort = [d for d in ML().inventory if d.id == "onnxruntime:CPUExecutionProvider"]
+    ml = ML(ort, compile_cache=CompileCache(tmp_path))
+    ctx = ml.createContext()
+
+    def graph(b):
+        x = b.input("x", {"dataType": "float32", "shape": [2]})
+        return {"y": b.relu(x)}
+
+    b = MLGraphBuilder(ctx)
+    g = b.build(graph(b))
+    digest = graph_digest(g.ir)
+    g.destroy()
+    # what a crash in the middle of its compile leaves behind
+    j = ml.compile_cache.journal
+    folder = j.dir / "inflight-dead"
+    folder.mkdir()
+    (folder / ".alive").touch()
+    (folder / "1.json").write_text(textwrap.dedent(f"""
+        {{"digest": "{digest}", "devices": [["{ort[0].id}", "{runtime_token(backend_for(ort[0]), ort[0])}"]], "started": 0}}"""))
+    assert len(j.recover()) == 1
+    b = MLGraphBuilder(ctx)
+    with pytest.raises(OperationError, match="crashed the host's runtime"):
+        b.build(graph(b))
