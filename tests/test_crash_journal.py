@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import websockets
 
 from webnn_bridge.backends.crash_journal import CrashJournal
 
@@ -153,7 +154,7 @@ def test_a_graph_that_crashed_the_host_goes_elsewhere_after_the_restart(tmp_path
     try:
         np.testing.assert_allclose(asyncio.run(_page(url, 8)), np.maximum(
             np.arange(16, dtype=np.float32).reshape(2, 8) @ (np.ones((8, 8), np.float32) / 8), 0).ravel(), rtol=1e-6)
-        with pytest.raises(Exception):  # the link dies with the host
+        with pytest.raises(websockets.exceptions.ConnectionClosed):  # the link dies with the host
             asyncio.run(_page(url, 77))
         assert host.wait(30) == -signal.SIGABRT
     finally:
@@ -175,8 +176,8 @@ def test_a_graph_that_crashed_the_host_goes_elsewhere_after_the_restart(tmp_path
 
 def test_no_device_left_is_an_operation_error(tmp_path):
     """The only device quarantined for a graph: build() fails with the spec's OperationError."""
-    from webnn_bridge.backends.cache import CompileCache, graph_digest
     from webnn_bridge.backends import backend_for
+    from webnn_bridge.backends.cache import CompileCache, graph_digest
     from webnn_bridge.backends.crash_journal import runtime_token
     from webnn_bridge.bridge.api import ML, MLGraphBuilder
     from webnn_bridge.ops.core import OperationError
