@@ -71,7 +71,7 @@ class CrashJournal:
         self._lock = threading.Lock()
         self._current = threading.local()
         self._counter = itertools.count()
-        self._records: dict[str, dict] = {}
+        self._by_digest: dict[str, dict[str, list[dict]]] = {}
         self._mtime: float | None = None
         # this process's folder: its lock file stays locked (flock) for as long as the process lives
         self._own = self.dir / f"inflight-{uuid.uuid4().hex}"
@@ -161,18 +161,26 @@ class CrashJournal:
         os.replace(tmp, self.quarantine_file)
 
     # ------------------------------------------------------------------ while serving
-    def quarantined(self, digest: str, device_id: str, token: str) -> dict | None:
-        """The quarantine record of this graph on this device (at this runtime version), if any.
-        Re-reads the records when another host sharing the folder changed them."""
+    def quarantined_on(self, digest: str) -> dict[str, list[dict]]:
+        """The quarantine records of this graph by device id (each for one runtime version); {}
+        for almost every graph. Re-reads the records when another host sharing the folder changed
+        them."""
         with self._lock:
             try:
                 mtime = self.quarantine_file.stat().st_mtime
             except OSError:
                 mtime = None
             if mtime != self._mtime:
-                self._records, self._mtime = self._read(), mtime
-            r = self._records.get(record_key(digest, device_id, token))
-        return r if r is not None and r.get("quarantined") else None
+                self._mtime = mtime
+                self._by_digest = {}
+                for r in self._read().values():
+                    if r.get("quarantined") and isinstance(r.get("digest"), str) and isinstance(r.get("device"), str):
+                        self._by_digest.setdefault(r["digest"], {}).setdefault(r["device"], []).append(r)
+            return self._by_digest.get(digest, {})
+
+    def quarantined(self, digest: str, device_id: str, token: str) -> dict | None:
+        """The quarantine record of this graph on this device at this runtime version, if any."""
+        return next((r for r in self.quarantined_on(digest).get(device_id, []) if r.get("token") == token), None)
 
     @contextlib.contextmanager
     def building(self, digest: str, what: str = "") -> Iterator[None]:

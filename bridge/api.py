@@ -159,12 +159,6 @@ class ML:
         return MLContext(self, opts, decision)
 
 
-def is_simulated_device(device: Device) -> bool:
-    from webnn_bridge.policy.inventory import is_simulated
-
-    return is_simulated(device)
-
-
 class MLContext(OperandChecks):
     def __init__(self, ml: ML, options: dict, decision):
         self.ml = ml
@@ -220,38 +214,39 @@ class MLContext(OperandChecks):
         """Compile where the placement says: real devices run their own segments (a partition
         hands tensors between backends); a simulated placement runs on the execution CPU.
         ``digest``: the graph's digest when the caller knows it (the compile cache's key).
-        With a crash journal (a host with a cache folder), devices on which this graph crashed
-        the host before are left out of the placement, and the compile is journaled."""
+        With a crash journal (a host with a cache folder) the compile is journaled."""
         journal = self.ml.compile_cache.journal
         if journal is None:
             return self._compile(ir, placement, digest)
         from webnn_bridge.backends.cache import graph_digest
 
         digest = digest or graph_digest(ir)
-        placement = self._avoid_crashes(ir, placement, digest, journal)
         ops = sorted({n.op for n in ir.nodes})
         with journal.building(digest, f"{len(ir.nodes)} node(s): {', '.join(ops[:12])}"):
             return self._compile(ir, placement, digest)
 
-    def _placed_devices(self, placement) -> list[Device]:
-        if placement is None or not placement.assignment or placement.simulated or is_simulated_device(placement.device):
-            return [self.exec_device]
-        by_id = {d.id: d for d in self.ml.inventory}
-        return [by_id[i] for i in dict.fromkeys(placement.assignment) if i in by_id]
-
     def _avoid_crashes(self, ir: GraphIR, placement, digest: str, journal):
         """The placement, or a new one without the devices this graph crashed before."""
+        from webnn_bridge.policy.inventory import is_simulated
+
+        records = journal.quarantined_on(digest)
+        if not records:  # almost every graph: one dictionary lookup
+            return placement
+        simulated = placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device)
+        placed = [self.exec_device.id] if simulated else list(dict.fromkeys(placement.assignment))
+        devices = {d.id: d for d in [*self.ml.inventory, self.exec_device]}
         avoid = {}
-        for d in self._placed_devices(placement):
-            r = journal.quarantined(digest, d.id, runtime_token(backend_for(d), d))
-            if r is not None:
-                avoid[d.id] = (f"this graph crashed the host's runtime on {d.id} before ({r.get('last', '?')}, "
-                               f"{r.get('crashes', 1)} crash(es)): not compiled there again")
-        if not avoid:
+        for device_id, recs in records.items():
+            d = devices.get(device_id)
+            r = d and next((r for r in recs if r.get("token") == runtime_token(backend_for(d), d)), None)
+            if r:
+                avoid[device_id] = (f"this graph crashed the host's runtime on {device_id} before "
+                                    f"({r.get('last', '?')}, {r.get('crashes', 1)} crash(es)): not compiled there again")
+        if not avoid.keys() & set(placed):
             return placement
         log.warning("graph %s: %s", digest[:12], "; ".join(avoid.values()))
-        if placement is None or placement.simulated or is_simulated_device(placement.device):
-            raise OperationError("The graph could not be compiled: " + next(iter(avoid.values())))
+        if simulated:
+            raise OperationError("The graph could not be compiled: " + "; ".join(avoid.values()))
         from webnn_bridge.policy import engine
 
         return engine.decide_build(self.decision, ir, self.ml.inventory, self.ml.rules, avoid=avoid)
@@ -285,6 +280,12 @@ class MLContext(OperandChecks):
         """The compile step of build(): a validated graph becomes an MLGraph of this context.
         Its bytes are reserved in the budget before compiling: the runtime may materialise values
         (constant folding) at once."""
+        journal = self.ml.compile_cache.journal
+        if journal is not None:  # devices on which this graph crashed the host before are left out
+            from webnn_bridge.backends.cache import graph_digest
+
+            digest = digest or graph_digest(ir)
+            placement = self._avoid_crashes(ir, placement, digest, journal)
         charged = self.budget.charge(graph_bytes(ir), "build()", OperationError)
         try:
             compiled = self.compile(ir, placement, digest)

@@ -7,12 +7,12 @@ and a real host (`webnn-bridge serve`) whose ONNX Runtime sessions abort for one
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -174,34 +174,46 @@ def test_a_graph_that_crashed_the_host_goes_elsewhere_after_the_restart(tmp_path
     assert "crashed the host's runtime on onnxruntime:CPUExecutionProvider before" in err
 
 
-def test_no_device_left_is_an_operation_error(tmp_path):
-    """The only device quarantined for a graph: build() fails with the spec's OperationError."""
+def _crashed(journal, digest: str, device) -> None:
+    """What a crash in the middle of compiling ``digest`` on ``device`` leaves behind, recovered."""
     from webnn_bridge.backends import backend_for
-    from webnn_bridge.backends.cache import CompileCache, graph_digest
     from webnn_bridge.backends.crash_journal import runtime_token
+
+    folder = journal.dir / f"inflight-dead-{device.id.replace(':', '_')}"
+    folder.mkdir()
+    (folder / ".alive").touch()
+    (folder / "1.json").write_text(json.dumps({"digest": digest, "started": 0,
+                                               "devices": [[device.id, runtime_token(backend_for(device), device)]]}))
+    assert len(journal.recover()) == 1
+
+
+def test_the_build_goes_to_a_device_it_did_not_crash_or_fails(tmp_path):
+    """Quarantined on ONNX Runtime: the graph goes to the next device that runs it (the reference);
+    quarantined there too: build() fails with the spec's OperationError, saying why."""
+    from webnn_bridge.backends.cache import CompileCache, graph_digest
     from webnn_bridge.bridge.api import ML, MLGraphBuilder
     from webnn_bridge.ops.core import OperationError
 
-    ort = [d for d in ML().inventory if d.id == "onnxruntime:CPUExecutionProvider"]
-    ml = ML(ort, compile_cache=CompileCache(tmp_path))
+    inv = ML().inventory
+    ort, ref = (next(d for d in inv if d.id == i) for i in ("onnxruntime:CPUExecutionProvider", "reference:cpu"))
+    ml = ML([ort, ref], compile_cache=CompileCache(tmp_path))
     ctx = ml.createContext()
 
-    def graph(b):
+    def build():
+        b = MLGraphBuilder(ctx)
         x = b.input("x", {"dataType": "float32", "shape": [2]})
-        return {"y": b.relu(x)}
+        return b.build({"y": b.relu(x)})
 
-    b = MLGraphBuilder(ctx)
-    g = b.build(graph(b))
+    g = build()
     digest = graph_digest(g.ir)
+    assert g.placement.device.id == ort.id
     g.destroy()
-    # what a crash in the middle of its compile leaves behind
-    j = ml.compile_cache.journal
-    folder = j.dir / "inflight-dead"
-    folder.mkdir()
-    (folder / ".alive").touch()
-    (folder / "1.json").write_text(textwrap.dedent(f"""
-        {{"digest": "{digest}", "devices": [["{ort[0].id}", "{runtime_token(backend_for(ort[0]), ort[0])}"]], "started": 0}}"""))
-    assert len(j.recover()) == 1
-    b = MLGraphBuilder(ctx)
+    _crashed(ml.compile_cache.journal, digest, ort)
+    g = build()
+    assert g.placement.device.id == ref.id
+    assert any("crashed the host's runtime on onnxruntime" in r for r in g.placement.reasons)
+    np.testing.assert_array_equal(ctx.compute(g, {"x": np.array([-1, 2], np.float32)})["y"], [0, 2])
+    g.destroy()
+    _crashed(ml.compile_cache.journal, digest, ref)
     with pytest.raises(OperationError, match="crashed the host's runtime"):
-        b.build(graph(b))
+        build()
