@@ -5,9 +5,11 @@ compiles a page's graph takes the whole host process with it; no Python ``except
 host then restarts (systemd, Kubernetes, a shell loop: see the README), and without a memory of
 what happened the same page would build the same graph and crash it again.
 
-So every compile is journaled while it runs: before it starts, a small file naming the graph (its
-digest) and the devices of its placement is written into this process's own folder; when it
-returns, or raises, the file is removed. A process that dies leaves its files behind. The next
+So every compile and every run is journaled while it goes on: each thread of the host owns a slot
+of a small table that this process maps from a file in its own folder (``mmap``, so that noting
+the graph's digest and its devices is a few memory stores, cheap enough for every dispatch; the
+kernel keeps the file's pages when the process dies). A process that dies leaves the slots of
+whatever its threads were compiling or running behind. The next
 host to open the journal (this one after a restart, or another host sharing the cache folder)
 finds folders whose owner is gone (each process holds an ``flock`` on its folder's lock file for
 as long as it lives; the kernel releases it however the process ends) and turns what was in flight
@@ -23,9 +25,10 @@ A quarantined (graph, device) is left out of that graph's placement (policy.engi
 OperationError that says why. Records are kept per runtime version (the backend's cache token),
 so upgrading a runtime gives its graphs another chance; deleting ``quarantine.json`` clears them.
 
-Only compiles are journaled (that is where the crashes seen so far happened: ONNX Runtime's
-session creation); a runtime that crashes while running a compiled graph still takes the host down
-each time. Journaling needs a folder (the compile cache's): ``serve --no-cache`` keeps none.
+A crash while running a graph quarantines every device of its placement (which segment of a
+partitioned graph crashed is not known). The host still goes down with the crash each time: the
+journal keeps the same graph from doing it again. Journaling needs a folder (the compile
+cache's): ``serve --no-cache`` keeps none.
 """
 
 from __future__ import annotations
@@ -37,8 +40,10 @@ import hashlib
 import itertools
 import json
 import logging
+import mmap
 import os
 import shutil
+import struct
 import threading
 import time
 import uuid
@@ -48,6 +53,12 @@ from pathlib import Path
 log = logging.getLogger("webnn_bridge.crash_journal")
 
 QUARANTINE_AFTER_SUSPECT_CRASHES = 2
+
+# one slot per thread: state (0 free, 1 compiling, 2 running), the graph's digest (ASCII, at most
+# 64 bytes), the index of its device list in the folder's devices.json
+_SLOT = struct.Struct("<Q64sI4x")
+_SLOTS = 512
+_STATES = {1: "compiling", 2: "running"}
 
 
 def record_key(digest: str, device_id: str, token: str) -> str:
@@ -70,7 +81,6 @@ class CrashJournal:
         self.quarantine_file = self.dir / "quarantine.json"
         self._lock = threading.Lock()
         self._current = threading.local()
-        self._counter = itertools.count()
         self._by_digest: dict[str, dict[str, list[dict]]] = {}
         self._mtime: float | None = None
         # this process's folder: its lock file stays locked (flock) for as long as the process lives
@@ -78,6 +88,11 @@ class CrashJournal:
         self._own.mkdir()
         self._alive_fd = os.open(self._own / ".alive", os.O_CREAT | os.O_RDWR, 0o600)
         fcntl.flock(self._alive_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        self._slots_fd = os.open(self._own / "slots", os.O_CREAT | os.O_RDWR, 0o600)
+        os.ftruncate(self._slots_fd, _SLOT.size * _SLOTS)
+        self._map = mmap.mmap(self._slots_fd, _SLOT.size * _SLOTS)
+        self._next_slot = itertools.count()
+        self._device_sets: dict[tuple, int] = {}
         self.recovered = self.recover()
 
     # ------------------------------------------------------------------ after a crash
@@ -92,13 +107,7 @@ class CrashJournal:
                     continue
                 if self._owner_alive(folder):
                     continue
-                entries = []
-                for f in sorted(folder.glob("*.json")):
-                    try:
-                        entries.append(json.loads(f.read_text()))
-                    except (OSError, ValueError):
-                        continue
-                dead.append((folder, entries))
+                dead.append((folder, _in_flight(folder)))
             if dead:
                 with self._exclusive(".quarantine.lock"):
                     records = self._read()
@@ -110,7 +119,7 @@ class CrashJournal:
                                 r = records.setdefault(key, {"digest": e.get("digest"), "device": device_id,
                                                              "token": token, "crashes": 0, "quarantined": False})
                                 r["crashes"] += 1
-                                r["last"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(e.get("started", 0)))
+                                r["last"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())  # found
                                 r["what"] = e.get("what", "")
                                 if not r["quarantined"] and (alone or r["crashes"] >= QUARANTINE_AFTER_SUSPECT_CRASHES):
                                     r["quarantined"] = True
@@ -197,20 +206,67 @@ class CrashJournal:
     def current_build(self) -> tuple[str, str] | None:
         return getattr(self._current, "build", None)
 
+    def device_set(self, devices: Sequence[tuple[str, str]]) -> int:
+        """The index of a list of (device id, runtime token) pairs in this process's devices.json
+        (written, under a new name and renamed, the first time the list is seen)."""
+        key = tuple(tuple(d) for d in devices)
+        with self._lock:
+            index = self._device_sets.get(key)
+            if index is None:
+                index = self._device_sets[key] = len(self._device_sets)
+                tmp = self._own / "devices.json.tmp"
+                tmp.write_text(json.dumps([[list(d) for d in k] for k in self._device_sets]))
+                os.replace(tmp, self._own / "devices.json")
+        return index
+
     @contextlib.contextmanager
-    def compiling(self, digest: str, devices: Sequence[tuple[str, str]], what: str = "") -> Iterator[None]:
-        """Journal one compile of ``digest`` on ``devices`` ((device id, runtime token) pairs) while it runs."""
-        entry = self._own / f"{os.getpid()}-{next(self._counter)}.json"
-        entry.write_text(json.dumps({"digest": digest, "devices": [list(d) for d in devices], "what": what[:200],
-                                     "started": time.time()}))
+    def _noted(self, state: int, digest: str, device_set: int) -> Iterator[None]:
+        slot = getattr(self._current, "slot", None)
+        if slot is None:
+            slot = self._current.slot = next(self._next_slot)
+            if slot == _SLOTS:
+                log.warning("crash journal: more than %d threads; the others' work is not journaled", _SLOTS)
+        if slot >= _SLOTS:
+            yield
+            return
+        at = slot * _SLOT.size
+        before = self._map[at:at + _SLOT.size]  # a note inside another (a run inside a compile) is restored
+        _SLOT.pack_into(self._map, at, 0, digest.encode("ascii", "replace")[:64], device_set)
+        struct.pack_into("<Q", self._map, at, state)  # the state last: a slot is never half noted
         try:
             yield
         finally:
-            with contextlib.suppress(OSError):
-                entry.unlink()
+            self._map[at:at + _SLOT.size] = before
+
+    def compiling(self, digest: str, devices: Sequence[tuple[str, str]], what: str = ""):
+        """Journal one compile of ``digest`` on ``devices`` ((device id, runtime token) pairs) while it goes on."""
+        return self._noted(1, digest, self.device_set(devices))
+
+    def running(self, digest: str, device_set: int):
+        """Journal one run of ``digest`` on the devices of ``device_set`` (device_set()) while it goes on."""
+        return self._noted(2, digest, device_set)
 
     def close(self) -> None:
         """Leave the journal (a host shutting down): its folder goes, nothing is in flight."""
         shutil.rmtree(self._own, ignore_errors=True)
-        with contextlib.suppress(OSError):
-            os.close(self._alive_fd)
+        with contextlib.suppress(OSError, ValueError, BufferError):
+            self._map.close()
+        for fd in (self._slots_fd, self._alive_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _in_flight(folder: Path) -> list[dict]:
+    """What a dead process's slots say it was compiling or running."""
+    try:
+        device_sets = json.loads((folder / "devices.json").read_text())
+        table = (folder / "slots").read_bytes()
+    except (OSError, ValueError):
+        return []
+    out = []
+    for at in range(0, len(table) - _SLOT.size + 1, _SLOT.size):
+        state, digest, device_set = _SLOT.unpack_from(table, at)
+        if state in _STATES and isinstance(device_sets, list) and device_set < len(device_sets):
+            out.append({"digest": digest.rstrip(b"\0").decode("ascii", "replace"), "devices": device_sets[device_set],
+                        "what": _STATES[state]})
+    return out

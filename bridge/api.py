@@ -225,6 +225,15 @@ class MLContext(OperandChecks):
         with journal.building(digest, f"{len(ir.nodes)} node(s): {', '.join(ops[:12])}"):
             return self._compile(ir, placement, digest)
 
+    def _placed_devices(self, placement) -> list[Device]:
+        """The devices that compile and run a graph of this placement."""
+        from webnn_bridge.policy.inventory import is_simulated
+
+        if placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device):
+            return [self.exec_device]
+        by_id = {d.id: d for d in self.ml.inventory}
+        return [by_id[i] for i in dict.fromkeys(placement.assignment) if i in by_id]
+
     def _avoid_crashes(self, ir: GraphIR, placement, digest: str, journal):
         """The placement, or a new one without the devices this graph crashed before."""
         from webnn_bridge.policy.inventory import is_simulated
@@ -233,7 +242,7 @@ class MLContext(OperandChecks):
         if not records:  # almost every graph: one dictionary lookup
             return placement
         simulated = placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device)
-        placed = [self.exec_device.id] if simulated else list(dict.fromkeys(placement.assignment))
+        placed = [d.id for d in self._placed_devices(placement)]
         devices = {d.id: d for d in [*self.ml.inventory, self.exec_device]}
         avoid = {}
         for device_id, recs in records.items():
@@ -294,6 +303,9 @@ class MLContext(OperandChecks):
             raise
         graph = MLGraph(self, ir, compiled, placement)
         graph.charged = charged
+        if journal is not None:  # its runs are journaled too, against every device it runs on
+            devices = self._placed_devices(placement)
+            graph.journal = (journal, digest, journal.device_set([(d.id, runtime_token(backend_for(d), d)) for d in devices]))
         if self.is_lost:
             graph.destroy()
             raise InvalidStateError("The context was lost while building.")
@@ -415,6 +427,13 @@ class MLContext(OperandChecks):
                 records[kind][name] = {"id": id(t), "constant": t.constant, "dataType": t.desc.data_type,
                                        "shape": list(t.desc.shape)}
         check_dispatch(records["input"], records["output"], graph.resources["input"], graph.resources["output"])
+        if graph.journal is not None:  # the crash journal notes the run while it goes on
+            journal, digest, device_set = graph.journal
+            with journal.running(digest, device_set):
+                return self._run(graph, inputs, outputs)
+        return self._run(graph, inputs, outputs)
+
+    def _run(self, graph: MLGraph, inputs: Mapping, outputs: Mapping) -> None:
         compiled = graph.compiled
         if getattr(compiled, "resident", False):  # the outputs stay in device memory until read (backends/base.py)
             feeds = {}
@@ -522,6 +541,7 @@ class MLGraph:
         self.placement = placement
         self.destroyed = False
         self.charged = 0  # bytes reserved in the context's budget
+        self.journal = None  # (crash journal, digest, device set) where the host keeps one
 
     @property
     def devices(self) -> list[str]:

@@ -23,15 +23,20 @@ from webnn_bridge.backends.crash_journal import CrashJournal
 
 REPO = Path(__file__).resolve().parents[1]
 
-# a process that opens the journal, starts journaled compiles and then dies (or waits to be killed)
+# a process that opens the journal, starts journaled compiles (one thread each, as a host's
+# worker threads do) and then dies (or waits to be killed)
 _CHILD = """
-import os, sys, time
+import os, sys, threading, time
 from webnn_bridge.backends.crash_journal import CrashJournal
 j = CrashJournal(sys.argv[1])
-graphs = sys.argv[3:]
-ctxs = [j.compiling(g, [("onnxruntime:CPUExecutionProvider", "tok")], what="test") for g in graphs]
-for c in ctxs:
-    c.__enter__()
+started = threading.Barrier(len(sys.argv[3:]) + 1)
+def compile(graph):
+    with j.compiling(graph, [("onnxruntime:CPUExecutionProvider", "tok")], what="test"):
+        started.wait()
+        time.sleep(60)
+for g in sys.argv[3:]:
+    threading.Thread(target=compile, args=(g,), daemon=True).start()
+started.wait()
 print("compiling", flush=True)
 if sys.argv[2] == "abort":
     os.abort()
@@ -78,13 +83,19 @@ def test_a_living_process_keeps_its_compiles(tmp_path):
     assert _quarantined(tmp_path, "g1")  # killed in the middle: now it counts
 
 
-def test_finished_compiles_leave_nothing(tmp_path):
+def test_finished_work_leaves_nothing_and_notes_nest(tmp_path):
+    from webnn_bridge.backends.crash_journal import _in_flight
+
     j = CrashJournal(tmp_path)
+    runs = j.device_set([("d", "tok")])
     with j.compiling("g1", [("d", "tok")]):
-        assert len(list(j._own.glob("*.json"))) == 1
+        assert [e["digest"] for e in _in_flight(j._own)] == ["g1"]
+        with j.running("g0", runs):  # a run inside a compile (OpenVINO's parts on ONNX Runtime)
+            assert [(e["digest"], e["what"]) for e in _in_flight(j._own)] == [("g0", "running")]
+        assert [(e["digest"], e["what"]) for e in _in_flight(j._own)] == [("g1", "compiling")]
     with pytest.raises(ValueError), j.compiling("g2", [("d", "tok")]):
         raise ValueError("a compile that fails normally is no crash")
-    assert list(j._own.glob("*.json")) == []
+    assert _in_flight(j._own) == []
     assert CrashJournal(tmp_path).recovered == []
 
 
@@ -108,17 +119,23 @@ def test_a_damaged_quarantine_file_is_an_empty_one(tmp_path):
 
 # --------------------------------------------------------------------------- a real host
 
-# `webnn-bridge serve`, whose ONNX Runtime sessions abort the process for matmuls of width 77 (as
-# ONNX Runtime 1.32's session creation did for one float16 pattern, before it was avoided)
+# `webnn-bridge serve`, whose ONNX Runtime sessions abort the process when created for matmuls of
+# width 77 (as ONNX Runtime 1.32's session creation did for one float16 pattern, before it was
+# avoided), and when run on an input holding 1234.5
 _HOST = """
 import os, sys
+import numpy as np
 from webnn_bridge.backends import onnxruntime as ortb
-real = ortb.OrtCompiled.__init__
+real_init, real_run = ortb.OrtCompiled.__init__, ortb.OrtCompiled.run
 def init(self, graph, *a, **k):
     if any(n.op == "matmul" and graph.operands[n.outputs[0]].shape[-1] == 77 for n in graph.nodes):
         os.abort()
-    real(self, graph, *a, **k)
-ortb.OrtCompiled.__init__ = init
+    real_init(self, graph, *a, **k)
+def run(self, inputs):
+    if any((np.asarray(v) == 1234.5).any() for v in inputs.values()):
+        os.abort()
+    return real_run(self, inputs)
+ortb.OrtCompiled.__init__, ortb.OrtCompiled.run = init, run
 from webnn_bridge.bridge.cli import main
 sys.argv = ["webnn-bridge", "serve", "--port", "0", "--cache-dir", sys.argv[1]]
 main()
@@ -135,14 +152,16 @@ def _host(cache: Path) -> tuple[subprocess.Popen, str]:
     return p, m.group(1)
 
 
-async def _page(url: str, n: int) -> np.ndarray:
+async def _page(url: str, n: int, first: float = 0) -> np.ndarray:
     from webnn_bridge.bridge.wire_client import WireClient
 
     c = await WireClient.open(url)
     try:
         await c.context()
         await c.matmul_graph(1, n, rows=2)
-        return await c.round_trip(1, np.arange(2 * n, dtype=np.float32).reshape(2, n))
+        x = np.arange(2 * n, dtype=np.float32).reshape(2, n)
+        x[0, 0] = first
+        return await c.round_trip(1, x)
     finally:
         await c.close()
 
@@ -177,13 +196,13 @@ def test_a_graph_that_crashed_the_host_goes_elsewhere_after_the_restart(tmp_path
 def _crashed(journal, digest: str, device) -> None:
     """What a crash in the middle of compiling ``digest`` on ``device`` leaves behind, recovered."""
     from webnn_bridge.backends import backend_for
-    from webnn_bridge.backends.crash_journal import runtime_token
+    from webnn_bridge.backends.crash_journal import _SLOT, runtime_token
 
     folder = journal.dir / f"inflight-dead-{device.id.replace(':', '_')}"
     folder.mkdir()
     (folder / ".alive").touch()
-    (folder / "1.json").write_text(json.dumps({"digest": digest, "started": 0,
-                                               "devices": [[device.id, runtime_token(backend_for(device), device)]]}))
+    (folder / "devices.json").write_text(json.dumps([[[device.id, runtime_token(backend_for(device), device)]]]))
+    (folder / "slots").write_bytes(_SLOT.pack(1, digest.encode(), 0) + bytes(_SLOT.size))
     assert len(journal.recover()) == 1
 
 
@@ -217,3 +236,27 @@ def test_the_build_goes_to_a_device_it_did_not_crash_or_fails(tmp_path):
     _crashed(ml.compile_cache.journal, digest, ref)
     with pytest.raises(OperationError, match="crashed the host's runtime"):
         build()
+
+
+def test_a_graph_whose_run_crashed_the_host_goes_elsewhere_after_the_restart(tmp_path):
+    x = np.arange(2 * 9, dtype=np.float32).reshape(2, 9)
+    x[0, 0] = 1234.5
+    want = np.maximum(x @ (np.ones((9, 9), np.float32) / 9), 0).ravel()
+    host, url = _host(tmp_path)
+    try:
+        assert asyncio.run(_page(url, 9)).shape == (18,)  # built and run on ONNX Runtime
+        with pytest.raises(websockets.exceptions.ConnectionClosed):
+            asyncio.run(_page(url, 9, first=1234.5))  # the same graph, a run that crashes the runtime
+        assert host.wait(30) == -signal.SIGABRT
+    finally:
+        host.kill()
+        host.wait(30)
+    host, url = _host(tmp_path)
+    try:
+        np.testing.assert_allclose(asyncio.run(_page(url, 9, first=1234.5)), want, rtol=1e-5)
+        assert asyncio.run(_page(url, 8)).shape == (16,)  # other graphs as before
+        assert host.poll() is None
+    finally:
+        host.terminate()
+        err = host.communicate(timeout=30)[1]
+    assert "crashed the host's runtime on onnxruntime:CPUExecutionProvider before" in err
