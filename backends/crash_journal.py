@@ -128,8 +128,8 @@ class CrashJournal:
                 for folder, _ in dead:
                     shutil.rmtree(folder, ignore_errors=True)
         for r in quarantined:
-            log.warning("a runtime crashed the host while compiling graph %s on %s (%s): that device will not "
-                        "get it again", (r["digest"] or "")[:12], r["device"], r["what"])
+            log.warning("a runtime crashed the host while %s graph %s on %s: that device will not get it again",
+                        r["what"] or "compiling", (r["digest"] or "")[:12], r["device"])
         return quarantined
 
     @staticmethod
