@@ -297,6 +297,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seq", type=int, default=512)
     ap.add_argument("--dim", type=int, default=1024)
     ap.add_argument("--skip-conformance", action="store_true")
+    ap.add_argument("--skip-tests", action="store_true",
+                    help="do not run the unit tests that use GPU devices (pytest: the capability sweep, "
+                         "the PyTorch backend's tests, the fuzz tests)")
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--devices", help="check these device ids (comma-separated) as the GPU path would, whatever "
                                       "their kind: a dry run of the check on a machine without a GPU")
@@ -380,10 +383,41 @@ def main(argv=None) -> int:
                       args.iters, 3)
     result["transformer"] = rows
     _print_rows(name, rows)
+    if not args.skip_tests and not args.devices:
+        result["tests"] = unit_tests(data)
+        print(f"unit tests on every device, GPUs included ({' '.join(GPU_TESTS)}): {result['tests']}")
     result["seconds"] = round(time.perf_counter() - t_start, 1)
     print(f"RESULT: {len(gpus)} GPU device(s) checked in {result['seconds']} s")
     _write(args.json, result)
     return 0
+
+
+GPU_TESTS = ("tests/test_capability_sweep.py", "tests/test_backend_torch.py", "tests/test_fuzz.py")
+
+
+def unit_tests(data: Path | None) -> str:
+    """The test files that add every GPU device PyTorch sees, run with pytest from the checkout
+    in place (``webnn_bridge`` mapped onto it through a link in a temporary folder): pytest's
+    summary line, or why they did not run."""
+    import importlib.util
+    import subprocess
+    import tempfile
+
+    if importlib.util.find_spec("pytest") is None:
+        return "not run: pytest is not installed"
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "webnn_bridge").symlink_to(REPO)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(REPO), os.environ.get("PYTHONPATH", "")])}
+        if data is not None:
+            env["WEBNN_BRIDGE_DATA"] = str(data)
+        xdist = ["-n", str(min(8, os.cpu_count() or 1))] if importlib.util.find_spec("xdist") else []
+        r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *xdist, *GPU_TESTS],
+                           cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    lines = [ln for ln in r.stdout.splitlines() if ln.strip()]
+    failed = [ln for ln in lines if ln.startswith("FAILED")]
+    for ln in failed[:10]:
+        print("      " + ln[:200])
+    return lines[-1].strip("= ") if lines else f"pytest exited {r.returncode}: {r.stderr[-300:]}"
 
 
 def _software() -> dict:
