@@ -19,8 +19,8 @@ device, runs the steps under ``torch.inference_mode`` and copies outputs back. O
 a graph run a second time is captured as a CUDA graph and replayed from then on (on by default;
 ``WEBNN_BRIDGE_TORCH_CUDA_GRAPHS=0`` turns it off): inputs are copied into static buffers, the
 captured kernels replayed, outputs read from their fixed buffers. Measured on an H100 (README, "GPU
-check"): MobileNetV2 took 5.1 ms a run eagerly (one Python step and kernel launch per node) and
-0.72 ms replayed. ``torch.compile`` is off by default (``WEBNN_BRIDGE_TORCH_COMPILE=1``).
+check"): MobileNetV2 on the device took 3.4–6.6 ms a run eagerly (one Python step and kernel launch
+per node) and 0.69–0.74 ms replayed. ``torch.compile`` is off by default (``WEBNN_BRIDGE_TORCH_COMPILE=1``).
 Lowerings never synchronise with the host (no ``.item()``, no data-dependent Python branches),
 so every graph can be captured.
 
