@@ -51,6 +51,60 @@ class UsageError(Exception):
     """A bad argument or input file: printed as one line, exit status 2."""
 
 
+# signals that end a host by a crash (a runtime's segfault or abort; SIGKILL: the kernel's
+# out-of-memory killer): serve --restart-on-crash starts it again
+CRASH_SIGNALS = ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGILL", "SIGFPE", "SIGKILL")
+RESTARTS_PER_MINUTE = 5
+
+
+def _supervise(argv: list[str], port: int) -> int:
+    """serve --restart-on-crash: the host runs in a child process (this command line without the
+    option), started again when a crash signal ends it, as systemd's Restart=on-failure would; its
+    crash journal (the cache folder's) keeps the graph that crashed it off that device. SIGTERM,
+    SIGINT and SIGHUP are passed on to the host; its own exit (a stop, a bad option) is final, as
+    are more than RESTARTS_PER_MINUTE crashes in a minute."""
+    import signal
+    import socket
+    import subprocess
+    import time
+
+    if port == 0:  # one free port for every start, so that pages find the host again
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "webnn_bridge.bridge.cli", "serve",
+           *[a for a in argv if a != "--restart-on-crash"], "--port", str(port)]
+    crash_signals = {getattr(signal, name) for name in CRASH_SIGNALS if hasattr(signal, name)}
+    child: subprocess.Popen | None = None
+    stopping = False
+
+    def forward(signum, _frame):
+        nonlocal stopping
+        stopping = stopping or signum != getattr(signal, "SIGHUP", None)
+        if child is not None and child.poll() is None:
+            child.send_signal(signum)
+
+    for name in ("SIGTERM", "SIGINT", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), forward)
+    crashes: list[float] = []
+    while True:
+        child = subprocess.Popen(cmd)
+        rc = child.wait()
+        if stopping or rc >= 0 or -rc not in crash_signals:
+            return rc if rc >= 0 else 128 - rc
+        now = time.monotonic()
+        crashes = [t for t in crashes if now - t < 60] + [now]
+        name = signal.Signals(-rc).name
+        if len(crashes) > RESTARTS_PER_MINUTE:
+            print(f"webnn-bridge serve: the host was ended by {name}, {len(crashes)} crashes in a minute: "
+                  "not starting it again", file=sys.stderr, flush=True)
+            return 128 - rc
+        print(f"webnn-bridge serve: the host was ended by {name}; starting it again (its crash journal keeps "
+              "what it was compiling or running off that device)", file=sys.stderr, flush=True)
+        time.sleep(0.5)
+
+
 def _serve(args) -> int:
     from .server import HostConfig, normalize_origin, run_forever
 
@@ -63,6 +117,8 @@ def _serve(args) -> int:
         raise UsageError(f"--app {args.app}: not a directory")
     tls_files, tls_note = _tls_files(args)
     token = _remote_access(args, tls_files is not None)
+    if args.restart_on_crash:  # the options are checked above, once; the host runs in a child
+        return _supervise(args.argv, args.port)
     ml = ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir)()  # a bad profile or rules file fails here, in one line
 
     config = HostConfig(
@@ -337,6 +393,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="peers (IP or network, repeatable) that may read /metrics (default: loopback)")
     s.add_argument("--drain-timeout", metavar="SECONDS", type=float, default=30.0,
                    help="on SIGTERM, refuse new sessions and wait this long for open ones (default 30)")
+    s.add_argument("--restart-on-crash", action="store_true",
+                   help="run the host in a child process and start it again when a runtime crashes it "
+                        "(a segfault, an abort, the out-of-memory killer)")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions opening and closing, and refused origins")
     s.set_defaults(func=_serve, parser=s)
 
@@ -376,7 +435,9 @@ def main(argv: list[str] | None = None) -> int:
         argv = sys.argv[1:]
     if argv[:1] in (["wpt"], ["oracle"], ["fuzz"]):
         return _devtool(argv[0], argv[1:])
-    return _run(_parse(p, argv))
+    args = _parse(p, argv)
+    args.argv = argv[1:]  # the subcommand's own arguments (serve --restart-on-crash passes them on)
+    return _run(args)
 
 
 DEVTOOLS = "webnn_bridge.devtools"

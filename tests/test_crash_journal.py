@@ -251,3 +251,31 @@ def test_the_build_goes_to_a_device_it_did_not_crash_or_fails(tmp_path):
     with pytest.raises(OperationError, match="crashed the host's runtime"):
         build()
 
+
+
+def test_restart_on_crash_starts_the_host_again_and_stops_on_sigterm(tmp_path):
+    """`serve --restart-on-crash`: the host that a runtime crashed is started again on the same
+    port, the crashing graph runs elsewhere there, and SIGTERM stops the lot. The runtime's crash
+    is planted in every process through a sitecustomize module (the host runs as a child)."""
+    plant = tmp_path / "plant"
+    plant.mkdir()
+    (plant / "sitecustomize.py").write_text(_HOST.split("from webnn_bridge.bridge.cli import main")[0])
+    env = {**os.environ, "WEBNN_BRIDGE_TORCH": "0",
+           "PYTHONPATH": os.pathsep.join([str(plant), os.environ.get("PYTHONPATH", "")])}
+    p = subprocess.Popen([sys.executable, "-m", "webnn_bridge.bridge.cli", "serve", "--port", "0",
+                          "--cache-dir", str(tmp_path / "cache"), "--restart-on-crash"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        url = re.search(r"serving on (http://\S+)", p.stdout.readline()).group(1)
+        with pytest.raises(websockets.exceptions.ConnectionClosed):
+            asyncio.run(_page(url, 77))
+        while "serving on" not in (line := p.stdout.readline()):  # started again
+            assert line, p.stderr.read()
+        assert re.search(r"serving on (http://\S+)", line).group(1) == url
+        np.testing.assert_allclose(asyncio.run(_page(url, 77)), _expected(77), rtol=1e-5)
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(60) == 0
+    finally:
+        p.kill()
+        err = p.communicate(timeout=30)[1]
+    assert "the host was ended by SIGABRT; starting it again" in err
