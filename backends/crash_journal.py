@@ -47,6 +47,7 @@ import struct
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -93,6 +94,9 @@ class CrashJournal:
         self._map = mmap.mmap(self._slots_fd, _SLOT.size * _SLOTS)
         self._next_slot = itertools.count()
         self._device_sets: dict[tuple, int] = {}
+        # a journal let go of, and every journal of a process that exits normally (even with work
+        # in flight: a drain's deadline), leaves nothing behind; only a crash does
+        self._leave = weakref.finalize(self, _leave, self._own, self._alive_fd, self._slots_fd)
         self.recovered = self.recover()
 
     # ------------------------------------------------------------------ after a crash
@@ -247,13 +251,15 @@ class CrashJournal:
         return self._noted(2, digest, device_set)
 
     def close(self) -> None:
-        """Leave the journal (a host shutting down): its folder goes, nothing is in flight."""
-        shutil.rmtree(self._own, ignore_errors=True)
-        with contextlib.suppress(OSError, ValueError, BufferError):
-            self._map.close()
-        for fd in (self._slots_fd, self._alive_fd):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        """Leave the journal now: its folder goes, nothing is in flight."""
+        self._leave()
+
+
+def _leave(folder: Path, *fds: int) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def _in_flight(folder: Path) -> list[dict]:

@@ -40,6 +40,8 @@ started.wait()
 print("compiling", flush=True)
 if sys.argv[2] == "abort":
     os.abort()
+if sys.argv[2] == "exit":
+    sys.exit(0)
 time.sleep(60)
 """
 
@@ -81,6 +83,14 @@ def test_a_living_process_keeps_its_compiles(tmp_path):
         p.kill()
         p.wait(30)
     assert _quarantined(tmp_path, "g1")  # killed in the middle: now it counts
+
+
+def test_a_process_that_exits_normally_leaves_nothing_in_flight(tmp_path):
+    """A host stopping (a drain's deadline passed, pages still running) is no crash."""
+    p = _child(tmp_path, "exit", "g1")
+    assert p.wait(30) == 0
+    assert not _quarantined(tmp_path, "g1")
+    assert [f.name for f in (tmp_path / "crash-journal").glob("inflight-*")] == []
 
 
 def test_finished_work_leaves_nothing_and_notes_nest(tmp_path):
