@@ -225,23 +225,26 @@ class MLContext(OperandChecks):
         with journal.building(digest, f"{len(ir.nodes)} node(s): {', '.join(ops[:12])}"):
             return self._compile(ir, placement, digest)
 
-    def _placed_devices(self, placement) -> list[Device]:
-        """The devices that compile and run a graph of this placement."""
+    @staticmethod
+    def _on_exec_device(placement) -> bool:
+        """Whether a graph of this placement runs whole on the context's execution device (no
+        placement, or a simulated one) rather than on the placement's real devices."""
         from webnn_bridge.policy.inventory import is_simulated
 
-        if placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device):
+        return placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device)
+
+    def _placed_devices(self, placement) -> list[Device]:
+        """The devices that compile and run a graph of this placement."""
+        if self._on_exec_device(placement):
             return [self.exec_device]
         by_id = {d.id: d for d in self.ml.inventory}
         return [by_id[i] for i in dict.fromkeys(placement.assignment) if i in by_id]
 
     def _avoid_crashes(self, ir: GraphIR, placement, digest: str, journal):
         """The placement, or a new one without the devices this graph crashed before."""
-        from webnn_bridge.policy.inventory import is_simulated
-
         records = journal.quarantined_on(digest)
         if not records:  # almost every graph: one dictionary lookup
             return placement
-        simulated = placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device)
         placed = [d.id for d in self._placed_devices(placement)]
         devices = {d.id: d for d in [*self.ml.inventory, self.exec_device]}
         avoid = {}
@@ -254,7 +257,7 @@ class MLContext(OperandChecks):
         if not avoid.keys() & set(placed):
             return placement
         log.warning("graph %s: %s", digest[:12], "; ".join(avoid.values()))
-        if simulated:
+        if self._on_exec_device(placement):
             raise OperationError("The graph could not be compiled: " + "; ".join(avoid.values()))
         from webnn_bridge.policy import engine
 
@@ -262,10 +265,10 @@ class MLContext(OperandChecks):
 
     def _compile(self, ir: GraphIR, placement, digest: str | None = None) -> Compiled:
         from webnn_bridge.backends.partition import compile_partitioned, fallback_after_compile
-        from webnn_bridge.policy.inventory import is_simulated, takes_cpu_modes
+        from webnn_bridge.policy.inventory import takes_cpu_modes
 
         cache, part = self.ml.compile_cache, self.cache_partition
-        if placement is None or not placement.assignment or placement.simulated or is_simulated(placement.device):
+        if self._on_exec_device(placement):
             return cache.compile(self.backend, ir, self.exec_device, part, digest)
         devices = {d.id: d for d in self.ml.inventory}
         if placement.threads:  # the placement's CPU mode, on the CPUs whose backend takes one

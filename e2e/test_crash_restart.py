@@ -3,9 +3,8 @@ scripts/serve.sh runs) starts the host again, the page's context is lost and a n
 the graph that crashed the runtime is built again on another device (the crash journal) instead
 of crashing it a second time.
 
-The crash is planted: in every process of the host (through a sitecustomize module), ONNX
-Runtime's session creation aborts for matmuls of width 77, as ONNX Runtime 1.32's did for one
-float16 pattern before the host learned to avoid it."""
+The crash is planted (tests/crash_plant.py) in every process of the host through a sitecustomize
+module: ONNX Runtime's session creation aborts for matmuls of width 77."""
 
 from __future__ import annotations
 
@@ -18,18 +17,9 @@ import sys
 import numpy as np
 import pytest
 
-from .conftest import free_port
+from tests.crash_plant import PLANT
 
-PLANT = """
-import os
-from webnn_bridge.backends import onnxruntime as ortb
-real_init = ortb.OrtCompiled.__init__
-def init(self, graph, *a, **k):
-    if any(n.op == "matmul" and graph.operands[n.outputs[0]].shape[-1] == 77 for n in graph.nodes):
-        os.abort()
-    real_init(self, graph, *a, **k)
-ortb.OrtCompiled.__init__ = init
-"""
+from .conftest import free_port
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>crash</title></head><body><script>
 window.state = {lost: 0};

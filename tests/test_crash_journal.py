@@ -21,6 +21,8 @@ import websockets
 
 from webnn_bridge.backends.crash_journal import CrashJournal
 
+from .crash_plant import PLANT
+
 REPO = Path(__file__).resolve().parents[1]
 
 # a process that opens the journal, starts journaled compiles (one thread each, as a host's
@@ -129,23 +131,9 @@ def test_a_damaged_quarantine_file_is_an_empty_one(tmp_path):
 
 # --------------------------------------------------------------------------- a real host
 
-# `webnn-bridge serve`, whose ONNX Runtime sessions abort the process when created for matmuls of
-# width 77 (as ONNX Runtime 1.32's session creation did for one float16 pattern, before it was
-# avoided), and when run on an input holding 1234.5
-_HOST = """
-import os, sys
-import numpy as np
-from webnn_bridge.backends import onnxruntime as ortb
-real_init, real_run = ortb.OrtCompiled.__init__, ortb.OrtCompiled.run
-def init(self, graph, *a, **k):
-    if any(n.op == "matmul" and graph.operands[n.outputs[0]].shape[-1] == 77 for n in graph.nodes):
-        os.abort()
-    real_init(self, graph, *a, **k)
-def run(self, inputs):
-    if any((np.asarray(v) == 1234.5).any() for v in inputs.values()):
-        os.abort()
-    return real_run(self, inputs)
-ortb.OrtCompiled.__init__, ortb.OrtCompiled.run = init, run
+# `webnn-bridge serve` with the planted crash (tests/crash_plant.py)
+_HOST = PLANT + """
+import sys
 from webnn_bridge.bridge.cli import main
 sys.argv = ["webnn-bridge", "serve", "--port", "0", "--cache-dir", sys.argv[1]]
 main()
@@ -269,7 +257,7 @@ def test_restart_on_crash_starts_the_host_again_and_stops_on_sigterm(tmp_path):
     is planted in every process through a sitecustomize module (the host runs as a child)."""
     plant = tmp_path / "plant"
     plant.mkdir()
-    (plant / "sitecustomize.py").write_text(_HOST.split("from webnn_bridge.bridge.cli import main")[0])
+    (plant / "sitecustomize.py").write_text(PLANT)
     env = {**os.environ, "WEBNN_BRIDGE_TORCH": "0",
            "PYTHONPATH": os.pathsep.join([str(plant), os.environ.get("PYTHONPATH", "")])}
     p = subprocess.Popen([sys.executable, "-m", "webnn_bridge.bridge.cli", "serve", "--port", "0",
