@@ -5,8 +5,10 @@ measure` (p50/p90/CPU time per graph and real device). The search:
 
 1. *single-backend* rule sets: for each real backend B, the base rules with B first in the
    [backends] order of its kind (what a user could write before routes existed);
-2. *routed* rule sets: the best single-backend set, plus [[routes]] for the graphs another backend
-   runs better. For each such backend a route is written by graph features when one feature
+2. *routed* rule sets: each single-backend set (the current rules' order among them), plus
+   [[routes]] for the graphs another backend runs better than it, beyond the noise: from the
+   current order, only the graphs that gain move. For each such backend a route is written by
+   graph features when one feature
    (min_ops, min_flops, min_constant_bytes, an operator present) separates those graphs from the
    others in the trace, else by the graphs' hashes;
 3. CPU modes: each single-backend set also with every CPU mode the matrix measured
@@ -165,6 +167,56 @@ def _route_for(graphs_in: list[dict], graphs_out: list[dict], backend: str, othe
             "reason": f"tuned: these graphs measured better on {name}"}
 
 
+def _routed(anchor: Candidate, priced: Sequence[Candidate], ws: Sequence, by_kind: Mapping[str, list[str]],
+            modes: Sequence[int], events, base_rules, inventory, matrix, objective: str) -> list[Candidate]:
+    """``anchor``'s rules plus routes for the graphs another backend runs clearly better (priced as
+    the single-backend sets price them: recorded, anchored measurements or models): at least
+    MIN_GAIN faster, and for p50 with the difference beyond its own 95% half-width (_margin: noise
+    never earns a route). Two ways to write them: by a separating feature, and by graph hash."""
+    prefer: dict[tuple, list[dict]] = {}
+    stay: list[dict] = []
+    for i, w in enumerate(ws):
+        cur = anchor.outcomes[i]
+        cur_v = _metric(cur, objective)
+        best_alt = None
+        for c in priced:
+            alt = c.outcomes[i]
+            v = _metric(alt, objective)
+            if (c is anchor or v is None or cur_v is None or alt.key == cur.key or alt.kind != cur.kind
+                    or (alt.key or "").startswith("partition:")):
+                continue
+            significant = v < cur_v * (1 - MIN_GAIN) and _margin(alt, cur, objective) > 0
+            if significant and (best_alt is None or v < _metric(best_alt, objective)):
+                best_alt = alt
+        if best_alt is not None and best_alt.backend:
+            prefer.setdefault((best_alt.backend, best_alt.threads), []).append(w.graph)
+        else:
+            stay.append(w.graph)
+    if not prefer:
+        return []
+    kind = next(iter(by_kind))
+    order_of = by_kind.get(kind, [])
+    feature_routes, hash_routes = [], []
+    for i, ((backend, n), gs) in enumerate(sorted(prefer.items())):
+        others = [g for t, x in prefer.items() if t != (backend, n) for g in x] + stay
+        threads = n if modes else None  # with modes in play, a route always says its own
+        feature_routes.append(_route_for(gs, others, backend, order_of, i, threads))
+        hash_routes.append({"id": f"tuned-{i}-{backend}" + (f"-t{threads}" if threads else ""),
+                            "when": {"graphs": sorted(summarize(g).hash[:16] for g in gs)},
+                            **_route_target(backend, threads, order_of),
+                            "reason": f"tuned: these graphs measured better on {_target_name(backend, threads)}"})
+    out = []
+    for how, routes in (("features", feature_routes), ("by graph", hash_routes)):
+        rules = dict(anchor.rules)
+        rules["routes"] = routes
+        if validate_rules(rules):
+            continue
+        c = Candidate(f"{anchor.name}, routed ({how})", _with(anchor.override, {"routes": routes}), rules)
+        _price(c, events, base_rules, inventory, matrix, objective)
+        out.append(c)
+    return out
+
+
 def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, inventory: Sequence[Device], *,
          objective: str = "latency-p50", base_override: Mapping | None = None) -> dict:
     """The search (module doc). Returns {"best", "candidates", "baseline", "single", "rows", ...}."""
@@ -202,50 +254,12 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
     if not priced:
         raise ValueError("no single-backend rule set runs every workload with the matrix's devices")
     best_single = min(priced, key=lambda c: c.total)
-    # graphs another backend runs clearly better (priced as the single-backend sets price them:
-    # recorded, anchored measurements or models): at least MIN_GAIN faster, and for p50 with the
-    # difference beyond its own 95% half-width (_margin: noise never earns a route)
-    prefer: dict[str, list[dict]] = {}
-    stay: list[dict] = []
-    for i, w in enumerate(ws):
-        cur = best_single.outcomes[i]
-        cur_v = _metric(cur, objective)
-        best_alt = None
-        for c in priced:
-            alt = c.outcomes[i]
-            v = _metric(alt, objective)
-            if (c is best_single or v is None or cur_v is None or alt.key == cur.key or alt.kind != cur.kind
-                    or (alt.key or "").startswith("partition:")):
-                continue
-            significant = v < cur_v * (1 - MIN_GAIN) and _margin(alt, cur, objective) > 0
-            if significant and (best_alt is None or v < _metric(best_alt, objective)):
-                best_alt = alt
-        if best_alt is not None and best_alt.backend:
-            prefer.setdefault((best_alt.backend, best_alt.threads), []).append(w.graph)
-        else:
-            stay.append(w.graph)
-    if prefer:
-        kind = next(iter(by_kind))
-        order_of = by_kind.get(kind, [])
-        feature_routes, hash_routes = [], []
-        for i, ((backend, n), gs) in enumerate(sorted(prefer.items())):
-            others = [g for t, x in prefer.items() if t != (backend, n) for g in x] + stay
-            threads = n if modes else None  # with modes in play, a route always says its own
-            feature_routes.append(_route_for(gs, others, backend, order_of, i, threads))
-            hash_routes.append({"id": f"tuned-{i}-{backend}" + (f"-t{threads}" if threads else ""),
-                                "when": {"graphs": sorted(summarize(g).hash[:16] for g in gs)},
-                                **_route_target(backend, threads, order_of),
-                                "reason": f"tuned: these graphs measured better on {_target_name(backend, threads)}"})
-        for name, routes in (("routed (features)", feature_routes), ("routed (by graph)", hash_routes)):
-            rules = dict(best_single.rules)
-            rules["routes"] = routes
-            if validate_rules(rules):
-                continue
-            c = Candidate(name, _with(best_single.override, {"routes": routes}), rules)
-            _price(c, events, base_rules, inventory, matrix, objective)
-            cands.append(c)
+    for anchor in priced:  # routes from every single-backend set, the current rules' order among them
+        cands += _routed(anchor, priced, ws, by_kind, modes, events, base_rules, inventory, matrix, objective)
     ok = [c for c in cands if c.total is not None and not hint_violations(c, ws)]
-    ranked = sorted(ok, key=lambda c: (c.total, len(c.override.get("routes", []))))
+    # ties (the same placements written two ways): fewer routes, then the current backend orders
+    ranked = sorted(ok, key=lambda c: (c.total, len(c.override.get("routes", [])),
+                                       any(backend_order(c.rules, k) != backend_order(base_rules, k) for k in by_kind)))
     if baseline in ok:  # the current rules stay unless a candidate beats them by more than the noise
         best = next(c for c in ranked if c is baseline or significantly_better(c, baseline, ws, objective))
     else:

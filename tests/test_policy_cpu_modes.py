@@ -175,7 +175,7 @@ def test_tune_routes_carry_a_mode_for_the_graphs_it_serves(tmp_path):
                                           ((1.0, 1.0), (1.0, 3.0), (2.0, 2.0), (2.0, 2.5)))
     res = tune.tune(events, matrix, base, [ORT, OV], objective="cpu-time")
     best = res["best"]
-    assert best.name.startswith("routed"), [(c.name, c.total) for c in res["candidates"]]
+    assert "routed" in best.name, [(c.name, c.total) for c in res["candidates"]]
     assert [o.threads for o in best.outcomes] == [1, 0] and best.total == pytest.approx(3.0)
     assert all("threads" in r for r in best.override["routes"])
     assert engine.validate_rules(best.rules) == []
