@@ -1,29 +1,35 @@
 """The device-selection tuning loop on this machine's two real CPU backends, through real pages.
 
-Seven workloads run in Debian's Chromium (Playwright) against an in-process host that records a
-policy trace (the same SessionTracer as `webnn-bridge serve --trace`): five graphs built by a
-bench page (an MLP, a big matmul, a 120-op elementwise chain, a small convnet, a softmax) and
-the e2e LeNet and MobileNetV2 pages (weights from ../shared/data), each with its own
-createContext() hint. Rounds alternate between rules that put ONNX Runtime first (the defaults)
-and rules that put OpenVINO first. Then:
+Eight workloads run in Debian's Chromium (Playwright) against in-process hosts that record policy
+traces (the same SessionTracer as `webnn-bridge serve --trace`): six graphs built by a bench page
+(an MLP, a big matmul, a 120-op elementwise chain, a small convnet, a softmax, a 64-step LSTM)
+and the e2e LeNet
+and MobileNetV2 pages (weights from ../shared/data; MobileNetV2 built once a round and run several
+times, as an app classifies frame after frame), each with its own createContext() hint.
+
+Harness (the recording and the re-run share it): one host per rule set, each with its pages open
+for the whole phase, a warm-up round that is not recorded, then rounds in which every workload
+runs under each rule set back to back (the order rotating), so that the runs a comparison puts
+side by side are seconds apart. Recording uses rules that put ONNX Runtime first (the defaults,
+twice: two hosts) and rules that put OpenVINO first. Then:
 
 1. `policy measure` re-runs every recorded graph on both backends (the matrix), twice: in this
    process, and through Chromium pages (`--browser chromium`, policy/insitu.py);
 2. replay with the matrix predicts each workload's p50 on the *other* backend; the error is
    against what the pages' dispatches recorded on that backend (host-side p50);
-3. `policy tune` writes rules from both traces and the matrix; then rounds of all three rule sets
-   (ONNX Runtime first, OpenVINO first, tuned), interleaved, give the measured weighted totals
-   (each workload's host-side p50 x its dispatch count) and the tuned rules' prediction error.
+3. `policy tune` writes rules from the traces and the matrix; then rounds of three rule sets
+   (ONNX Runtime first, OpenVINO first, tuned) give the measured weighted totals (each workload's
+   host-side p50 over all rounds x its dispatches per round) and the tuned rules' prediction error.
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_policy.py [--rounds 2] [--seconds 40] [--out DIR]
 
-Timing on a shared 2-core machine is noisy: rounds are interleaved, and every figure is a
-median; treat differences under ~10% as noise.
+Timing on a shared 2-core machine is noisy: treat differences under ~10% as noise.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -32,6 +38,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -67,6 +75,14 @@ const GRAPHS = {
   softmax: {hint: {computePolicy: 'default'}, input: [64, 1000], build(b, x) {
     return {softmax_out: b.softmax(x, 1)};
   }},
+  lstm: {hint: {computePolicy: 'high-performance'}, input: [64, 1, 128], build(b, x) {
+    const H = 256;
+    const [h] = b.lstm(x, b.constant(f32([1, 4 * H, 128]), rnd(4 * H * 128, 10)),
+                       b.constant(f32([1, 4 * H, H]), rnd(4 * H * H, 11)), 64, H,
+                       {bias: b.constant(f32([1, 4 * H]), rnd(4 * H, 12)),
+                        recurrentBias: b.constant(f32([1, 4 * H]), rnd(4 * H, 13))});
+    return {lstm_out: h};
+  }},
 };
 window.runWorkload = async (name, dispatches) => {
   const spec = GRAPHS[name];
@@ -92,9 +108,10 @@ window.runWorkload = async (name, dispatches) => {
 </script></body></html>
 """
 
-SYNTHETIC = ("mlp", "matmul", "chain", "convnet", "softmax")
+SYNTHETIC = ("mlp", "matmul", "chain", "convnet", "softmax", "lstm")
 ORT_FIRST = ""  # the defaults: onnxruntime before openvino
 OV_FIRST = '[backends]\ncpu = ["openvino", "onnxruntime"]\n'
+SETTLE_S = 0.2  # the pause before each block of a workload's runs
 
 
 def app_dir(tmp: Path) -> Path:
@@ -117,49 +134,95 @@ def app_dir(tmp: Path) -> Path:
     return d
 
 
-def run_round(browser, app: Path, rules_file: Path, trace_file: Path, dispatches: int) -> dict[str, list[float]]:
-    """One round of all seven workloads under these rules; the host appends to the trace."""
-    from tests.models import lenet_data
-    from webnn_bridge.bridge.api import ML
-    from webnn_bridge.bridge.embed import start_host
-    from webnn_bridge.policy.engine import load_rules
-    from webnn_bridge.policy.trace import SessionTracer, TraceWriter
+WORKLOADS = SYNTHETIC + ("lenet", "mobilenet")
+PAGES = {"bench": "/policy-bench.html", "lenet": "/lenet.html?policy=default", "mobilenet": "/mobilenet.html?policy=cpu"}
 
-    rules = load_rules(rules_file)
-    writer = TraceWriter(trace_file)
-    host = start_host(app_dir=app, observer=SessionTracer(writer), ml_factory=lambda: ML(rules=rules))
-    page_ms: dict[str, list[float]] = {}
-    try:
-        page = browser.new_context().new_page()
-        page.set_default_timeout(300_000)
-        page.goto(f"{host.url}/policy-bench.html")
-        for name in SYNTHETIC:
-            page_ms[name] = page.evaluate("([n, k]) => window.runWorkload(n, k)", [name, dispatches])
-        page.goto(f"{host.url}/lenet.html?policy=default")
+
+def run_block(pages: dict, name: str, dispatches: int) -> list[float]:
+    """One workload on one host's open pages: the page-side milliseconds of its dispatches."""
+    from tests.models import lenet_data
+
+    if name in SYNTHETIC:
+        return pages["bench"].evaluate("([n, k]) => window.runWorkload(n, k)", [name, dispatches])
+    if name == "lenet":
         images = [img.ravel().tolist() for img in lenet_data.render_digits()]
         t0 = time.perf_counter()
         for _ in range(max(1, dispatches // 10)):
-            page.evaluate("(imgs) => window.runLenet(imgs)", images)
-        page_ms["lenet"] = [(time.perf_counter() - t0) * 1e3]
-        page.goto(f"{host.url}/mobilenet.html?policy=cpu")
-        page_ms["mobilenet"] = []
-        for _ in range(max(3, dispatches // 4)):
-            page.evaluate("() => window.runMobilenet()")
-            page_ms["mobilenet"].append(page.evaluate("() => window.mobilenetTimings.computeMs"))
-        page.context.close()
-    finally:
-        host.stop()
-        writer.close()
-    return page_ms
+            pages["lenet"].evaluate("(imgs) => window.runLenet(imgs)", images)
+        return [(time.perf_counter() - t0) * 1e3]
+    pages["mobilenet"].evaluate("(n) => window.runMobilenet(n)", max(3, dispatches // 4))  # one build, n runs
+    return pages["mobilenet"].evaluate("() => window.mobilenetTimings.computeRunsMs")
 
 
-def recorded_p50(trace_file: Path) -> dict[tuple, dict]:
-    """Per workload (page, graph hash): host-side p50 of the recorded dispatches, the backend
-    they ran on, dispatches per round, and the page-side p50."""
+class Phase:
+    """A host per rule set, each with its pages open (the bench page, LeNet, MobileNetV2) for the
+    whole phase, as a web app's pages stay open between inferences. A warm-up round, not recorded,
+    lets the freshly started renderers and hosts settle; then each round appends to its own trace
+    per rule set, and runs every workload under each rule set back to back, the order rotating
+    with the round and the workload, so that the rule sets a comparison sets side by side ran
+    seconds apart, not minutes."""
+
+    def __init__(self, browser, app: Path, rules: dict[str, Path], dispatches: int):
+        from webnn_bridge.bridge.api import ML
+        from webnn_bridge.bridge.embed import start_host
+        from webnn_bridge.policy.engine import load_rules
+        from webnn_bridge.policy.trace import SessionTracer, TraceWriter
+
+        self.keys, self.dispatches = list(rules), dispatches
+        self.tracers, self.hosts, self.pages = {}, {}, {}
+        try:
+            for k in self.keys:
+                self.tracers[k] = SessionTracer(TraceWriter(os.devnull))
+                loaded = load_rules(rules[k])
+                self.hosts[k] = start_host(app_dir=app, observer=self.tracers[k],
+                                           ml_factory=lambda loaded=loaded: ML(rules=loaded))
+                context = browser.new_context()
+                self.pages[k] = {}
+                for name, path in PAGES.items():
+                    page = self.pages[k][name] = context.new_page()
+                    page.set_default_timeout(300_000)
+                    page.goto(self.hosts[k].url + path)
+            self._round(-1)  # the warm-up, into os.devnull
+        except BaseException:
+            self.close()
+            raise
+
+    def run_round(self, traces: dict[str, Path], r: int) -> None:
+        from webnn_bridge.policy.trace import TraceWriter
+
+        for k in self.keys:
+            self.tracers[k].writer.close()
+            self.tracers[k].writer = TraceWriter(traces[k])
+        self._round(r)
+        for k in self.keys:
+            self.tracers[k].writer.close()
+
+    def _round(self, r: int) -> None:
+        # every order of the rule sets in turn, so that each runs after each other one equally
+        # often (a runtime's threads that just worked slow down the next one: with a rotation,
+        # identical rules measured 1.07x apart), and a pause at each switch for them to go idle
+        orders = list(itertools.permutations(self.keys))
+        for i, name in enumerate(WORKLOADS):
+            for k in orders[(max(r, 0) * len(WORKLOADS) + i) % len(orders)]:
+                time.sleep(SETTLE_S)
+                run_block(self.pages[k], name, self.dispatches)
+
+    def close(self) -> None:
+        for pages in self.pages.values():
+            next(iter(pages.values())).context.close()
+        for h in self.hosts.values():
+            h.stop()
+        for t in self.tracers.values():
+            t.writer.close()
+
+
+def recorded_p50(*trace_files: Path) -> dict[tuple, dict]:
+    """Per workload (page, graph hash), over the traces: host-side p50 of the recorded
+    dispatches, the backend they ran on, their count, and the page-side p50."""
     from webnn_bridge.policy.graphs import summarize
     from webnn_bridge.policy.trace import read_trace, workloads
 
-    events = read_trace(trace_file)
+    events = [ev for f in trace_files for ev in read_trace(f)]
     out: dict[tuple, dict] = {}
     for w in workloads(events):
         key = (w.page, summarize(w.graph).hash)
@@ -201,22 +264,30 @@ def main() -> int:
     rules = {"ort": out / "ort-first.toml", "ov": out / "ov-first.toml"}
     rules["ort"].write_text(ORT_FIRST)
     rules["ov"].write_text(OV_FIRST)
-    traces = {k: out / f"trace-{k}.jsonl" for k in ("ort", "ov", "tuned")}
+    # recording runs three hosts, as the re-run does (ONNX Runtime first, OpenVINO first, tuned):
+    # the third records the default rules again, so that both phases share one harness (with two
+    # hosts the small graphs recorded 15 to 40% faster than the same rules re-ran with three)
+    recording = {"ort": rules["ort"], "ov": rules["ov"], "ort2": rules["ort"]}
+    traces = {k: out / f"trace-{k}.jsonl" for k in recording}
     for t in traces.values():
         t.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         app = app_dir(Path(tmp))
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         t0 = time.perf_counter()
-        for r in range(args.rounds):
-            for k in ("ort", "ov"):
-                run_round(browser, app, rules[k], traces[k], args.dispatches)
-                print(f"round {r + 1}/{args.rounds} under {k}-first rules done ({time.perf_counter() - t0:.0f} s)",
-                      flush=True)
+        phase = Phase(browser, app, recording, args.dispatches)
+        try:
+            for r in range(args.rounds):
+                phase.run_round(traces, r)
+                print(f"round {r + 1}/{args.rounds} (the rule sets interleaved by workload) done "
+                      f"({time.perf_counter() - t0:.0f} s)", flush=True)
+        finally:
+            phase.close()
 
         # 1. measure the graphs of the default-rules trace on both backends: in this process, and
         #    through pages (policy/insitu.py); --measure picks the one tune uses
-        events = trace.read_trace(traces["ort"])
+        events = trace.read_trace(traces["ort"]) + trace.read_trace(traces["ort2"])
+        recorded = {"ort": events, "ov": trace.read_trace(traces["ov"])}
         matrices = {}
         for method in ("in-process", "browser"):
             print(f"\npolicy measure ({method}):", flush=True)
@@ -229,7 +300,7 @@ def main() -> int:
         matrix = matrices[args.measure]
 
         # 2. prediction error on the other backend, both ways, with each matrix
-        rec = {k: recorded_p50(traces[k]) for k in ("ort", "ov")}
+        rec = {"ort": recorded_p50(traces["ort"], traces["ort2"]), "ov": recorded_p50(traces["ov"])}
         base, ov = engine.load_rules(rules["ort"]), engine.load_rules(rules["ov"])
         all_errors = {}
         for method, m in matrices.items():
@@ -239,7 +310,7 @@ def main() -> int:
             print(f"{'workload':<40} {'direction':<9} {'predicted':>10} {'recorded':>10} {'error':>6}")
             errors: dict[str, list[float]] = {"ort->ov": [], "ov->ort": []}
             for src, dst, ra, rb in (("ort", "ov", base, ov), ("ov", "ort", ov, base)):
-                rows = trace.replay(trace.read_trace(traces[src]), ra, rb, inventory, matrix=m)
+                rows = trace.replay(recorded[src], ra, rb, inventory, matrix=m)
                 for row in rows:
                     key = (row.page, row.graph_hash)
                     if key not in rec[dst]:
@@ -258,7 +329,7 @@ def main() -> int:
 
         # 3. tune from both traces (every workload then has recorded latencies on both backends; the
         #    matrix fills in what they lack), then rounds of all three rule sets, interleaved
-        both = events + trace.read_trace(traces["ov"])
+        both = events + recorded["ov"]
         result = tune.tune(both, matrix, base, inventory, objective="latency-p50")
         paths = tune.write_outputs(result, out / "tuned-rules.toml", out / "report", base)
         print(f"\npolicy tune chose: {result['best'].name} (rules: {paths['rules']})")
@@ -269,10 +340,13 @@ def main() -> int:
         again = {(k, r): out / f"trace-{k}-again-{r + 1}.jsonl" for k in sets for r in range(args.rounds)}
         for t in again.values():
             t.unlink(missing_ok=True)
-        for r in range(args.rounds):
-            for k in sets[r % 3:] + sets[:r % 3]:  # each rule set takes each slot of a round in turn
-                run_round(browser, app, rules[k], again[k, r], args.dispatches)
-            print(f"re-run round {r + 1}/{args.rounds} done ({time.perf_counter() - t0:.0f} s)", flush=True)
+        phase = Phase(browser, app, {k: rules[k] for k in sets}, args.dispatches)
+        try:
+            for r in range(args.rounds):
+                phase.run_round({k: again[k, r] for k in sets}, r)
+                print(f"re-run round {r + 1}/{args.rounds} done ({time.perf_counter() - t0:.0f} s)", flush=True)
+        finally:
+            phase.close()
         browser.close()
 
     rec = {kr: recorded_p50(f) for kr, f in again.items()}
@@ -282,13 +356,19 @@ def main() -> int:
         got = rec[which, r]
         return sum(statistics.median(got[key]["ms"]) * got[key]["dispatches"] for key in keys)
 
+    def pooled(which: str) -> float:  # every round's dispatches of a workload together: p50 x dispatches per round
+        return sum(statistics.median([ms for r in range(args.rounds) for ms in rec[which, r][key]["ms"]])
+                   * sum(rec[which, r][key]["dispatches"] for r in range(args.rounds)) / args.rounds
+                   for key in keys)
+
     per_round = {k: [total(k, r) for r in range(args.rounds)] for k in sets}
-    totals = {k: statistics.median(v) for k, v in per_round.items()}
+    totals = {k: pooled(k) for k in sets}
     best_single = min(("ort", "ov"), key=totals.get)
-    pred = sum((o.latency_ms or 0) * w.dispatches / (2 * args.rounds)  # dispatches of both traces
+    pred = sum((o.latency_ms or 0) * w.dispatches / (len(recording) * args.rounds)  # dispatches of all traces
                for w, o in zip(result["workloads"], result["best"].outcomes))
-    print("\nre-run, interleaved: weighted total per round (host-side p50 x dispatches, the same 7 workloads):")
-    print(f"median over {args.rounds} rounds [lowest, highest]")
+    print("\nre-run, interleaved by workload: weighted total per round (host-side p50 x dispatches, the same "
+          f"{len(keys)} workloads)")
+    print(f"from all {args.rounds} rounds' dispatches together [lowest, highest single round]")
     for k, label in (("ort", "ONNX Runtime first"), ("ov", "OpenVINO first"), ("tuned", "tuned rules")):
         devices = sorted({d for r in range(args.rounds) for key in keys for d in rec[k, r][key]["devices"]})
         v = per_round[k]
@@ -301,11 +381,37 @@ def main() -> int:
           f"{pred:.1f} ms: {totals['tuned'] / pred - 1:+.0%}")
     if same:
         print(f"(the tuned rules are the same rules as {same[0]} first: their difference is the re-run's noise)")
+    # 95% intervals: bootstrap of each workload's dispatches (resampled, p50 taken again)
+    rng = np.random.default_rng(0)
+
+    def boot(which: str, n: int = 2000) -> np.ndarray:
+        out = np.zeros(n)
+        for key in keys:
+            ms = np.array([ms for r in range(args.rounds) for ms in rec[which, r][key]["ms"]])
+            per_round_dispatches = sum(rec[which, r][key]["dispatches"] for r in range(args.rounds)) / args.rounds
+            out += np.median(ms[rng.integers(0, len(ms), (n, len(ms)))], axis=1) * per_round_dispatches
+        return out
+
+    b_tuned, b_best = boot("tuned"), boot(best_single)
+    ratio_ci = np.percentile(b_tuned / b_best, [2.5, 97.5])
+    pred_ci = np.percentile(b_tuned / pred - 1, [2.5, 97.5])
+    print(f"95% intervals (bootstrap of the dispatches): tuned / best single {ratio_ci[0]:.2f}-{ratio_ci[1]:.2f}x; "
+          f"tuned vs its prediction {pred_ci[0]:+.0%} to {pred_ci[1]:+.0%}")
+    err = all_errors[args.measure]["ort->ov"]
+    verdict = ("no worse" if ratio <= 1.0 else "not measurably worse (the interval holds 1.00)" if ratio_ci[0] <= 1.0
+               else "WORSE")
+    print(f"\nthe issue's figures: prediction (default-rules trace, {args.measure} matrix) median "
+          f"{statistics.median(err):.0%} (<= 20%: {'met' if statistics.median(err) <= 0.2 else 'MISSED'}), max "
+          f"{max(err):.0%} (<= 50%: {'met' if max(err) <= 0.5 else 'MISSED'}); tuned rules {verdict} than the best "
+          f"single backend; {totals['tuned'] / pred - 1:+.0%} against their prediction "
+          f"(within 10%: {'met' if abs(totals['tuned'] / pred - 1) <= 0.1 else 'MISSED'})")
     summary = {"measure": args.measure,
                "errors": {m: {d: {"median": statistics.median(e), "max": max(e)} for d, e in errs.items()}
                           for m, errs in all_errors.items()},
                "totals_ms_per_round": totals, "per_round": per_round, "tuned_predicted_ms_per_round": pred,
-               "tuned_vs_best_single": ratio, "chosen": result["best"].name, "note": result.get("note")}
+               "tuned_vs_best_single": ratio, "tuned_vs_best_single_ci95": list(ratio_ci),
+               "tuned_vs_prediction": totals["tuned"] / pred - 1, "tuned_vs_prediction_ci95": list(pred_ci),
+               "chosen": result["best"].name, "note": result.get("note")}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     print(f"wrote {out}/ (traces, matrix-*.json, tuned-rules.toml, report/tune.md, report/tune.png, summary.json)")
     return 0

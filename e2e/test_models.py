@@ -74,7 +74,8 @@ def test_lenet_classifies_rendered_digits(host, page, model_data):
 def test_mobilenetv2_matches_in_process_onnx_runtime(host, page, model_data):
     page.goto(f"{host.url}/mobilenet.html")
     page.set_default_timeout(240_000)
-    got = np.array(page.evaluate("() => window.runMobilenet()"), np.float32)
+    got = np.array(page.evaluate("() => window.runMobilenet(2)"), np.float32)  # one graph, run twice
+    assert len(page.evaluate("() => window.mobilenetTimings.computeRunsMs")) == 2
     want = mobilenet_data.mobilenet_onnx_reference(model_data["mobilenet_weights"], model_data["mobilenet_input"])
     assert got.shape == (1000,)
     diff = float(np.abs(got - want).max())
