@@ -3,13 +3,13 @@
 Eight workloads run in Debian's Chromium (Playwright) against in-process hosts that record policy
 traces (the same SessionTracer as `webnn-bridge serve --trace`): six graphs built by a bench page
 (an MLP, a big matmul, a 120-op elementwise chain, a small convnet, a softmax, a 64-step LSTM)
-and the e2e LeNet
-and MobileNetV2 pages (weights from ../shared/data; MobileNetV2 built once a round and run several
-times, as an app classifies frame after frame), each with its own createContext() hint.
+and the e2e LeNet and MobileNetV2 pages (weights from ../shared/data; MobileNetV2 built once a
+round and run several times, as an app classifies frame after frame), each with its own
+createContext() hint.
 
 Harness (the recording and the re-run share it): one host per rule set, each with its pages open
 for the whole phase, a warm-up round that is not recorded, then rounds in which every workload
-runs under each rule set back to back (the order rotating), so that the runs a comparison puts
+runs under each rule set back to back (every order in turn), so that the runs a comparison puts
 side by side are seconds apart. Recording uses rules that put ONNX Runtime first (the defaults,
 twice: two hosts) and rules that put OpenVINO first. Then:
 
@@ -138,29 +138,26 @@ WORKLOADS = SYNTHETIC + ("lenet", "mobilenet")
 PAGES = {"bench": "/policy-bench.html", "lenet": "/lenet.html?policy=default", "mobilenet": "/mobilenet.html?policy=cpu"}
 
 
-def run_block(pages: dict, name: str, dispatches: int) -> list[float]:
-    """One workload on one host's open pages: the page-side milliseconds of its dispatches."""
+def run_block(pages: dict, name: str, dispatches: int) -> None:
+    """One workload on one host's open pages (the host's tracer records its dispatches)."""
     from tests.models import lenet_data
 
     if name in SYNTHETIC:
-        return pages["bench"].evaluate("([n, k]) => window.runWorkload(n, k)", [name, dispatches])
-    if name == "lenet":
+        pages["bench"].evaluate("([n, k]) => window.runWorkload(n, k)", [name, dispatches])
+    elif name == "lenet":
         images = [img.ravel().tolist() for img in lenet_data.render_digits()]
-        t0 = time.perf_counter()
         for _ in range(max(1, dispatches // 10)):
             pages["lenet"].evaluate("(imgs) => window.runLenet(imgs)", images)
-        return [(time.perf_counter() - t0) * 1e3]
-    pages["mobilenet"].evaluate("(n) => window.runMobilenet(n)", max(3, dispatches // 4))  # one build, n runs
-    return pages["mobilenet"].evaluate("() => window.mobilenetTimings.computeRunsMs")
+    else:
+        pages["mobilenet"].evaluate("(n) => window.runMobilenet(n)", max(3, dispatches // 4))  # one build, n runs
 
 
 class Phase:
     """A host per rule set, each with its pages open (the bench page, LeNet, MobileNetV2) for the
     whole phase, as a web app's pages stay open between inferences. A warm-up round, not recorded,
     lets the freshly started renderers and hosts settle; then each round appends to its own trace
-    per rule set, and runs every workload under each rule set back to back, the order rotating
-    with the round and the workload, so that the rule sets a comparison sets side by side ran
-    seconds apart, not minutes."""
+    per rule set, and runs every workload under each rule set back to back (``_round``), so that
+    the rule sets a comparison sets side by side ran seconds apart, not minutes."""
 
     def __init__(self, browser, app: Path, rules: dict[str, Path], dispatches: int):
         from webnn_bridge.bridge.api import ML
@@ -218,7 +215,7 @@ class Phase:
 
 def recorded_p50(*trace_files: Path) -> dict[tuple, dict]:
     """Per workload (page, graph hash), over the traces: host-side p50 of the recorded
-    dispatches, the backend they ran on, their count, and the page-side p50."""
+    dispatches, the backend they ran on, and their count."""
     from webnn_bridge.policy.graphs import summarize
     from webnn_bridge.policy.trace import read_trace, workloads
 
@@ -226,12 +223,11 @@ def recorded_p50(*trace_files: Path) -> dict[tuple, dict]:
     out: dict[tuple, dict] = {}
     for w in workloads(events):
         key = (w.page, summarize(w.graph).hash)
-        rec = out.setdefault(key, {"name": w.name, "ms": [], "devices": set(), "dispatches": 0, "page_ms": []})
+        rec = out.setdefault(key, {"name": w.name, "ms": [], "devices": set(), "dispatches": 0})
         for dev, samples in w.host_ms.items():
             rec["ms"] += samples
             rec["devices"].add(dev)
         rec["dispatches"] += w.dispatches
-        rec["page_ms"] += w.page_ms
     return out
 
 
@@ -266,7 +262,7 @@ def main() -> int:
     rules["ov"].write_text(OV_FIRST)
     # recording runs three hosts, as the re-run does (ONNX Runtime first, OpenVINO first, tuned):
     # the third records the default rules again, so that both phases share one harness (with two
-    # hosts the small graphs recorded 15 to 40% faster than the same rules re-ran with three)
+    # hosts the small graphs recorded 13 to 65% faster than the same rules re-ran with three)
     recording = {"ort": rules["ort"], "ov": rules["ov"], "ort2": rules["ort"]}
     traces = {k: out / f"trace-{k}.jsonl" for k in recording}
     for t in traces.values():
@@ -356,10 +352,12 @@ def main() -> int:
         got = rec[which, r]
         return sum(statistics.median(got[key]["ms"]) * got[key]["dispatches"] for key in keys)
 
-    def pooled(which: str) -> float:  # every round's dispatches of a workload together: p50 x dispatches per round
-        return sum(statistics.median([ms for r in range(args.rounds) for ms in rec[which, r][key]["ms"]])
-                   * sum(rec[which, r][key]["dispatches"] for r in range(args.rounds)) / args.rounds
-                   for key in keys)
+    def pooled_samples(which: str, key) -> tuple[np.ndarray, float]:  # every round's dispatches together
+        ms = np.array([ms for r in range(args.rounds) for ms in rec[which, r][key]["ms"]])
+        return ms, sum(rec[which, r][key]["dispatches"] for r in range(args.rounds)) / args.rounds
+
+    def pooled(which: str) -> float:  # each workload's p50 over all rounds x its dispatches per round
+        return sum(float(np.median(ms)) * per_round for ms, per_round in (pooled_samples(which, k) for k in keys))
 
     per_round = {k: [total(k, r) for r in range(args.rounds)] for k in sets}
     totals = {k: pooled(k) for k in sets}
@@ -376,9 +374,10 @@ def main() -> int:
     ratios = [t / b for t, b in zip(per_round["tuned"], per_round[best_single])]
     ratio = totals["tuned"] / totals[best_single]
     same = [k for k in ("ort", "ov") if engine.load_rules(rules[k]) == engine.load_rules(rules["tuned"])]
+    miss = totals["tuned"] / pred - 1
     print(f"tuned vs best single backend ({best_single} first): {ratio:.2f}x (per round, paired: "
           f"{', '.join(f'{x:.2f}' for x in ratios)}); tuned measured {totals['tuned']:.1f} ms vs its prediction "
-          f"{pred:.1f} ms: {totals['tuned'] / pred - 1:+.0%}")
+          f"{pred:.1f} ms: {miss:+.0%}")
     if same:
         print(f"(the tuned rules are the same rules as {same[0]} first: their difference is the re-run's noise)")
     # 95% intervals: bootstrap of each workload's dispatches (resampled, p50 taken again)
@@ -387,9 +386,8 @@ def main() -> int:
     def boot(which: str, n: int = 2000) -> np.ndarray:
         out = np.zeros(n)
         for key in keys:
-            ms = np.array([ms for r in range(args.rounds) for ms in rec[which, r][key]["ms"]])
-            per_round_dispatches = sum(rec[which, r][key]["dispatches"] for r in range(args.rounds)) / args.rounds
-            out += np.median(ms[rng.integers(0, len(ms), (n, len(ms)))], axis=1) * per_round_dispatches
+            ms, per_round = pooled_samples(which, key)
+            out += np.median(ms[rng.integers(0, len(ms), (n, len(ms)))], axis=1) * per_round
         return out
 
     b_tuned, b_best = boot("tuned"), boot(best_single)
@@ -403,14 +401,13 @@ def main() -> int:
     print(f"\nthe issue's figures: prediction (default-rules trace, {args.measure} matrix) median "
           f"{statistics.median(err):.0%} (<= 20%: {'met' if statistics.median(err) <= 0.2 else 'MISSED'}), max "
           f"{max(err):.0%} (<= 50%: {'met' if max(err) <= 0.5 else 'MISSED'}); tuned rules {verdict} than the best "
-          f"single backend; {totals['tuned'] / pred - 1:+.0%} against their prediction "
-          f"(within 10%: {'met' if abs(totals['tuned'] / pred - 1) <= 0.1 else 'MISSED'})")
+          f"single backend; {miss:+.0%} against their prediction (within 10%: {'met' if abs(miss) <= 0.1 else 'MISSED'})")
     summary = {"measure": args.measure,
                "errors": {m: {d: {"median": statistics.median(e), "max": max(e)} for d, e in errs.items()}
                           for m, errs in all_errors.items()},
                "totals_ms_per_round": totals, "per_round": per_round, "tuned_predicted_ms_per_round": pred,
                "tuned_vs_best_single": ratio, "tuned_vs_best_single_ci95": list(ratio_ci),
-               "tuned_vs_prediction": totals["tuned"] / pred - 1, "tuned_vs_prediction_ci95": list(pred_ci),
+               "tuned_vs_prediction": miss, "tuned_vs_prediction_ci95": list(pred_ci),
                "chosen": result["best"].name, "note": result.get("note")}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     print(f"wrote {out}/ (traces, matrix-*.json, tuned-rules.toml, report/tune.md, report/tune.png, summary.json)")
