@@ -14,8 +14,20 @@ Starts `webnn-bridge serve --port 0 --no-cache` in a subprocess (its RSS is its 
              three tensors of that size, reads one back, and leaves;
   steady     --steady-s seconds of mixed load: --clients pages in a loop of write + dispatch + read
              of a small graph, and every --big-every-s seconds a page with a big graph and tensors;
+  constants  --constant-pages pages in turn, each builds a graph with its own --constant-mib MiB
+             constant (x @ W), runs it once and leaves (issue 38: back within 64 MiB of idle);
+  weights    with --weights-clients K: K pages in a loop for --weights-s seconds, each iteration a
+             new page that builds y = x * W with a --constant-mib MiB constant (a new one, or one
+             all pages share, in turn), dispatches into a tensor of that size, reads it back and
+             checks every value (a stale or wrong read counts), while /metrics is sampled beside
+             the host's RSS (issue 38: what /metrics charges matches RSS over idle within 20 %);
   after      the last page has left: RSS sampled for 5 s, checked against the bound of issue 19
              (within max(10 %, 64 MiB) of the idle host's RSS; idle: after one small warm-up page).
+
+The issue 38 run (about 11 minutes):
+    .venv/bin/python benchmarks/soak.py --sessions 0 --steady-s 0 --no-copies --weights-clients 4 --weights-s 600
+--as-limit-gib N caps the host's address space (RLIMIT_AS), so that allocations fail as they do on
+a full machine: failed dispatches must then be errors, never reads of stale outputs.
 Prints RSS idle / peak / after, latency percentiles per window of the run, and with --out DIR
 writes soak.png (the RSS curve) and soak.json (every sample). Exit status 1 when the bound fails.
 """
@@ -58,12 +70,20 @@ def _die_with_parent() -> None:
 
 
 class HostProcess:
-    def __init__(self, *extra: str):
+    def __init__(self, *extra: str, as_limit: int | None = None):
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+        def start() -> None:
+            _die_with_parent()
+            if as_limit:
+                import resource
+
+                resource.setrlimit(resource.RLIMIT_AS, (as_limit, as_limit))
+
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from webnn_bridge.bridge.cli import main; main()", "serve", "--port", "0",
              "--no-cache", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT, preexec_fn=_die_with_parent)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT, preexec_fn=start)
         m = re.search(r"serving on (http://\S+)", self.proc.stdout.readline())
         if not m:
             raise SystemExit("the host did not start: " + self.proc.stderr.read()[-2000:])
@@ -98,6 +118,14 @@ class HostProcess:
 
     def alive(self) -> bool:
         return self.proc.poll() is None
+
+    def charged(self) -> float:
+        """What the host's /metrics charges to its pages and shared stores, in MiB."""
+        import urllib.request
+
+        with urllib.request.urlopen(self.url.replace("ws://", "http://") + "/metrics", timeout=10) as r:
+            text = r.read().decode()
+        return sum(int(v) for v in re.findall(r'^webnn_bridge_memory_bytes\{[^}]*\} (\d+)$', text, re.M)) / MIB
 
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGINT)
@@ -234,6 +262,143 @@ def small_loop(host: HostProcess, lat: Latencies, until: float, errors: list) ->
         errors.append(f"{type(e).__name__}: {e}")
 
 
+def weights_msg(shape: list[int], data: bytes, sha: str, op: str) -> dict:
+    """A build message: x (float32[1] input) and a constant W of ``shape``; y = op(x, W)."""
+    return {"inputs": [{"operand": 1, "name": "x", "desc": {"dataType": "float32", "shape": [1, shape[0]] if op == "matmul" else [1]}}],
+            "constants": [{"operand": 2, "desc": {"dataType": "float32", "shape": shape}, "part": 0, "sha256": sha}],
+            "nodes": [{"op": op, "args": [{"$operand": 1}, {"$operand": 2}, {}], "outputs": [3]}],
+            "outputs": {"y": 3}}
+
+
+def weights_shape(mib: int) -> list[int]:
+    side = int((mib * MIB // 4) ** 0.5)
+    return [side, mib * MIB // 4 // side]
+
+
+def constant_pages(host: HostProcess, pages: int, mib: int, sampler: Sampler) -> tuple[float, float]:
+    """Pages in turn, each with its own constant W (x @ W, run once, checked): RSS at the peak and
+    after the last left and the host went idle."""
+    import hashlib
+
+    import numpy as np
+
+    sampler.phase = "constants"
+    shape = weights_shape(mib)
+    for i in range(pages):
+        page = Page(host)
+        try:
+            w = np.full(shape, float(i + 1), np.float32).tobytes()
+            page.build(2, weights_msg(shape, w, hashlib.sha256(w).hexdigest(), "matmul"), w)
+            del w
+            page.tensor(3, [1, shape[0]], "float32")
+            page.tensor(4, [1, shape[1]], "float32")
+            page.send({"t": "writeTensor", "tensor": 3}, np.ones((1, shape[0]), np.float32).tobytes())
+            page.send({"t": "dispatch", "ctx": 1, "graph": 2, "inputs": {"x": 3}, "outputs": {"y": 4}})
+            _, body = page.call({"t": "readTensor", "tensor": 4})
+            y = np.frombuffer(body, np.float32)
+            if not np.all(y == shape[0] * float(i + 1)):
+                raise RuntimeError(f"constant page {i} read back wrong values")
+        finally:
+            page.close()
+    peak = sampler.peak("constants")
+    return peak, host.rss()
+
+
+class WeightsStats:
+    def __init__(self):
+        self.iterations = self.wrong = self.failed = 0
+        self.errors: list[str] = []
+        self.ratios: list[tuple[float, float, float]] = []  # (charged MiB, RSS over idle MiB, ratio)
+        self.lock = threading.Lock()
+
+
+def weights_client(host: HostProcess, k: int, mib: int, until: float, stats: WeightsStats, shared: bytes,
+                   shared_sha: str) -> None:
+    """One client of the weights soak: a new page an iteration (build, dispatch, read, check, leave)."""
+    import hashlib
+
+    import numpy as np
+
+    shape = weights_shape(mib)
+    it = 0
+    while time.monotonic() < until:
+        it += 1
+        x = float(k * 1000 + it % 997 + 1)
+        if it % 2:  # a constant of its own
+            fill = float(k * 10 + it % 7 + 2)
+            w = np.full(shape, fill, np.float32).tobytes()
+            sha = hashlib.sha256(w).hexdigest()
+        else:  # the one every client shares (the constant store's dedup)
+            fill, w, sha = 1.5, shared, shared_sha
+        try:
+            page = Page(host)
+        except Exception as e:
+            with stats.lock:
+                stats.failed += 1
+                stats.errors.append(f"connect: {type(e).__name__}: {str(e)[:160]}")
+            time.sleep(0.5)
+            continue
+        try:
+            page.build(2, weights_msg(shape, w, sha, "mul"), w)
+            del w
+            page.tensor(3, [1], "float32")
+            page.tensor(4, shape, "float32")
+            page.send({"t": "writeTensor", "tensor": 3}, np.array([x], np.float32).tobytes())
+            page.send({"t": "dispatch", "ctx": 1, "graph": 2, "inputs": {"x": 3}, "outputs": {"y": 4}})
+            try:
+                _, body = page.call({"t": "readTensor", "tensor": 4, "rawReply": True})
+            except RuntimeError as e:  # a dispatch that failed must fail its read: that is no wrong read
+                with stats.lock:
+                    stats.failed += 1
+                    stats.errors.append(str(e)[:200])
+                continue
+            y = np.frombuffer(body, np.float32)
+            ok = y.size == shape[0] * shape[1] and bool(np.all(y == np.float32(x) * np.float32(fill)))
+            with stats.lock:
+                stats.iterations += 1
+                stats.wrong += not ok
+        except Exception as e:
+            with stats.lock:
+                stats.failed += 1
+                stats.errors.append(f"{type(e).__name__}: {str(e)[:200]}")
+        finally:
+            try:
+                page.close()
+            except Exception:
+                pass
+
+
+def weights_soak(host: HostProcess, clients: int, mib: int, seconds: float, idle: float,
+                 sampler: Sampler) -> WeightsStats:
+    import hashlib
+
+    import numpy as np
+
+    sampler.phase = "weights"
+    stats = WeightsStats()
+    shared = np.full(weights_shape(mib), 1.5, np.float32).tobytes()
+    sha = hashlib.sha256(shared).hexdigest()
+    until = time.monotonic() + seconds
+    threads = [threading.Thread(target=weights_client, args=(host, k, mib, until, stats, shared, sha))
+               for k in range(clients)]
+    for t in threads:
+        t.start()
+    while time.monotonic() < until:  # /metrics beside RSS, while pages are open
+        time.sleep(1.0)
+        try:
+            before = host.rss()
+            charged = host.charged()
+            over = (before + host.rss()) / 2 - idle
+        except Exception as e:
+            stats.errors.append(f"/metrics: {type(e).__name__}: {e}")
+            continue
+        if over > mib:  # pages hold something: compare
+            stats.ratios.append((charged, over, charged / over))
+    for t in threads:
+        t.join()
+    return stats
+
+
 # ------------------------------------------------------------------ phases
 
 
@@ -352,13 +517,18 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, help="write soak.png and soak.json here")
     p.add_argument("--no-copies", action="store_true", help="skip the copies phase")
     p.add_argument("--replot", type=Path, metavar="SOAK.JSON", help="only draw soak.png again from a run's soak.json")
+    p.add_argument("--constant-pages", type=int, default=12, help="pages in turn, each with its own constant (0: none)")
+    p.add_argument("--constant-mib", type=int, default=64, help="the size of each page's constant")
+    p.add_argument("--weights-clients", type=int, default=0, help="pages in the weights soak's loop (issue 38: 4)")
+    p.add_argument("--weights-s", type=float, default=600.0, help="how long the weights soak runs")
+    p.add_argument("--as-limit-gib", type=float, default=0, help="cap the host's address space (RLIMIT_AS)")
     args = p.parse_args(argv)
     if args.replot:
         run = json.loads(args.replot.read_text())
         plot(run["rss"], run["idle"], run["bound"], args.replot.with_suffix(".png"))
         return 0
     nbytes = args.tensor_mib * MIB
-    host = HostProcess(*args.host_args.split())
+    host = HostProcess(*args.host_args.split(), as_limit=int(args.as_limit_gib * (1 << 30)) or None)
     sampler = Sampler(host)
     sampler.start()
     lat = Latencies(sampler.t0)
@@ -378,6 +548,32 @@ def main(argv=None) -> int:
             c = copies(host, nbytes, sampler)
             print(f"copies ({time.monotonic() - t0:.1f} s, peak RSS over before / tensor of {args.tensor_mib} MiB): "
                   + ", ".join(f"{k}: {v}" for k, v in c.items()))
+        if args.constant_pages > 0:
+            t0 = time.monotonic()
+            peak, end = constant_pages(host, args.constant_pages, args.constant_mib, sampler)
+            sampler.phase = "constants idle"
+            time.sleep(3.0)  # the host trims its shared stores 1 s after its last page left
+            end = host.rss()
+            ok = end <= idle + 64
+            status |= not ok
+            print(f"constants ({time.monotonic() - t0:.1f} s): {args.constant_pages} pages in turn, each with its own "
+                  f"{args.constant_mib} MiB constant: peak RSS {peak:.0f} MiB, after {end:.0f} MiB ({end - idle:+.0f} MiB "
+                  f"over idle; bound +64 MiB): {'PASS' if ok else 'FAIL'}", flush=True)
+        if args.weights_clients > 0:
+            t0 = time.monotonic()
+            w = weights_soak(host, args.weights_clients, args.constant_mib, args.weights_s, idle, sampler)
+            ratios = sorted(r for _, _, r in w.ratios)
+            within = sum(0.8 <= r <= 1.2 for r in ratios)
+            med = statistics.median(ratios) if ratios else float("nan")
+            ok = w.wrong == 0 and ratios and 0.8 <= med <= 1.2
+            status |= not ok
+            print(f"weights ({time.monotonic() - t0:.0f} s): {args.weights_clients} clients, {w.iterations} iterations "
+                  f"checked, {w.wrong} wrong reads, {w.failed} failed (errors, not reads){': ' + w.errors[0] if w.errors else ''}; "
+                  f"peak RSS {sampler.peak('weights'):.0f} MiB", flush=True)
+            if ratios:
+                print(f"  /metrics charged / RSS over idle, {len(ratios)} samples while pages were open: median {med:.2f}, "
+                      f"range {ratios[0]:.2f}-{ratios[-1]:.2f}, {within} of {len(ratios)} within 20 %: "
+                      f"{'PASS' if ok else 'FAIL'}", flush=True)
         sampler.phase = "sessions"
         t0 = time.monotonic()
         failures = 0
@@ -419,12 +615,13 @@ def main(argv=None) -> int:
         after = [r for t, r, p in sampler.samples if p == "after" and t >= left - sampler.t0 + 4.0] or [host.rss()]
         final = after[-1]
         ok = host.alive() and final <= idle + bound
-        status = 0 if ok else 1
+        status |= not ok
         print(f"RSS: idle {idle:.0f} MiB, peak {sampler.peak():.0f} MiB, 5 s after the last page left "
               f"{final:.0f} MiB ({final - idle:+.0f} MiB; bound +{bound:.0f} MiB): {'PASS' if ok else 'FAIL'}")
         report_latencies(lat, args.windows)
         tracebacks = sum("Traceback" in line for line in host.log)
         print(f"host alive: {host.alive()}; tracebacks in the host's log: {tracebacks}")
+        status |= tracebacks > 0 or not host.alive()
     finally:
         try:
             sampler.stop()

@@ -48,6 +48,8 @@ from webnn_bridge.ops.core import (
     NotSupportedError,
     OperandDesc,
     OperationError,
+    UnknownError,
+    WebNNError,
     WebNNTypeError,
     cast_number,
     check_dimensions,
@@ -241,24 +243,57 @@ class MLContext(OperandChecks):
         return [by_id[i] for i in dict.fromkeys(placement.assignment) if i in by_id]
 
     def _avoid_crashes(self, ir: GraphIR, placement, digest: str, journal):
-        """The placement, or a new one without the devices this graph crashed before."""
-        records = journal.quarantined_on(digest)
-        if not records:  # almost every graph: one dictionary lookup
+        """The placement, or a new one without the devices whose runtime crashed the host before
+        (backends/crash_journal.py): for this graph, for graphs of its operator signature (the same
+        operators on the same data types), and, once this page's origin has crashed the host
+        ORIGIN_CRASH_CAP times, for all of that origin's graphs (they keep the devices a crash
+        cannot take down: the reference). Tells the journal the graph's signature and origin, which
+        its compile and runs are noted with."""
+        from webnn_bridge.backends import crash_journal as cj
+
+        ops = cj.operator_signature(ir)
+        signature = cj.signature_key(ops)
+        origin = cj.origin_key(self.cache_partition) if self.cache_partition else None  # pages have one
+        journal.label(digest, signature, origin, ops)
+        by_digest, by_signature, by_origin = journal.quarantined_for(digest, signature, origin)
+        if not (by_digest or by_signature or by_origin):  # almost every graph: a few dictionary lookups
             return placement
-        placed = [d.id for d in self._placed_devices(placement)]
         devices = {d.id: d for d in [*self.ml.inventory, self.exec_device]}
+        tokens: dict[str, str | None] = {}
+
+        def installed(device_id, token) -> bool:
+            """Whether ``device_id`` is here with that runtime version."""
+            if device_id not in tokens:
+                d = devices.get(device_id)
+                tokens[device_id] = runtime_token(backend_for(d), d) if d is not None else None
+            return tokens[device_id] is not None and tokens[device_id] == token
+
+        def current(device_id, recs) -> dict | None:
+            """The record of ``recs`` for the runtime version ``device_id`` has now, if any."""
+            return next((r for r in recs if installed(device_id, r.get("token"))), None)
+
         avoid = {}
-        for device_id, recs in records.items():
-            d = devices.get(device_id)
-            r = d and next((r for r in recs if r.get("token") == runtime_token(backend_for(d), d)), None)
-            if r:
+        for device_id, recs in by_digest.items():
+            if r := current(device_id, recs):
                 avoid[device_id] = (f"this graph crashed the host's runtime on {device_id} before "
                                     f"({r.get('last', '?')}, {r.get('crashes', 1)} crash(es)): not compiled there again")
+        for device_id, recs in by_signature.items():
+            if device_id not in avoid and (r := current(device_id, recs)):
+                shown = ", ".join(ops[:6]) + (f" and {len(ops) - 6} more" if len(ops) > 6 else "")
+                avoid[device_id] = (f"graphs of the same operators ({shown}) crashed the host's runtime on {device_id} "
+                                    f"before ({r.get('last', '?')}, {r.get('crashes', 1)} crash(es)): not compiled there")
+        crashes = sum(any(installed(device_id, token) for device_id, token in r["devices"]) for r in by_origin)
+        if crashes >= cj.ORIGIN_CRASH_CAP:
+            for d in devices.values():
+                if d.backend not in cj.SAFE_BACKENDS:
+                    avoid.setdefault(d.id, f"this page's origin crashed the host's runtimes {crashes} times: its graphs "
+                                           f"are not compiled on {d.id} (only where a crash cannot take the host down)")
+        placed = [d.id for d in self._placed_devices(placement)]
         if not avoid.keys() & set(placed):
             return placement
-        log.warning("graph %s: %s", digest[:12], "; ".join(avoid.values()))
+        log.warning("graph %s: %s", digest[:12], "; ".join(avoid[i] for i in placed if i in avoid))
         if self._on_exec_device(placement):
-            raise OperationError("The graph could not be compiled: " + "; ".join(avoid.values()))
+            raise OperationError("The graph could not be compiled: " + "; ".join(avoid[i] for i in placed if i in avoid))
         from webnn_bridge.policy import engine
 
         return engine.decide_build(self.decision, ir, self.ml.inventory, self.ml.rules, avoid=avoid)
@@ -369,12 +404,18 @@ class MLContext(OperandChecks):
             raise WebNNTypeError("readTensor: the tensor is not readable.")
         if self.is_lost:
             raise InvalidStateError("The context is lost.")
+        if t.failed is not None:
+            raise UnknownError(f"readTensor: the tensor's contents are undefined: {t.failed}")
         return t
 
     def writeTensor(self, tensor: MLTensor, inputData: Any) -> None:  # noqa: N802,N803
         t = self._writable(tensor)
         raw = buffer_bytes(inputData, t.desc, "writeTensor")
-        t.data = array_from_bytes(raw, t.desc)
+        try:
+            t.data = array_from_bytes(raw, t.desc)
+        except MemoryError:
+            t.fail("the write that was to fill it failed (the host ran out of memory)")
+            raise
 
     def write_received(self, tensor: MLTensor, payload: memoryview) -> None:
         """writeTensor with bytes the host received from a page: a read-only frame, so the
@@ -383,11 +424,15 @@ class MLContext(OperandChecks):
         if len(payload) != t.desc.byte_length:
             raise WebNNTypeError(f"writeTensor: byte length {len(payload)} does not match {t.desc} "
                                  f"({t.desc.byte_length} bytes).")
-        if DATA_TYPES[t.desc.data_type].is_packed:
-            t.data = unpack(payload, t.desc)
-            return
-        a = np.frombuffer(payload, dtype=t.desc.numpy_dtype).reshape(t.desc.shape)
-        t.data = a if payload.readonly and a.flags.aligned else a.copy()
+        try:
+            if DATA_TYPES[t.desc.data_type].is_packed:
+                t.data = unpack(payload, t.desc)
+                return
+            a = np.frombuffer(payload, dtype=t.desc.numpy_dtype).reshape(t.desc.shape)
+            t.data = a if payload.readonly and a.flags.aligned else a.copy()
+        except MemoryError:
+            t.fail("the write that was to fill it failed (the host ran out of memory)")
+            raise
 
     def read_view(self, tensor: MLTensor) -> np.ndarray:
         """readTensor for the host's sessions: the tensor's current contents, not copied (the
@@ -437,6 +482,20 @@ class MLContext(OperandChecks):
         return self._run(graph, inputs, outputs)
 
     def _run(self, graph: MLGraph, inputs: Mapping, outputs: Mapping) -> None:
+        """Run the graph into the outputs; when that fails, every output is marked failed (its old
+        contents are never read as this dispatch's result) and the error goes on."""
+        try:
+            for name, t in inputs.items():
+                if t.failed is not None:
+                    raise UnknownError(f"dispatch: input '{name}' has undefined contents ({t.failed})")
+            self._run_into(graph, inputs, outputs)
+        except BaseException as e:
+            reason = f"the dispatch that was to write it failed ({_failure_text(e)})"
+            for t in outputs.values():
+                t.fail(reason)
+            raise
+
+    def _run_into(self, graph: MLGraph, inputs: Mapping, outputs: Mapping) -> None:
         compiled = graph.compiled
         if getattr(compiled, "resident", False):  # the outputs stay in device memory until read (backends/base.py)
             feeds = {}
@@ -484,6 +543,16 @@ def _tensor_record(d: Any) -> bool:
     host's sessions pass such dicts on every dispatch: the generic conversion is skipped)."""
     return type(d) is dict and all(type(k) is str and type(v) is MLTensor for k, v in d.items())
 
+def _failure_text(e: BaseException) -> str:
+    """A failed operation's reason as a page may read it: the spec's error's own message, else
+    only its kind (a runtime's message may name the host's files)."""
+    if isinstance(e, WebNNError):
+        return str(e)[:200]
+    if isinstance(e, MemoryError):
+        return "the host ran out of memory"
+    return "the runtime failed"
+
+
 class MLTensor:
     def __init__(self, context: MLContext, desc: OperandDesc, readable: bool, writable: bool, constant: bool):
         self.context = context
@@ -495,6 +564,9 @@ class MLTensor:
         self._host: np.ndarray | None = None
         self._device = None  # a backend's DeviceValue: contents kept in device memory by dispatch
         self.charged = 0  # bytes reserved in the context's budget
+        # why the contents are undefined: the dispatch or write that last targeted this tensor
+        # failed. Never read as data (a read raises UnknownError) until a dispatch or write succeeds.
+        self.failed: str | None = None
 
     @property
     def data(self) -> np.ndarray | None:
@@ -505,10 +577,15 @@ class MLTensor:
 
     @data.setter
     def data(self, value: np.ndarray | None) -> None:
-        self._host, self._device = value, None
+        self._host, self._device, self.failed = value, None, None
 
     def set_resident(self, value) -> None:
-        self._host, self._device = None, value
+        self._host, self._device, self.failed = None, value, None
+
+    def fail(self, reason: str) -> None:
+        """The operation that was to write this tensor failed: its old contents are dropped (never
+        read as that operation's result) and reads raise UnknownError until it is written again."""
+        self._host, self._device, self.failed = None, None, reason
 
     def current(self):
         """What a dispatch feeds: the device value when there is one, else the host array."""
@@ -586,7 +663,9 @@ class MLGraphBuilder:
         self.context = context
         self.has_built = False
         self.input_names: set[str] = set()
-        self.nodes: list[Node] = []
+        # no list of the builder's nodes: an operand holds its builder, so a builder that held its
+        # operands' nodes would be a reference cycle, and a page's constants would wait for the
+        # cyclic collector after the page left (issue 38). build() finds the nodes from the outputs.
 
     def _check_can_build(self) -> None:
         if self.has_built:
@@ -647,7 +726,6 @@ class MLGraphBuilder:
         node.output_descs = {o.id: o.desc for o in outs}  # type: ignore[attr-defined]
         for o in outs:
             o.node = node
-        self.nodes.append(node)
         return outs if _returns_sequence(op) else outs[0]
 
     def __getattr__(self, name: str):
@@ -707,12 +785,17 @@ class MLGraphBuilder:
                 if o.constant_tensor is not None and o.constant_tensor.destroyed and o.constant_tensor.data is None:
                     raise WebNNTypeError("build(): a constant's tensor has been destroyed.")
                 ir.constants[o.id] = o.value
-        ir.nodes = [n for n in self.nodes if id(n) in nodes]
-        for n in ir.nodes:
+        # in the order they were created (operand ids grow with every call; a node's outputs are
+        # created with it)
+        ir.nodes = []
+        for n in sorted(nodes.values(), key=lambda n: n.outputs[0]):
             # a multi-output op (split, gru, lstm) may have outputs the graph does not use: the
             # backends still need their descriptors
             for oid, desc in n.output_descs.items():  # type: ignore[attr-defined]
                 ir.operands.setdefault(oid, desc)
+            # the graph's own node, without the builder's operands: a graph (or the build memo's
+            # copy of it) never keeps the page's builder, context or operands alive
+            ir.nodes.append(Node(n.op, n.call, n.outputs))
         ir.outputs = {name: o.id for name, o in outputs.items()}
         return ir
 

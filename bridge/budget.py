@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+
 from webnn_bridge.ops.core import UnknownError, WebNNError
 from webnn_bridge.ops.graph import GraphIR
 
@@ -47,3 +49,35 @@ def graph_bytes(ir: GraphIR) -> int:
     produced = {oid for n in ir.nodes for oid in n.outputs}
     values = sum(ir.operands[oid].byte_length for oid in produced if oid in ir.operands)
     return values + ir.constant_bytes()
+
+
+def _root(buffer):
+    """The object that owns a buffer's memory (an array's base, a view's exporter)."""
+    while True:
+        if isinstance(buffer, np.ndarray) and buffer.base is not None:
+            buffer = buffer.base
+        elif isinstance(buffer, memoryview) and buffer.obj is not None:
+            buffer = buffer.obj
+        else:
+            return buffer
+
+
+def _nbytes(buffer) -> int:
+    try:
+        return memoryview(buffer).nbytes
+    except TypeError:
+        return int(getattr(buffer, "nbytes", 0))
+
+
+def distinct_bytes(buffers, besides=()) -> int:
+    """The memory behind ``buffers`` (arrays, views, bytes), each owner counted once, leaving out
+    the owners of ``besides`` (what is already counted elsewhere, e.g. the pages' graphs): what a
+    shared store adds to the process, not what its entries add up to."""
+    seen = {id(_root(b)) for b in besides}
+    total = 0
+    for b in buffers:
+        root = _root(b)
+        if id(root) not in seen:
+            seen.add(id(root))
+            total += _nbytes(root)
+    return total

@@ -58,6 +58,9 @@ class Validated:
 
 
 MEMO_MAGIC = b"webnn-bridge build memo 1\n"
+# what the build memo and the constant store each keep in memory once the host has no page (as the
+# compile cache's idle_bytes): a page that comes back after a pause finds the rest on disk
+IDLE_BYTES = 16 << 20
 
 
 class BuildMemo:
@@ -69,9 +72,10 @@ class BuildMemo:
 
     def __init__(self, max_entries: int = 32, max_bytes: int = 256 << 20, directory: str | Path | None = None,
                  fingerprint: Callable[[], str] = lambda: "", max_disk_bytes: int = 64 << 20,
-                 pressure: Callable[[], bool] = memory_pressure):
+                 pressure: Callable[[], bool] = memory_pressure, idle_bytes: int = IDLE_BYTES):
         self.max_entries = max_entries
         self.max_bytes = max_bytes
+        self.idle_bytes = idle_bytes  # what the memory keeps once the host has no page (trim)
         self.pressure = pressure  # the machine runs short of memory: the memory keeps nothing
         self.directory = Path(directory) if directory is not None else None
         self.fingerprint = fingerprint
@@ -102,6 +106,27 @@ class BuildMemo:
         if self._writer is not None and encode is not None:
             head = self._head(key)
             self._writer.put(self._path(key), lambda: checked(MEMO_MAGIC, head + encode()))
+
+    def trim(self) -> None:
+        """The host has no page: the memory keeps at most ``idle_bytes`` of the most recently used
+        builds (none under memory pressure); the disk keeps the rest for a reload or a restart."""
+        limit = 0 if self.pressure() else self.idle_bytes
+        with self._lock:
+            while self._entries and sum(v.size for v in self._entries.values()) > limit:
+                self._entries.popitem(last=False)
+
+    def held(self) -> list:
+        """The constant arrays the memory holds (the host's memory accounting)."""
+        with self._lock:
+            entries = list(self._entries.values())
+        out = []
+        for v in entries:
+            constants = v.ir.constants
+            if isinstance(constants, dict):
+                out.extend(constants.values())
+            else:  # memo_disk.LazyConstants: only what was loaded
+                out.extend(constants.loaded())
+        return out
 
     def recall(self, key: str | None) -> bytes | None:
         """The bytes ``put`` wrote to disk for ``key`` (by a host with the same fingerprint), None
@@ -232,8 +257,10 @@ class ConstantStore:
     restarted host still holds what pages uploaded before."""
 
     def __init__(self, max_bytes: int = 256 << 20, directory: str | Path | None = None,
-                 max_disk_bytes: int = 1 << 30, pressure: Callable[[], bool] = memory_pressure):
+                 max_disk_bytes: int = 1 << 30, pressure: Callable[[], bool] = memory_pressure,
+                 idle_bytes: int = IDLE_BYTES):
         self.max_bytes = max_bytes
+        self.idle_bytes = idle_bytes  # what the memory keeps once the host has no page (trim)
         self.pressure = pressure  # the machine runs short of memory: the memory keeps nothing
         self.directory = Path(directory) if directory is not None else None
         self.max_disk_bytes = max_disk_bytes
@@ -254,6 +281,19 @@ class ConstantStore:
         if v is not None:
             self._remember(origin, sha256, v)
         return v
+
+    def trim(self) -> None:
+        """The host has no page: the memory keeps at most ``idle_bytes`` of the most recently used
+        constants (none under memory pressure); the disk, where there is one, keeps the rest."""
+        limit = 0 if self.pressure() else self.idle_bytes
+        with self._lock:
+            while self._entries and self._bytes > limit:
+                self._bytes -= len(self._entries.popitem(last=False)[1])
+
+    def held(self) -> list:
+        """The buffers the memory holds (the host's memory accounting)."""
+        with self._lock:
+            return list(self._entries.values())
 
     def has(self, origin: str, sha256: str) -> bool:
         """Whether this constant is held, in memory or on disk (read and checked only by ``get``)."""

@@ -102,6 +102,11 @@ class LazyConstants(Mapping):
                 self._arrays = {oid: _constant(self._specs[oid], raw) for oid, raw in raws.items()}
             return self._arrays
 
+    def loaded(self) -> list[np.ndarray]:
+        """The arrays already loaded (none before the first use): the host's memory accounting."""
+        arrays = self._arrays
+        return list(arrays.values()) if arrays is not None else []
+
     def __getitem__(self, oid: int) -> np.ndarray:
         return self.load()[oid]
 

@@ -82,7 +82,7 @@ class Metrics:
 
     # ------------------------------------------------------------------ exposition
     def render(self, *, sessions_open: int, draining: bool, memory: dict[str, int], cache: dict[str, int],
-               warm_bytes: int) -> str:
+               warm_bytes: int, resident: int | None = None) -> str:
         out: list[str] = []
 
         def metric(name: str, kind: str, help_: str, samples: Iterable[str]) -> None:
@@ -112,8 +112,14 @@ class Metrics:
                    [f"webnn_bridge_sent_bytes_total {self.bytes_out}"])
         metric("webnn_bridge_memory_bytes", "gauge",
                "Bytes the host holds, by owner: pages (their tensors, constants and graphs, charged to each "
-               "page's budget) and the shared compile cache's warm sessions.",
+               "page's budget), the shared compile cache's warm sessions, and the build memo's and the "
+               "constant store's memory besides what the pages' graphs hold (capped shared stores).",
                [f'webnn_bridge_memory_bytes{{owner="{k}"}} {v}' for k, v in sorted(memory.items())])
+        if resident is not None:
+            metric("webnn_bridge_resident_bytes", "gauge",
+                   "The host process's resident memory (RSS): the runtimes' code and data, plus what "
+                   "webnn_bridge_memory_bytes accounts for.",
+                   [f"webnn_bridge_resident_bytes {resident}"])
         metric("webnn_bridge_compile_cache_total", "counter",
                "Graphs compiled (miss), or served from memory or disk by the compile cache.",
                [f'webnn_bridge_compile_cache_total{{result="{k}"}} {v}' for k, v in sorted(cache.items())])
@@ -124,3 +130,14 @@ class Metrics:
 
 def _snake(kind: str) -> str:
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in kind)
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory (Linux: /proc/self/statm), None elsewhere."""
+    import os
+
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None

@@ -240,12 +240,36 @@ class Session:
             return []
         return reply if isinstance(reply, list) else [reply]
 
+    def _undefine(self, kind: str, header: dict, e: WebNNError) -> None:
+        """A dispatch or writeTensor that failed past its checks (the host's budget or memory, the
+        runtime): the tensors it was to write hold no result, and reading them raises UnknownError
+        (MLTensor.fail), never returns their old contents as if it had run. A call its checks
+        refused (TypeError, InvalidStateError: what the spec throws at once, before anything is
+        queued) changes nothing."""
+        if isinstance(e, (WebNNTypeError, InvalidStateError)):
+            return
+        if kind == "dispatch":
+            named = header.get("outputs")
+            ids = list(named.values()) if isinstance(named, dict) else []
+        elif kind == "writeTensor":
+            ids = [header.get("tensor")]
+        else:
+            return
+        for tid in ids:
+            try:
+                t = self.tensors.get(tid)
+            except TypeError:  # an unhashable id: nothing of this page's
+                continue
+            if t is not None and not t.destroyed and t.failed is None:
+                t.fail(f"the {kind} that was to write it failed ({str(e)[:200]})")
+
     def _error(self, rid, e: WebNNError) -> Frame:
         return protocol.encode({"t": "reply", "re": rid, "error": wire(e)})
 
     def _failed(self, kind: str, header: dict, e: WebNNError) -> list[Frame]:
         if kind in REPLIED:
             return [self._error(protocol.request_id(header), e)]
+        self._undefine(kind, header, e)
         # spec: failures of dispatch/writeTensor are not reported to the caller; log and tell
         # the page's console through an event (no promise to reject)
         log.info("session %s: %s failed: %s", self.token[:6], kind, str(e)[:MAX_MESSAGE_CHARS])
@@ -532,7 +556,9 @@ class Session:
         the constants may keep the received message alive (it is mostly theirs), else copied."""
         if "part" in item:
             raw = memo.verified_part(h, payload, item)
-            if not in_place:
+            if not in_place or not _aligned_for(raw, item):
+                # copied once, into bytes that the graph's array and the constant store share
+                # (a misaligned part would be copied into the array and the message kept by the store)
                 raw = memoryview(bytes(raw))
             if "sha256" in item:
                 self.ml.constant_store.put(self.origin or "", item["sha256"], raw)
@@ -683,6 +709,14 @@ class Session:
         self._release(list(self.uploads))
         trim_heap()
 
+    def graph_constants(self) -> list:
+        """The constant arrays of this page's graphs (the host's memory accounting)."""
+        out = []
+        for g in list(self.graphs.values()):
+            constants = g.ir.constants
+            out.extend(constants.values() if isinstance(constants, dict) else constants.loaded())
+        return out
+
     def _observe(self, event: str, facts: dict) -> None:
         if self.observer is not None:
             try:
@@ -737,9 +771,21 @@ def trim_heap() -> bool:
 
 def idle(ml: ML) -> None:
     """The host has no page left: shared caches keep what they may keep while idle (the compile
-    cache's warm sessions: CompileCache.idle_bytes), and freed memory goes back to the OS."""
+    cache's warm sessions: CompileCache.idle_bytes; the build memo's and the constant store's
+    memory: their idle_bytes, the disk keeps the rest), and freed memory goes back to the OS."""
     ml.compile_cache.trim()
+    ml.build_memo.trim()
+    ml.constant_store.trim()
     trim_heap()
+
+
+def _aligned_for(raw: memoryview, item: dict) -> bool:
+    """Whether a received constant's bytes can be its array in place (aligned for its data type)."""
+    try:
+        size = np.dtype(DATA_TYPES[item["desc"]["dataType"]].numpy).itemsize
+    except (KeyError, TypeError):
+        return True  # malformed: the replay reports it
+    return len(raw) == 0 or np.frombuffer(raw, np.uint8).ctypes.data % size == 0
 
 
 def _mostly_constants(h: dict, payload) -> bool:

@@ -228,7 +228,13 @@ def test_big_tensors_through_a_real_socket_and_every_charge_given_back(ort_devic
             h, _ = ws.receive_decoded()
             assert h["t"] == "warning" and h["error"]["name"] == "UnknownError", h
             session.budget.release(full)
+            # the page's write did not happen: a read is an error, never the old bytes as if it had
             ws.send({"t": "readTensor", "id": 16, "tensor": 5})
+            h, body = ws.receive_decoded()
+            assert h["error"]["name"] == "UnknownError" and "writeTensor" in h["error"]["message"], h
+            assert body is None
+            ws.send({"t": "writeTensor", "tensor": 5}, [data])  # written again: read as written
+            ws.send({"t": "readTensor", "id": 17, "tensor": 5})
             assert ws.receive_decoded()[1] == data
         for _ in range(100):
             if not host.host.sessions and ml.budget.used == 0:
