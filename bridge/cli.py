@@ -36,15 +36,70 @@ def reload_rules(ml, rules_path: str | None) -> bool:
     return True
 
 
-def _reload_on_sighup(ml, rules_path: str | None) -> None:
+# SIGHUP means "reload the rules": it never ends a host, in any phase. serve takes it over first
+# thing (_hold_signals: main, before it parses the command line), before the host reads its rules:
+# one that comes while the host starts reloads the rules once it is ready; while it serves, they
+# are reloaded at once; once its event loop is closed (it stops), there is nothing to reload, and
+# the interpreter's exit ignores it. A supervisor (serve --restart-on-crash) starts the host with
+# SIGHUP blocked, so one that comes before the host's main runs waits for it. Only the interpreter's
+# own start (before any of this module runs) is not covered.
+_sighup_target: tuple | None = None  # (event loop, ML, rules path) of the host that serves
+_sighup_pending = False  # a SIGHUP came before the host was ready
+_sighup_at_exit = False  # ignored once the interpreter exits
+
+
+def _on_sighup(_signum, _frame) -> None:
+    global _sighup_pending
+    target = _sighup_target
+    if target is None:
+        _sighup_pending = True
+        return
+    loop, ml, rules_path = target
+    try:  # the loop wakes for it (its self-pipe): the handler runs between two steps of its thread
+        loop.call_soon_threadsafe(reload_rules, ml, rules_path)
+    except RuntimeError:  # the loop is closed: the host is stopping
+        pass
+
+
+def _hold_signals() -> None:
+    """serve's first step: SIGHUP no longer ends the process (_on_sighup), and the signals a
+    supervisor kept blocked while it started this process (_supervise) are let through."""
+    import atexit
     import signal
 
     if not hasattr(signal, "SIGHUP"):
         return
     try:
-        asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, reload_rules, ml, rules_path)
-    except (NotImplementedError, RuntimeError):  # no signals here (another platform, a thread)
-        pass
+        signal.signal(signal.SIGHUP, _on_sighup)
+    except ValueError:  # not the main thread: serve run inside another program, whose signals they are
+        return
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _held_signals())
+    global _sighup_at_exit
+    if not _sighup_at_exit:
+        # the interpreter puts the default action (the end of the process) back for the signals it
+        # handles as it exits: after every other exit step (disk caches written), ignore SIGHUP instead
+        atexit.register(signal.signal, signal.SIGHUP, signal.SIG_IGN)
+        _sighup_at_exit = True
+
+
+def _reload_on_sighup(ml, rules_path: str | None) -> None:
+    """SIGHUP reloads the rules of the host serving on this event loop from now on (serve calls this
+    once the host is ready); one that came while the host started reloads them now."""
+    global _sighup_target, _sighup_pending
+    import signal
+
+    if not hasattr(signal, "SIGHUP"):
+        return
+    try:
+        loop = asyncio.get_running_loop()
+        signal.signal(signal.SIGHUP, _on_sighup)  # (again: a host started without serve's first step)
+    except (RuntimeError, ValueError):  # no loop, or not the main thread: no signals here
+        return
+    _sighup_target = (loop, ml, rules_path)
+    if _sighup_pending:
+        _sighup_pending = False
+        loop.call_soon(reload_rules, ml, rules_path)
 
 
 class UsageError(Exception):
@@ -55,6 +110,18 @@ class UsageError(Exception):
 # out-of-memory killer): serve --restart-on-crash starts it again
 CRASH_SIGNALS = ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGILL", "SIGFPE", "SIGKILL")
 RESTARTS_PER_MINUTE = 5
+RESTART_PAUSE_S = 0.5  # between a crash and the next start
+# what a supervised host learns of its supervisor: "pid:fd", fd the end of a pipe only the
+# supervisor writes to (_follow_supervisor)
+SUPERVISOR_ENV = "WEBNN_BRIDGE_SUPERVISOR"
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _held_signals() -> set:
+    """The signals a supervisor passes on to its host (SIGTERM, SIGINT, SIGHUP)."""
+    import signal
+
+    return {getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name)}
 
 
 def _supervise(argv: list[str], port: int) -> int:
@@ -62,7 +129,11 @@ def _supervise(argv: list[str], port: int) -> int:
     option), started again when a crash signal ends it, as systemd's Restart=on-failure would; its
     crash journal (the cache folder's) keeps the graph that crashed it off that device. SIGTERM,
     SIGINT and SIGHUP are passed on to the host; its own exit (a stop, a bad option) is final, as
-    are more than RESTARTS_PER_MINUTE crashes in a minute."""
+    are more than RESTARTS_PER_MINUTE crashes in a minute. A SIGTERM or SIGINT while no host runs
+    (the pause after a crash) stops at once, 0; a SIGHUP then is dropped (the next host reads the
+    rules as it starts). The host dies with this process, even by SIGKILL (_follow_supervisor)."""
+    import contextlib
+    import os
     import signal
     import socket
     import subprocess
@@ -75,23 +146,48 @@ def _supervise(argv: list[str], port: int) -> int:
     cmd = [sys.executable, "-m", "webnn_bridge.bridge.cli", "serve",
            *[a for a in argv if a != "--restart-on-crash"], "--port", str(port)]
     crash_signals = {getattr(signal, name) for name in CRASH_SIGNALS if hasattr(signal, name)}
+    stops = {getattr(signal, name) for name in ("SIGTERM", "SIGINT") if hasattr(signal, name)}
+    held = _held_signals()
     child: subprocess.Popen | None = None
     stopping = False
 
     def forward(signum, _frame):
         nonlocal stopping
-        stopping = stopping or signum != getattr(signal, "SIGHUP", None)
+        stopping = stopping or signum in stops
         if child is not None and child.poll() is None:
             child.send_signal(signum)
 
-    for name in ("SIGTERM", "SIGINT", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), forward)
+    for signum in held:
+        signal.signal(signum, forward)
+
+    @contextlib.contextmanager
+    def holding():
+        """These signals wait (blocked) while a host is started: forward() never sees one half
+        started, and the host begins with them blocked, so that a SIGHUP cannot end it before its
+        serve takes SIGHUP over (_hold_signals lets them through then)."""
+        if not hasattr(signal, "pthread_sigmask"):
+            yield
+            return
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)  # what came meanwhile is handled now
+
+    extra: dict = {}
+    if os.name == "posix":  # the host watches this pipe where the kernel cannot end it with us
+        watch, _keep = os.pipe()  # the write end stays open here, in no other process, until we end
+        extra = {"pass_fds": (watch,), "env": {**os.environ, SUPERVISOR_ENV: f"{os.getpid()}:{watch}"}}
     crashes: list[float] = []
     while True:
-        child = subprocess.Popen(cmd)
+        with holding():
+            if stopping:
+                return 0
+            child = subprocess.Popen(cmd, **extra)
         rc = child.wait()
-        if stopping or rc >= 0 or -rc not in crash_signals:
+        if stopping:  # the host stopped as asked (by the signal itself while it was starting)
+            return 0 if rc == 0 or -rc in stops else rc if rc > 0 else 128 - rc
+        if rc >= 0 or -rc not in crash_signals:
             return rc if rc >= 0 else 128 - rc
         now = time.monotonic()
         crashes = [t for t in crashes if now - t < 60] + [now]
@@ -102,10 +198,66 @@ def _supervise(argv: list[str], port: int) -> int:
             return 128 - rc
         print(f"webnn-bridge serve: the host was ended by {name}; starting it again (its crash journal keeps "
               "what it was compiling or running off that device)", file=sys.stderr, flush=True)
-        time.sleep(0.5)
+        deadline = time.monotonic() + RESTART_PAUSE_S
+        while not stopping and (left := deadline - time.monotonic()) > 0:
+            time.sleep(min(left, 0.05))  # a signal's handler runs between these
+        if stopping:
+            print("webnn-bridge serve: stopped before the host was started again", file=sys.stderr, flush=True)
+            return 0
+
+
+def _follow_supervisor() -> None:
+    """In a host that serve --restart-on-crash started: end with the supervisor, however it ends
+    (SIGKILL included), rather than hold its port with nobody to restart it. Linux: the kernel sends
+    this process SIGTERM (a drain) when the supervisor dies (prctl PR_SET_PDEATHSIG); elsewhere a
+    thread waits for the end of the supervisor's pipe and sends it. A supervisor that died before
+    either was in place is no longer this process's parent: SIGTERM at once."""
+    import os
+    import signal
+
+    spec = os.environ.pop(SUPERVISOR_ENV, None)  # not the host's own children's
+    try:
+        pid, fd = (int(x) for x in (spec or "").split(":"))
+    except ValueError:
+        return
+    if _die_with_parent(signal.SIGTERM):
+        os.close(fd)
+    else:
+        import threading
+
+        threading.Thread(target=_watch_supervisor, args=(fd,), name="webnn-supervisor", daemon=True).start()
+    if os.getppid() != pid:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _die_with_parent(signum: int) -> bool:
+    """Linux: the kernel sends this process ``signum`` when its parent dies. False elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signum), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_supervisor(fd: int) -> None:
+    """SIGTERM to this process when nobody holds the pipe's write end any more (its supervisor ended)."""
+    import os
+    import signal
+
+    try:
+        while os.read(fd, 1):
+            pass
+    except OSError:
+        pass
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _serve(args) -> int:
+    _hold_signals()  # first (main did already for a command line): a SIGHUP must not end the host while it starts
+    _follow_supervisor()
     from .server import HostConfig, normalize_origin, run_forever
 
     for o in args.allow_origin:
@@ -430,9 +582,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = build_parser()
     if argv is None:
         argv = sys.argv[1:]
+    if argv[:1] == ["serve"]:  # as early as serve can: before the parser (its imports take a while)
+        _hold_signals()
+    p = build_parser()
     if argv[:1] in (["wpt"], ["oracle"], ["fuzz"]):
         return _devtool(argv[0], argv[1:])
     args = _parse(p, argv)

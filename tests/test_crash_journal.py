@@ -20,6 +20,7 @@ import pytest
 import websockets
 
 from webnn_bridge.backends.crash_journal import CrashJournal
+from webnn_bridge.ops.core import OperationError
 
 from .crash_plant import PLANT
 
@@ -30,6 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 _CHILD = """
 import os, sys, threading, time
 from webnn_bridge.backends.crash_journal import CrashJournal
+from webnn_bridge.ops.core import OperationError
 j = CrashJournal(sys.argv[1])
 started = threading.Barrier(len(sys.argv[3:]) + 1)
 def compile(graph):
@@ -277,3 +279,112 @@ def test_restart_on_crash_starts_the_host_again_and_stops_on_sigterm(tmp_path):
         p.kill()
         err = p.communicate(timeout=30)[1]
     assert "the host was ended by SIGABRT; starting it again" in err
+
+
+# --------------------------------------------------------------------------- beyond the exact graph
+
+# y = unary(x @ W), x [2, n], W [n, n] all 1/n: a graph whose operator signature is
+# {matmul:float32, <unary>:float32}, on a context of ML([ONNX Runtime's CPU, the reference] or those
+# named), a cache in a folder and a page origin
+_BUILD = """
+import numpy as np
+from webnn_bridge.backends.cache import CompileCache
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.policy.inventory import probe_inventory
+
+def context(cache, origin, devices=("onnxruntime:CPUExecutionProvider", "reference:cpu")):
+    ml = ML([d for d in probe_inventory() if d.id in devices], compile_cache=CompileCache(cache))
+    ctx = ml.createContext()
+    ctx.cache_partition = origin  # what the host sets to the page's origin
+    return ctx
+
+def build(ctx, n, unary="relu"):
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [2, n]})
+    w = b.constant({"dataType": "float32", "shape": [n, n]}, np.full((n, n), 1 / n, np.float32))
+    return b.build({"y": getattr(b, unary)(b.matmul(x, w))})
+"""
+_build_ns: dict = {}
+exec(_BUILD, _build_ns)
+_context, _build = _build_ns["context"], _build_ns["build"]
+
+# a process that builds one graph there with the planted crash: matmuls of width 77 abort it
+_CRASHING_BUILD = PLANT + _BUILD + """
+import sys
+build(context(sys.argv[1], sys.argv[2]), int(sys.argv[3]), sys.argv[4])
+print("built")
+"""
+
+
+def _crash_building(cache: Path, origin: str, n: int, unary: str) -> None:
+    p = subprocess.run([sys.executable, "-c", _CRASHING_BUILD, str(cache), origin, str(n), unary],
+                       capture_output=True, text=True, timeout=60, env={**os.environ, "WEBNN_BRIDGE_TORCH": "0"})
+    assert p.returncode == -signal.SIGABRT, p.stdout + p.stderr
+
+
+ORT, REF = "onnxruntime:CPUExecutionProvider", "reference:cpu"
+
+
+def test_a_crash_keeps_graphs_of_the_same_operators_off_that_device(tmp_path):
+    """One graph's crash: another graph of the same operators on the same data types (another width,
+    other weights) is built elsewhere at once; a graph of other operators is not."""
+    _crash_building(tmp_path, "https://a.test", 77, "relu")
+    ctx = _context(tmp_path, "https://b.test")
+    recovered = ctx.ml.compile_cache.journal.recovered
+    assert sorted(r.get("kind", "digest") for r in recovered) == ["digest", "signature"]
+    assert next(r for r in recovered if r.get("kind") == "signature")["ops"] == ["matmul:float32", "relu:float32"]
+    g = _build(ctx, 78, "relu")  # another graph (another digest), the same operators
+    assert g.placement.device.id == REF
+    assert any("graphs of the same operators (matmul:float32, relu:float32) crashed the host's runtime on " + ORT in r
+               for r in g.placement.reasons), g.placement.reasons
+    x = np.arange(2 * 78, dtype=np.float32).reshape(2, 78)
+    np.testing.assert_allclose(ctx.compute(g, {"x": x})["y"], np.maximum(x @ np.full((78, 78), 1 / 78), 0), rtol=1e-5)
+    assert _build(ctx, 78, "sigmoid").placement.device.id == ORT  # other operators: as before
+    assert _build(ctx, 8, "relu").placement.device.id == REF
+    with pytest.raises(OperationError, match="graphs of the same operators"):  # nowhere else to go
+        _build(_context(tmp_path, "https://b.test", devices=(ORT,)), 12, "relu")
+
+
+def test_an_origin_whose_pages_crashed_the_host_twice_gets_only_the_safe_device(tmp_path, monkeypatch):
+    """Two crashes by one origin's graphs of different operators: any graph of that origin now goes
+    to the reference (whatever its operators), or fails where the context has none; other origins
+    and a new runtime version are not affected."""
+    from webnn_bridge.backends.crash_journal import ORIGIN_CRASH_CAP
+    from webnn_bridge.bridge import api
+
+    assert ORIGIN_CRASH_CAP == 2
+    _crash_building(tmp_path, "https://a.test", 77, "relu")
+    assert _build(_context(tmp_path, "https://a.test"), 12, "tanh").placement.device.id == ORT  # one crash: no cap
+    _crash_building(tmp_path, "https://a.test", 77, "sigmoid")
+    ctx = _context(tmp_path, "https://a.test")
+    g = _build(ctx, 12, "tanh")  # operators that never crashed anything
+    assert g.placement.device.id == REF
+    assert any("this page's origin crashed the host's runtimes 2 times" in r for r in g.placement.reasons)
+    assert _build(_context(tmp_path, "https://b.test"), 12, "tanh").placement.device.id == ORT
+    assert _build(_context(tmp_path, ""), 12, "tanh").placement.device.id == ORT  # no page: no origin
+    with pytest.raises(OperationError, match="this page's origin crashed"):
+        _build(_context(tmp_path, "https://a.test", devices=(ORT,)), 12, "tanh")
+    # the records hold for the runtime versions that crashed: an upgraded runtime gets another chance
+    real = api.runtime_token
+    monkeypatch.setattr(api, "runtime_token", lambda backend, device: real(backend, device) + "-upgraded")
+    assert _build(_context(tmp_path, "https://a.test"), 77, "sigmoid").placement.device.id == ORT
+
+
+def test_signatures_and_origins_in_flight_together_are_suspects(tmp_path):
+    """Graphs of two signatures in flight at one crash: neither signature is quarantined for it
+    (the graphs are suspects, as before); each origin in flight gets the crash counted."""
+    from webnn_bridge.backends.crash_journal import _count_crash
+
+    records: dict = {}
+    capped: dict = {}
+    dev = [["d", "tok"]]
+    both = [{"digest": "g1", "devices": dev, "signature": "s1", "ops": ["a:float32"], "origin": "o1"},
+            {"digest": "g2", "devices": dev, "signature": "s2", "ops": ["b:float32"], "origin": "o2"}]
+    assert _count_crash(records, both, capped) == [] and capped == {}
+    same = [{"digest": "g3", "devices": dev, "signature": "s1", "origin": "o1"},
+            {"digest": "g4", "devices": dev, "signature": "s1", "origin": "o1"}]
+    quarantined = _count_crash(records, same, capped)  # two graphs, one signature: it is the culprit
+    assert [(r.get("kind"), r.get("signature")) for r in quarantined] == [("signature", "s1")]
+    assert capped == {"o1": 2}
+    crashes = [(r["origin"], r["devices"]) for r in records.values() if r.get("kind") == "origin"]
+    assert sorted(crashes) == [("o1", dev), ("o1", dev), ("o2", dev)]  # one record a crash
