@@ -1,5 +1,7 @@
 """pytest plugin (entry point ``pytest11``; loaded automatically once webnn-bridge is installed):
-test your own WebNN pages through the shim in Chromium, Firefox and WebKit.
+test your own WebNN pages through the shim in Chromium, Firefox and WebKit. Chromium is driven by
+Playwright: ``pip install 'webnn-bridge[pytest]'`` installs it with pytest (nothing else; Firefox and
+WebKit need no Python package).
 
 Browsers: ``--webnn-browser chromium|firefox|webkit`` or a comma list (the ``webnn_browser`` ini
 value; default chromium). With several, every test that uses a browser fixture runs once per browser
@@ -47,6 +49,10 @@ from pathlib import Path
 import pytest
 
 from .browsers import ENGINES, missing
+
+# the light extra that has what the plugin needs: pytest and Playwright (pyproject.toml)
+PLAYWRIGHT_MISSING = ("webnn-bridge: the pytest fixtures need Playwright to drive Chromium: "
+                      "pip install 'webnn-bridge[pytest]' (pytest and Playwright only)")
 
 
 def pytest_addoption(parser):
@@ -217,7 +223,7 @@ def webnn_browser(webnn_available, webnn_engine):
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        pytest.fail("webnn-bridge: the pytest fixtures need Playwright (pip install 'webnn-bridge[test]')")
+        pytest.fail(PLAYWRIGHT_MISSING)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
         yield browser

@@ -6,7 +6,8 @@ Routes (all on one port):
 - ``/webnn/origin``       tells a page only whether its own Origin is allowed (so the shim can
                           explain a refused websocket, which browsers report without a status);
 - ``/healthz``, ``/readyz`` liveness, and readiness for new sessions (503 while draining);
-- ``/metrics``            Prometheus metrics (bridge/metrics.py), for the --metrics-allow peers only;
+- ``/metrics``            Prometheus metrics (bridge/metrics.py), for --metrics-allow clients only (behind
+                          a trusted proxy: the client it forwards for, see client_address);
 - anything else           the ``--app`` directory (bridge/static.py: GET/HEAD, ETag, Range), HTML
                           pages with the shim tag injected; ``/`` without an index.html is the
                           landing page (bridge/landing.py).
@@ -44,7 +45,8 @@ from webnn_bridge.ops.core import WebNNError
 
 from . import landing, protocol, shim, static, tls
 from .api import ML
-from .metrics import Metrics
+from .budget import distinct_bytes
+from .metrics import Metrics, resident_bytes
 from .session import ALIVE, Session, SessionLimits, idle, keepalive_interval, tune_malloc
 
 log = logging.getLogger("webnn_bridge.server")
@@ -95,10 +97,34 @@ class HostConfig:
     # peers (IP addresses or networks) whose X-Forwarded-Host / X-Forwarded-Proto are believed:
     # the load balancer or reverse proxy in front of the host
     trusted_proxies: list[str] = field(default_factory=list)
-    # peers (IP addresses or networks) that may read /metrics
+    # clients (IP addresses or networks) that may read /metrics: the peer, or behind a trusted proxy the
+    # client it forwards for (client_address)
     metrics_allow: list[str] = field(default_factory=lambda: list(LOOPBACK_NETS))
     # SIGTERM: refuse new sessions, let open ones finish for at most this long, then close them
     drain_timeout_s: float = 30.0
+
+
+class _MemoryErrorLine(logging.Filter):
+    """A message the host ran out of memory receiving (the websockets library's reader, asyncio's
+    transport) closes that page's connection: one line, not a traceback per page."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, MemoryError):
+            log.warning("a page's connection was closed: the host ran out of memory receiving its message")
+            return False
+        return True
+
+
+_MEMORY_ERROR_LINE = _MemoryErrorLine()
+
+
+def quiet_memory_errors() -> None:
+    """Idempotent: the libraries' loggers that report a reader's MemoryError say it in one line."""
+    for name in ("websockets.server", "websockets", "asyncio"):
+        logger = logging.getLogger(name)
+        if _MEMORY_ERROR_LINE not in logger.filters:
+            logger.addFilter(_MEMORY_ERROR_LINE)
 
 
 GC_YOUNG_THRESHOLD = 20000
@@ -215,14 +241,94 @@ def networks(specs: list[str]) -> list[ipaddress.IPv4Network | ipaddress.IPv6Net
     return out
 
 
-def peer_in(connection: ServerConnection, nets: list) -> bool:
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def ip_of(text: str) -> Address | None:
+    """An IP address as peers and proxies write it: ``192.0.2.7``, ``192.0.2.7:4711``, ``2001:db8::1``,
+    ``[2001:db8::1]:4711`` (quoted or not; an IPv4-mapped IPv6 address is its IPv4 address); None for
+    anything else (``unknown``, an obfuscated ``_name``, a host name)."""
+    text = text.strip().strip('"').strip()
+    if text.startswith("["):
+        text = text[1:].split("]", 1)[0]
+    elif text.count(":") == 1:  # IPv4 with a port
+        text = text.split(":", 1)[0]
     try:
-        addr = ipaddress.ip_address(str(connection.remote_address[0]).split("%")[0])
-    except (ValueError, TypeError, IndexError):
-        return False
-    if getattr(addr, "ipv4_mapped", None) is not None:
-        addr = addr.ipv4_mapped
-    return any(addr in n for n in nets)
+        addr = ipaddress.ip_address(text.split("%")[0])
+    except ValueError:
+        return None
+    mapped = getattr(addr, "ipv4_mapped", None)
+    return mapped if mapped is not None else addr
+
+
+def peer_address(connection: ServerConnection) -> Address | None:
+    try:
+        return ip_of(str(connection.remote_address[0]))
+    except (TypeError, IndexError):
+        return None
+
+
+def peer_in(connection: ServerConnection, nets: list) -> bool:
+    addr = peer_address(connection)
+    return addr is not None and any(addr in n for n in nets)
+
+
+# headers a proxy adds: a request from a trusted proxy that carries one of them came through it
+PROXY_HEADERS = ("X-Forwarded-For", "Forwarded", "X-Forwarded-Host", "X-Forwarded-Proto", "X-Real-IP", "Via")
+
+
+def _forwarded_for(values: list[str]) -> list[str]:
+    """The ``for=`` of each element of RFC 7239 ``Forwarded`` headers, in order (an element without
+    one gives "", an unknown hop)."""
+    hops = []
+    for value in values:
+        element, quoted = [], False
+        for ch in value + ",":  # elements are comma-separated; a quoted string may hold commas
+            if ch == '"':
+                quoted = not quoted
+            if ch == "," and not quoted:
+                pairs = dict(p.partition("=")[::2] for p in "".join(element).split(";"))
+                pairs = {k.strip().lower(): v for k, v in pairs.items()}
+                hops.append(pairs.get("for", ""))
+                element = []
+            else:
+                element.append(ch)
+    return hops
+
+
+def _rightmost_untrusted(hops: list[str], trusted: list) -> Address | None:
+    """The client in a forwarded-for list: the right-most address that is not a trusted proxy (each
+    trusted proxy appends the address it saw); all of them trusted, the left-most. None when a hop on
+    the way is not an address (``unknown``, obfuscated): who stands behind it is not known."""
+    addr = None
+    for hop in reversed(hops):
+        addr = ip_of(hop)
+        if addr is None or not any(addr in n for n in trusted):
+            return addr
+    return addr
+
+
+def client_address(connection: ServerConnection, request: Request, trusted: list) -> Address | None:
+    """Who sent the request. From a peer that is not a trusted proxy: that peer (its forwarded
+    headers are not believed). From a trusted proxy: the client it forwards for, by
+    X-Forwarded-For and RFC 7239 Forwarded (both present, they must agree). None when that is not
+    known: a request that came through the proxy (it carries a proxy's headers) without saying
+    whom for; a trusted peer's request with no proxy header at all is its own (a monitoring
+    scrape from the balancer's machine)."""
+    peer = peer_address(connection)
+    if peer is None or not any(peer in n for n in trusted):
+        return peer
+    chains = []
+    xff = request.headers.get_all("X-Forwarded-For")
+    if xff:
+        chains.append([hop for value in xff for hop in value.split(",")])
+    forwarded = request.headers.get_all("Forwarded")
+    if forwarded:
+        chains.append(_forwarded_for(forwarded))
+    if not chains:
+        return None if any(request.headers.get_all(h) for h in PROXY_HEADERS) else peer
+    clients = {_rightmost_untrusted(chain, trusted) for chain in chains}
+    return clients.pop() if len(clients) == 1 else None
 
 
 def select_subprotocol(connection: ServerConnection, offered) -> str | None:
@@ -380,18 +486,31 @@ class Host:
             if self.draining:
                 return _head(request, _response(503, b"draining\n", "text/plain"))
             return _head(request, _response(200, b"ready\n", "text/plain"))
-        if not peer_in(connection, self.metrics_peers):
+        # decided on the real client: behind a trusted proxy, the one it forwards for
+        client = client_address(connection, request, self.trusted)
+        if client is None:
+            log.info("refused /metrics to an unknown client behind %s", peer_address(connection))
+            return _response(403, b"metrics are not served to a client a proxy does not name (X-Forwarded-For); "
+                             b"see serve --metrics-allow\n", "text/plain")
+        if not any(client in n for n in self.metrics_peers):
+            log.info("refused /metrics to %s", client)
             return _response(403, b"metrics are not served to this address (serve --metrics-allow)\n", "text/plain")
         return _head(request, _response(200, self.render_metrics().encode(), "text/plain; version=0.0.4"))
 
     def render_metrics(self) -> str:
         cache = self.ml.compile_cache
-        pages = sum(s.budget.used for s in list(self.sessions.values()))
+        sessions = list(self.sessions.values())
+        pages = sum(s.budget.used for s in sessions)
         warm = cache.warm_size() if hasattr(cache, "warm_size") else 0
+        # the build memo's and the constant store's memory, less what the pages' graphs hold
+        # already (the same buffers, charged to the pages)
+        live = [a for s in sessions for a in s.graph_constants()]
+        memo_bytes = distinct_bytes(self.ml.build_memo.held(), live)
+        store_bytes = distinct_bytes(self.ml.constant_store.held(), [*live, *self.ml.build_memo.held()])
         return self.metrics.render(
             sessions_open=len(self.sessions), draining=self.draining,
-            memory={"pages": pages, "compile-cache": warm},
-            cache=dict(getattr(cache, "stats", {})), warm_bytes=warm)
+            memory={"pages": pages, "compile-cache": warm, "build-memo": memo_bytes, "constant-store": store_bytes},
+            cache=dict(getattr(cache, "stats", {})), warm_bytes=warm, resident=resident_bytes())
 
     def route(self, request: Request, proxied: bool = False) -> Response | None:
         url = urllib.parse.urlsplit(request.path)
@@ -602,6 +721,7 @@ class Host:
         if self.config.own_process:
             tune_gc()
             tune_malloc()
+        quiet_memory_errors()
         self.server = await serve(
             self.handler,
             self.config.host,

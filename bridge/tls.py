@@ -239,18 +239,37 @@ def dev_certificate(directory: str | os.PathLike | None = None, extra_names: lis
     return make_dev_certificate(d, names, now)
 
 
+NSSDB = "$HOME/.pki/nssdb"  # Chromium's certificate database on Linux
+
+
+def chromium_trust_commands(dev: DevCertificate) -> tuple[str, ...]:
+    """The shell commands that make Chromium on Linux trust the development authority, one a line as
+    printed (plain commands: sh, bash, zsh and fish run them alike). The first two create Chromium's
+    NSS database where there is none yet (certutil -A on a missing one fails with
+    SEC_ERROR_BAD_DATABASE; an existing one is left as it is), the last adds the authority to it."""
+    import shlex
+
+    return (f'mkdir -p "{NSSDB}"',
+            f'test -e "{NSSDB}/cert9.db" || certutil -d sql:"{NSSDB}" -N --empty-password',
+            f'certutil -d sql:"{NSSDB}" -A -t "C,," -n "{dev.ca_name}" -i {shlex.quote(str(dev.ca))}')
+
+
 def trust_instructions(dev: DevCertificate) -> str:
     """How to make each browser trust the development authority (printed by ``serve``); each
     command on one line, to copy as it is."""
     ca, nick = dev.ca, f'"{dev.ca_name}"'
     made = "made now" if dev.created else "reused"
+    chromium = chromium_trust_commands(dev)
     return f"""\
   TLS:       a development certificate ({made}) for {', '.join(dev.names)},
              signed by its own authority: {ca}
              Trust that authority once per browser (it may vouch for these names only, and its key was
              never saved), or let test runs ignore certificate errors.
-    Chromium:  certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n {nick} -i {ca}
-               (certutil: apt-get install libnss3-tools), or chrome://certificate-manager > Local certificates > Custom > Import
+    Chromium:  {chromium[0]}
+               {chromium[1]}
+               {chromium[2]}
+               (certutil: apt-get install libnss3-tools; the first two lines make the certificate database a
+               fresh $HOME lacks), or chrome://certificate-manager > Local certificates > Custom > Import
                test runs: --ignore-certificate-errors, or Playwright's new_context(ignore_https_errors=True)
     Firefox:   about:preferences#privacy > Certificates > View Certificates > Authorities > Import, and tick
                "Trust this CA to identify websites"; or: certutil -d sql:PROFILE_DIR -A -t "C,," -n {nick} -i {ca}

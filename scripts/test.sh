@@ -50,8 +50,12 @@ fi
 # tests/ is CPU-bound Python in one process: spread over the cores (pytest-xdist). e2e/ follows
 # alone: its browsers take the machine, and its hang and transport tests time what they see.
 workers=$(nproc 2>/dev/null || echo 1); [ "$workers" -le 4 ] || workers=4
-echo "== pytest tests/ ($workers processes; ${SECONDS} s)" >&2
 status=0
+# every direct dependency at the floor pyproject.toml declares: serve, the shim, /healthz and a wire
+# round trip in an environment of its own (pip installs the floors once; then a few seconds)
+echo "== dependency floors: scripts/floor_smoke.sh (${SECONDS} s)" >&2
+bash scripts/floor_smoke.sh || status=$?
+echo "== pytest tests/ ($workers processes; ${SECONDS} s)" >&2
 .venv/bin/python -m pytest -q -n "$workers" tests || status=$?
 echo "== pytest e2e/ (${SECONDS} s)" >&2
 .venv/bin/python -m pytest -q e2e || status=$?

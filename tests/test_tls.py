@@ -11,6 +11,7 @@ import ipaddress
 import json
 import os
 import re
+import shutil
 import ssl
 import stat
 import subprocess
@@ -116,11 +117,51 @@ def test_dev_certificate_is_reused_and_renewed(tmp_path):
 
 def test_trust_instructions_name_each_browser(dev):
     text = tls.trust_instructions(dev)
-    for needle in (f'certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n "{dev.ca_name}" -i {dev.ca}',
+    for needle in (f'certutil -d sql:"$HOME/.pki/nssdb" -A -t "C,," -n "{dev.ca_name}" -i {dev.ca}',
+                   'certutil -d sql:"$HOME/.pki/nssdb" -N --empty-password',
                    "--ignore-certificate-errors", "about:preferences#privacy", "acceptInsecureCerts",
                    f"sudo cp {dev.ca} /usr/local/share/ca-certificates/webnn-bridge-localhost.crt && "
                    "sudo update-ca-certificates"):
         assert needle in text, needle
+
+
+def _printed_chromium_steps(text: str) -> list[str]:
+    """The command lines of the Chromium entry, as printed (up to its parenthesised note)."""
+    lines = text.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.strip().startswith("Chromium:"))
+    steps = [lines[start].split("Chromium:", 1)[1].strip()]
+    for x in lines[start + 1:]:
+        if x.strip().startswith("("):
+            break
+        steps.append(x.strip())
+    return steps
+
+
+def test_printed_chromium_steps_work_on_a_fresh_home(dev, tmp_path):
+    """Issue 38 (E): run as printed (a shell, a $HOME without .pki), the steps leave the authority in
+    Chromium's NSS database, trusted for servers; run again (the database exists now) they still work."""
+    if shutil.which("certutil") is None:
+        if os.environ.get("CI", "").lower() in ("1", "true"):
+            pytest.fail("certutil is missing (Debian's libnss3-tools; scripts/test.sh installs it)")
+        pytest.skip("needs certutil (Debian's libnss3-tools)")
+    steps = _printed_chromium_steps(tls.trust_instructions(dev))
+    assert steps == list(tls.chromium_trust_commands(dev))
+    home = tmp_path / "a home"  # a space in $HOME too
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home)}
+    db = f"sql:{home}/.pki/nssdb"
+    for attempt in (1, 2):
+        r = subprocess.run(["sh", "-e", "-c", "\n".join(steps)], env=env, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, (attempt, r.stdout, r.stderr)
+        listed = subprocess.run(["certutil", "-d", db, "-L"], capture_output=True, text=True, timeout=60)
+        assert listed.returncode == 0, listed.stderr
+        row = next((x for x in listed.stdout.splitlines() if dev.ca_name in x), None)
+        assert row is not None and row.split()[-1] == "C,,", listed.stdout
+    # the very authority (NSS reads "TOKEN:" before a colon in a nickname, hence the token's name)
+    pem = subprocess.run(["certutil", "-d", db, "-L", "-n", f"NSS Certificate DB:{dev.ca_name}", "-a"],
+                         capture_output=True, text=True, timeout=60)
+    assert x509.load_pem_x509_certificate(pem.stdout.encode()) == x509.load_pem_x509_certificate(dev.ca.read_bytes())
 
 
 # ------------------------------------------------------------------ ssl context and config
