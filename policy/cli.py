@@ -210,6 +210,24 @@ def _fail(cmd: str, e: BaseException) -> int:
     return 2
 
 
+def _check_matrix_machine(matrix: dict | None, inventory, path: str | None) -> None:
+    """A matrix whose measurements name none of the inventory's devices was measured on another
+    machine (or for another profile): replay would silently price nothing from it."""
+    from .trace import split_mode
+
+    if matrix is None or not path:
+        return
+    measured = set(matrix.get("devices") or {})
+    for g in (matrix.get("graphs") or {}).values():
+        measured |= {split_mode(k)[0] for k in (g.get("results") or {}) if not k.startswith("partition:")}
+    if measured and not measured & {d.id for d in inventory}:
+        raise ValueError(f"{path}: the matrix names none of this inventory's devices (it measured "
+                         f"{', '.join(sorted(measured)[:4])}{' ...' if len(measured) > 4 else ''}; this inventory has "
+                         f"{', '.join(d.id for d in inventory[:4])}{' ...' if len(inventory) > 4 else ''}): measured on "
+                         "another machine or for another --devices profile; measure here (`policy measure`) or pass "
+                         "the matching --devices")
+
+
 def _cmd_replay(args) -> int:
     from .engine import load_rules
     from .trace import format_table, replay, write_replay
@@ -220,6 +238,7 @@ def _cmd_replay(args) -> int:
         events = _load_trace(args.trace)
         inventory, _ = _inventory(args.devices)
         matrix = _load_matrix(args.matrix, args.calibration)
+        _check_matrix_machine(matrix, inventory, args.matrix)
     except (OSError, ValueError) as e:
         return _fail("replay", e)
     labels = (Path(args.baseline).stem if args.baseline else "defaults", Path(args.rules).stem)
@@ -228,6 +247,8 @@ def _cmd_replay(args) -> int:
     notes: list[str] = []
     rows = replay(events, rules_a, rules_b, inventory, matrix=matrix, notes=notes)
     for note in notes:  # how the trace's devices map onto the inventory: said loudly, first
+        print(f"NOTE: {note}")
+    for note in dict.fromkeys(f"{r.workload} on {o.label}: {o.note}" for r in rows for o in (r.a, r.b) if o.note):
         print(f"NOTE: {note}")
     modelled = sum(o.latency_source == "modelled" for r in rows for o in (r.a, r.b))
     if modelled and matrix is None:
@@ -346,14 +367,18 @@ def _cmd_tune(args) -> int:
         events = _load_trace(args.trace)
         matrix = _load_matrix(args.matrix, args.calibration)
         inventory, _ = _inventory(args.devices)
+        _check_matrix_machine(matrix, inventory, args.matrix)
         result = tune(events, matrix, base, inventory, objective=args.objective, base_override=override)
-        paths = write_outputs(result, args.out, args.report, base)
+        paths = write_outputs(result, args.out, args.report, base, override)
     except (OSError, ValueError) as e:
         return _fail("tune", e)
     unit = "ms CPU" if args.objective == "cpu-time" else "ms"
+    width = max(28, *(len(c.name) for c in result["candidates"]))
     for c in result["candidates"]:
         total = "fails a workload" if c.total is None else f"{c.total:.2f} {unit}"
-        print(f"  {c.name:<28} {total}{'  <- chosen' if c is result['best'] else ''}")
+        flag = "  <- chosen" if c is result["best"] else ("  (not eligible: its default order is slower somewhere)"
+                                                          if c.unsafe else "")
+        print(f"  {c.name:<{width}} {total}{flag}")
     if result.get("note"):
         print(result["note"])
     print(f"wrote {paths['rules']}, {paths['md']}, {paths['png']}")
@@ -431,8 +456,10 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     tn.add_argument("--matrix", metavar="MATRIX.json", required=True)
     tn.add_argument("--objective", choices=("latency-p50", "latency-p90", "cpu-time"), default="latency-p50")
     tn.add_argument("--rules", metavar="RULES.toml", help="the rules the trace ran under (default: the defaults)")
-    tn.add_argument("--out", metavar="RULES.toml", default="tuned-rules.toml", help="the rules file to write")
-    tn.add_argument("--report", metavar="DIR", default="tune-report", help="where tune.md and tune.png go")
+    tn.add_argument("--out", metavar="RULES.toml", default="tuned-rules.toml",
+                    help="the rules file to write (default: %(default)s, in the current folder)")
+    tn.add_argument("--report", metavar="DIR", default="tune-report",
+                    help="the folder tune.md and tune.png go in (default: %(default)s)")
     tn.add_argument("--calibration", metavar="CAL.json")
     tn.add_argument("--devices", metavar="PROFILE.json", help="a declared inventory (default: this machine's)")
     tn.set_defaults(parser=tn, func=_cmd_tune)

@@ -185,7 +185,8 @@ def _check_table(table: Mapping, default: Mapping, where: str, problems: list[st
         elif where == "strict" and isinstance(value, bool):
             continue  # a new strict switch that rows may name
         else:
-            known = ", ".join(sorted(k for k in default if k != "options")) or "none"
+            keys = set(default) | ({"options", "routes"} if not where else set())
+            known = ", ".join(sorted(keys)) or "none"
             problems.append(f"unknown key {name!r} (known here: {known})")
 
 
@@ -275,15 +276,29 @@ def validate_rules(rules: Mapping) -> list[str]:
         strict = row.get("strict", False)
         if isinstance(strict, str) and strict not in rules.get("strict", {}):
             problems.append(f"{where}: strict switch {strict!r} is not in [strict]")
+        kinds = row.get("kinds")
+        if isinstance(kinds, list) and "kinds" in row:
+            problems += _list_problems(kinds, f"{where}: kinds", "kind")
     for pol in POLICIES:
-        if "order" not in rules.get("policy", {}).get(pol, {}):
+        table = rules.get("policy", {}).get(pol, {})
+        if "order" not in table:
             problems.append(f"[policy.{pol}] needs an order")
+        elif isinstance(table["order"], list):
+            problems += _list_problems(table["order"], f"[policy.{pol}] order", "kind")
     if not problems:
         problems += _catch_all_problems(rules)
     problems += _number_problems(rules)
     problems += _backend_problems(rules)
     problems += route_problems(rules.get("routes", []))
     return problems
+
+
+def _list_problems(items: list, where: str, what: str, *, empty_ok: bool = False) -> list[str]:
+    """An order (device kinds or backends) must name something, and each thing once."""
+    if not items and not empty_ok:
+        return [f"{where} is empty: it must name at least one {what}"]
+    dups = sorted({x for x in items if isinstance(x, str) and items.count(x) > 1})
+    return [f"{where} names {what}(s) {', '.join(map(repr, dups))} more than once"] if dups else []
 
 
 def _catch_all_problems(rules: Mapping) -> list[str]:
@@ -381,6 +396,8 @@ def _backend_problems(rules: Mapping) -> list[str]:
         if bad:
             problems.append(f"[backends] {key}: unknown backend(s) {', '.join(map(repr, bad))} "
                             f"(known: {', '.join(known)})")
+        # a kind's own order may be empty (then `order` applies); `order` itself may not
+        problems += _list_problems(names, f"[backends] {key}", "backend", empty_ok=key != "order")
     return problems
 
 
@@ -391,11 +408,13 @@ ROUTE_WHEN = {
     "min_ops": int, "max_ops": int,
     "min_flops": (int, float), "max_flops": (int, float),
     "min_constant_bytes": int, "max_constant_bytes": int,
+    "min_io_bytes": int, "max_io_bytes": int,
     "ops_any": list, "ops_all": list, "ops_none": list,
     "data_types": list,
     "graphs": list,
 }
-ROUTE_KEYS = {"id": str, "when": dict, "policies": list, "backends": list, "threads": int, "reason": str}
+ROUTE_KEYS = {"id": str, "when": dict, "policies": list, "kinds": list, "backends": list, "threads": int,
+              "reason": str}
 MAX_THREADS = 1024  # a CPU mode's thread count is 1..MAX_THREADS
 
 
@@ -423,11 +442,17 @@ def route_problems(routes: Any) -> list[str]:
         if isinstance(threads, int) and not isinstance(threads, bool) and not 0 <= threads <= MAX_THREADS:
             problems.append(f"{where}: threads must be 1..{MAX_THREADS} (a CPU mode) or 0 (the backend's choice), "
                             f"not {threads}")
-        if not r.get("backends") and "threads" not in r:
-            problems.append(f"{where}: says nothing (give backends or threads)")
+        if not r.get("backends") and not r.get("kinds") and "threads" not in r:
+            problems.append(f"{where}: says nothing (give backends, kinds or threads)")
         for name in r.get("backends", []) if isinstance(r.get("backends"), list) else []:
             if name not in known:
                 problems.append(f"{where}: unknown backend {name!r} (known: {', '.join(known)})")
+        if isinstance(r.get("backends"), list):  # a route that only sets threads leaves backends out
+            problems += _list_problems(r["backends"], f"{where}: backends", "backend")
+        if isinstance(r.get("kinds"), list):
+            problems += _list_problems(r["kinds"], f"{where}: kinds", "kind")
+            problems += [f"{where}: kinds: {k!r} not one of {', '.join(DEVICE_TYPES)}" for k in r["kinds"]
+                         if k not in DEVICE_TYPES]
         for pol in r.get("policies", []) if isinstance(r.get("policies"), list) else []:
             if pol not in POLICIES:
                 problems.append(f"{where}: policies: {pol!r} not one of {', '.join(POLICIES)}")
@@ -447,9 +472,19 @@ def route_problems(routes: Any) -> list[str]:
                                 f"{', '.join(repr(t) for t in value if t not in DATA_TYPES)}")
             elif key.startswith("ops_") and any(not isinstance(o, str) for o in value):
                 problems.append(f"{where}: when.{key} must list operator names")
+            elif key.startswith("ops_") and (unknown := [o for o in value if o not in known_ops()]):
+                problems.append(f"{where}: when.{key}: unknown operator(s) {', '.join(map(repr, unknown))} "
+                                "(WebNN operator names, as MLGraphBuilder spells them, e.g. conv2d, matmul)")
             elif key == "graphs" and any(not isinstance(h, str) or len(h) < 8 for h in value):
                 problems.append(f"{where}: when.graphs lists graph hashes (at least 8 hex digits) or labels")
     return problems
+
+
+def known_ops() -> frozenset[str]:
+    """The operator names a route's ops_any / ops_all / ops_none may name: the registry's."""
+    from webnn_bridge.ops.registry import load_all
+
+    return frozenset(load_all())
 
 
 def route_matches(route: Mapping, summary: GraphSummary, policy: str) -> bool:
@@ -465,6 +500,7 @@ def route_matches(route: Mapping, summary: GraphSummary, policy: str) -> bool:
         ("min_flops", lambda v: summary.flops() >= v), ("max_flops", lambda v: summary.flops() <= v),
         ("min_constant_bytes", lambda v: summary.constant_bytes >= v),
         ("max_constant_bytes", lambda v: summary.constant_bytes <= v),
+        ("min_io_bytes", lambda v: io_bytes(summary) >= v), ("max_io_bytes", lambda v: io_bytes(summary) <= v),
         ("ops_any", lambda v: bool(ops & set(v))), ("ops_all", lambda v: set(v) <= ops),
         ("ops_none", lambda v: not ops & set(v)),
         ("data_types", lambda v: set(summary.data_types()) <= set(v)),
@@ -473,15 +509,24 @@ def route_matches(route: Mapping, summary: GraphSummary, policy: str) -> bool:
     return all(test(w[key]) for key, test in checks if key in w)
 
 
-def route_order(cands: Sequence[Device], backends: Sequence[str]) -> list[Device]:
-    """Candidates reordered by a route's backend order within each kind; the kinds keep their
-    order (a route never brings in a device the context's rules did not accept)."""
-    kinds = list(dict.fromkeys(d.kind for d in cands))
+def io_bytes(summary: GraphSummary) -> int:
+    """The bytes a dispatch moves in and out: the graph's inputs and outputs."""
+    return int(summary.input_bytes + summary.output_bytes)
+
+
+def route_order(cands: Sequence[Device], backends: Sequence[str], kinds: Sequence[str] = ()) -> list[Device]:
+    """Candidates reordered by a route: the kinds it names first, in its order (the context's
+    other kinds after them, in the context's order), then its backend order within each kind.
+    Only the context's own candidates are reordered: a route never brings in a device (or a kind)
+    the context's rules did not accept."""
+    own = list(dict.fromkeys(d.kind for d in cands))
+    first = [k for k in dict.fromkeys(kinds) if k in own]
+    kind_order = first + [k for k in own if k not in first]
     order = list(backends)
 
     def key(d: Device):
         b = backend_name(d)
-        return kinds.index(d.kind), order.index(b) if b in order else len(order)
+        return kind_order.index(d.kind), order.index(b) if b in order else len(order)
 
     return sorted(cands, key=key)
 
@@ -821,9 +866,13 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
                 why_not[d.id] = "the context's preferred device is a CPU: accelerators never take its builds"
         cands = [d for d in cands if d.kind == "cpu"]
     route = match_route(summary, decision.policy, rules)
-    if route is not None and route.get("backends"):
-        cands = route_order(cands, route["backends"])
+    kind_first = False  # a route put a kind first: that kind is tried for the whole graph first
+    if route is not None and (route.get("backends") or route.get("kinds")):
+        before = [d.kind for d in cands]
+        cands = route_order(cands, route.get("backends") or [], route.get("kinds") or [])
+        kind_first = [d.kind for d in cands] != before
         notes.append(f"route '{route['id']}'" + (f" ({route['reason']})" if route.get("reason") else "")
+                     + (f": kinds {' > '.join(route['kinds'])} first" if route.get("kinds") else "")
                      + (f": backends {' > '.join(route['backends'])}" if route.get("backends") else "")
                      + f"; candidates now {', '.join(d.id for d in cands)}")
     common = dict(policy=decision.policy, strict=decision.strict, simulated=decision.simulated,
@@ -873,11 +922,23 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
     def whole(d: Device, why: str) -> Placement:
         return done(Placement(d, fallback_for(d), [head, why, *tail], None, [d.id] * n, [], **common))
 
-    # 1. the whole graph on one device
-    whole_pool = cands if decision.strict else (accels[:1] if prefer == "preferred-device" else accels)
+    # 1. the whole graph on one device (after a route that put a kind first: on the candidates in
+    #    its order, a CPU included where the route puts it before an accelerator, so that a small
+    #    graph can leave an accelerated context's GPU; a CPU after every accelerator keeps its place
+    #    after the partition step)
+    if decision.strict:
+        pool = cands
+    elif kind_first:
+        pool = [d for i, d in enumerate(cands) if d.kind != "cpu" or any(x.kind != "cpu" for x in cands[i + 1:])]
+    else:
+        pool = accels
+    whole_pool = pool[:1] if prefer == "preferred-device" and not decision.strict else pool
     for d in whole_pool:
         b = bad(d)
         if not b:
+            if d.kind == "cpu" and kind_first and decision.device.kind != "cpu":
+                return whole(d, f"whole graph on {d.id} (cpu): the route puts the CPU first and it runs every op, "
+                                "data type and rank")
             return whole(d, f"whole graph on {d.id} ({d.kind}): every op, data type and rank is supported")
         why_not[d.id] = f"runs {n - len(b)} of {n} nodes: {_issue_summary(issues_of(d))}"
     if decision.strict:

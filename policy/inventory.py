@@ -165,11 +165,31 @@ def parse_profile(data: Mapping[str, Any], where: str = "profile") -> list[Decla
     return out
 
 
+def profile_backend_problem(data: Any, where: str = "profile") -> str | None:
+    """A profile entry naming a backend webnn-bridge does not have (``"backend": "cuda"``): the
+    ranking would silently put it after every backend the rules name, and a recorded latency
+    would never count for it. None when every entry names a known backend (or none)."""
+    from webnn_bridge.backends import all_backends
+
+    known = tuple(dict.fromkeys(cls.name for cls in all_backends()))
+    for i, d in enumerate(data.get("devices") or [] if isinstance(data, Mapping) else []):
+        backend = d.get("backend", SIMULATED) if isinstance(d, Mapping) else SIMULATED
+        if backend != SIMULATED and backend not in known:
+            return (f"{where}: devices[{i}]: unknown backend {backend!r} (known: {', '.join(known)}; "
+                    "a runtime reached through one of them goes by its name)")
+    return None
+
+
 def load_profile(path: str | Path) -> list[Device]:
     """A declared inventory (what-if runs). Old profiles ({"id", "kind", "backend", "name"} only)
-    load as devices that support everything the spec allows."""
+    load as devices that support everything the spec allows. A backend webnn-bridge does not
+    have is an error (``profile_backend_problem``)."""
     p = resolve_profile(path)
-    return list(parse_profile(json.loads(p.read_text()), str(p)))
+    data = json.loads(p.read_text())
+    problem = profile_backend_problem(data, str(p))
+    if problem:
+        raise ValueError(problem)
+    return list(parse_profile(data, str(p)))
 
 
 # --------------------------------------------------------------------------- facts about devices

@@ -6,16 +6,27 @@ One JSON object per line. Event types and their fields:
     {"v": 1, "event": "build",    "ctx": ID, "options": {...}, "graph": GraphSummary.to_dict(),
                                   "decision": Placement.to_dict()}
     {"v": 1, "event": "dispatch", "ctx": ID, "graph": {"hash": H}, "device": DEVICE_ID,
-                                  "latencyMs": {DEVICE_ID: ms, ...}}
+                                  "latencyMs": {DEVICE_ID: ms, ...}, "t": UNIX_SECONDS}
     {"v": 1, "event": "pageLatency", "ctx": ID, "gid": BUILD, "graph": {"hash": H}, "ms": ms}
 
 Since the tuner (policy/tune.py) needs them, the host also records: per build ``page`` (the
 page's path), ``label`` (the graph's output names), ``gid`` (a build id its dispatches repeat) and
 ``ir`` (the full structure, policy/replica.py, for `policy measure`); per dispatch ``gid``,
 ``placement`` (the device id, or "partition:A>B" for a partitioned graph) and ``segmentsMs``
-(host time per segment device of a partitioned graph) and ``idleMs`` (how long its context sat
-idle before it, which `policy measure` repeats between timed runs); ``pageLatency``: the page's own time from
+(host time per segment device of a partitioned graph), ``idleMs`` (how long its context sat
+idle before it, which `policy measure` repeats between timed runs) and ``t`` (when it ended, wall
+clock, so that rounds recorded by several hosts at once can be paired); ``pageLatency``: the page's own time from
 dispatch() to the read of an output resolving, measured in the shim (js_shim/runtime.js).
+
+Every line carries ``"v"`` (the trace version); a build's graph has at least one node, and every
+node its ``op``, ``inputs`` and ``outputs`` (at least one): anything else is rejected with its line.
+
+*Rounds.* A graph's dispatches on one placement are split into rounds: a round is a run of
+dispatches of one context, broken by another graph's dispatch in that context or by an idle gap
+of ROUND_GAP_MS or more. Each round is one sample of the machine's speed at the time: a recorded
+p50's interval covers its rounds' own p50s (``_recorded_stats``), and rounds of two placements
+recorded interleaved (by time ``t``, else in trace order) are *pairs* whose per-round ratios
+``paired_ratio`` summarizes (policy/tune.py decides on that ratio's interval).
 
 ``graph`` summaries hold op counts, data types, sizes, a stable hash and the node list (op and
 operand types/shapes), never tensor values. Traces stay on the host: they name device ids and
@@ -32,6 +43,7 @@ import csv
 import itertools
 import json
 import math
+import random
 import secrets
 import statistics
 import threading
@@ -112,6 +124,9 @@ def read_trace(path: str | Path) -> list[dict]:
                 break
             raise ValueError(f"{path}:{i + 1}: not JSON: {e}") from None
         problem = event_problem(ev)
+        if problem is None and "v" not in ev:
+            problem = (f'no trace version ("v"): not a line webnn-bridge wrote (this webnn-bridge reads version '
+                       f"{VERSION}; `serve --trace` writes it on every line)")
         if problem:
             raise ValueError(f"{path}:{i + 1}: {problem}")
         events.append(ev)
@@ -162,6 +177,14 @@ def event_problem(ev: Any) -> str | None:
     if kind == "build":
         if not isinstance(graph, dict) or not isinstance(graph.get("nodes"), list):
             return "build event: graph must be a graph summary with nodes"
+        if not graph["nodes"]:
+            return "build event: the graph has no nodes (a build records at least one operator)"
+        for i, node in enumerate(graph["nodes"]):
+            missing = [k for k in ("op", "inputs", "outputs") if not isinstance(node, dict) or k not in node]
+            if isinstance(node, dict) and missing:
+                return f"build event: node {i} has no {', '.join(missing)} (each node needs op, inputs and outputs)"
+            if isinstance(node, dict) and isinstance(node["outputs"], (list, dict)) and not node["outputs"]:
+                return f"build event: node {i} ({node.get('op')}) has no outputs"
         try:
             summarize(graph)
         except (ValueError, TypeError, KeyError, IndexError) as e:
@@ -180,6 +203,8 @@ def event_problem(ev: Any) -> str | None:
             return "dispatch event: segmentsMs must map device ids to finite, non-negative numbers"
         if "idleMs" in ev and not _is_number(ev["idleMs"]):
             return "dispatch event: idleMs must be a finite, non-negative number"
+        if "t" in ev and not _is_number(ev["t"]):
+            return "dispatch event: t must be a finite, non-negative number (seconds)"
         return None
     if kind == "pageLatency":
         if not isinstance(graph, dict) or not isinstance(graph.get("hash"), str):
@@ -268,7 +293,7 @@ IDLE_CAP_MS = 1000.0  # a dispatch's recorded idle time (idleMs) is at most this
 
 def dispatch_event(graph, latency_ms: Mapping[str, float], *, ctx: Any = None, device: str | None = None,
                    gid: Any = None, placement: str | None = None, segments: Mapping[str, float] | None = None,
-                   idle_ms: float | None = None) -> dict:
+                   idle_ms: float | None = None, t: float | None = None) -> dict:
     h = graph if isinstance(graph, str) else summarize(graph).hash
     ev = {"event": "dispatch", "ctx": ctx, "graph": {"hash": h}, "latencyMs": {k: float(v) for k, v in latency_ms.items()}}
     if device is not None:
@@ -281,6 +306,8 @@ def dispatch_event(graph, latency_ms: Mapping[str, float], *, ctx: Any = None, d
         ev["segmentsMs"] = {k: float(v) for k, v in segments.items()}
     if idle_ms is not None:
         ev["idleMs"] = float(idle_ms)
+    if t is not None:
+        ev["t"] = round(float(t), 3)
     return ev
 
 
@@ -376,7 +403,8 @@ class SessionTracer:
             self.writer.record(dispatch_event(getattr(g, "ir", g), latency, ctx=ctx,
                                               device=dev, gid=self._id(g), placement=key,
                                               segments=dict(segments) if segments else None,
-                                              idle_ms=self._idle_before(ctx, sum(latency.values()))))
+                                              idle_ms=self._idle_before(ctx, sum(latency.values())),
+                                              t=time.time()))
         elif event == "pageLatency":
             g, c = facts.get("graph"), facts.get("context")
             h = summarize(getattr(g, "ir", g)).hash
@@ -403,6 +431,7 @@ class ReplayOutcome:
     cpu_ms: float | None = None
     key: str | None = None  # placement_key()
     threads: int = 0  # the placement's CPU mode (0: the backend's choice)
+    note: str | None = None  # how the figure was made, where that needs saying (e.g. not anchored, and why)
 
     @property
     def label(self) -> str:
@@ -442,6 +471,12 @@ class Workload:
     dispatches: int = 0
     page_ms: list = field(default_factory=list)
     host_ms: dict = field(default_factory=dict)  # placement key -> recorded host latencies
+    page_by_key: dict = field(default_factory=dict)  # placement key -> the page's own latencies there
+
+    @property
+    def options_text(self) -> str:
+        """The createContext() options, compact ("{}" when the page passed none)."""
+        return json.dumps(self.options, sort_keys=True, separators=(", ", ": "))
 
     @property
     def name(self) -> str:
@@ -474,17 +509,34 @@ def _recorded_latencies(events: Sequence[Mapping]) -> dict[str, dict[str, float]
     return {h: {d: statistics.median(v) for d, v in per.items()} for h, per in samples.items()}
 
 
-def _recorded_stats(events: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
-    """graph hash -> placement key -> matrix.stats() of the recorded host latencies.
+ROUND_GAP_MS = 500.0  # an idle gap this long (or longer) starts a new round
+PAIR_WINDOW_S = 120.0  # rounds with times pair only when they began at most this far apart
+MIN_PAIRS = 3  # a paired ratio needs at least this many pairs
+MIN_ANCHOR_ROUNDS = 2  # a browser matrix is scaled by a recorded figure only from this many rounds
 
-    A context's dispatches are not independent samples: a page's session runs at one speed of
-    the machine, the next one at another (this shared 2-core VM drifts 20% between minutes). Where
-    several contexts recorded a graph on a device, the 95% interval of its p50 is therefore at
-    least the interval of the contexts' own p50s (each context one sample), so that a difference
-    that did not hold from one session to the next never counts as significant."""
-    from .matrix import stats
 
-    samples: dict[str, dict[str, dict[Any, list[float]]]] = {}
+@dataclass
+class Round:
+    """A run of one context's dispatches of one graph on one placement (module doc: Rounds)."""
+
+    key: str
+    ctx: Any
+    seq: int  # the order of its first dispatch among the trace's rounds
+    t: float | None  # when its first dispatch ended (wall clock s), when the trace says
+    samples: list = field(default_factory=list)
+    t_last: float | None = None
+
+    @property
+    def p50(self) -> float:
+        return statistics.median(self.samples)
+
+
+def recorded_rounds(events: Sequence[Mapping]) -> dict[str, dict[str, list[Round]]]:
+    """graph hash -> placement key -> its rounds, in trace order (module doc: Rounds)."""
+    out: dict[str, dict[str, list[Round]]] = {}
+    current: dict[tuple, Round] = {}
+    last_of_ctx: dict[Any, tuple] = {}
+    seq = 0
     for ev in events:
         if ev.get("event") != "dispatch":
             continue
@@ -492,17 +544,95 @@ def _recorded_stats(events: Sequence[Mapping]) -> dict[str, dict[str, dict]]:
         key = _dispatch_key(ev)
         if key is None or len(lat) != 1:
             continue
+        h = (ev.get("graph") or {}).get("hash")
         ctx = ev.get("ctx") if isinstance(ev.get("ctx"), (str, int)) else None
-        samples.setdefault((ev.get("graph") or {}).get("hash"), {}).setdefault(key, {}).setdefault(ctx, []).append(
-            float(next(iter(lat.values()))))
+        ms = float(next(iter(lat.values())))
+        t = float(ev["t"]) if _is_number(ev.get("t")) else None
+        r = current.get((ctx, h, key))
+        idle = ev.get("idleMs")
+        gap = (t - r.t_last - ms / 1e3) * 1e3 if r is not None and t is not None and r.t_last is not None else None
+        if (r is None or last_of_ctx.get(ctx) != (h, key) or (_is_number(idle) and idle >= ROUND_GAP_MS)
+                or (gap is not None and gap >= ROUND_GAP_MS)):
+            r = current[(ctx, h, key)] = Round(key, ctx, seq, t)
+            seq += 1
+            out.setdefault(h, {}).setdefault(key, []).append(r)
+        r.samples.append(ms)
+        r.t_last = t
+        last_of_ctx[ctx] = (h, key)
+    return out
+
+
+def pair_rounds(a: Sequence[Round], b: Sequence[Round]) -> list[tuple[Round, Round]]:
+    """Rounds of two placements of one graph, paired: by time when every round has one (the
+    nearest first, at most PAIR_WINDOW_S apart, each round in one pair), else in trace order
+    (the i-th round of each: rounds recorded interleaved, e.g. a host per rule set)."""
+    if not a or not b:
+        return []
+    if all(r.t is not None for r in (*a, *b)):
+        near = sorted((abs(x.t - y.t), i, j) for i, x in enumerate(a) for j, y in enumerate(b)  # type: ignore[operator]
+                      if abs(x.t - y.t) <= PAIR_WINDOW_S)  # type: ignore[operator]
+        used_a: set[int] = set()
+        used_b: set[int] = set()
+        pairs = []
+        for _, i, j in near:
+            if i not in used_a and j not in used_b:
+                used_a.add(i)
+                used_b.add(j)
+                pairs.append((a[i], b[j]))
+        return sorted(pairs, key=lambda p: p[0].seq)
+    return list(zip(a, b))
+
+
+@dataclass(frozen=True)
+class PairedRatio:
+    """Per-round ratios of placement b to placement a (b's p50 / a's, round by round)."""
+
+    n: int  # pairs
+    ratio: float  # their geometric mean
+    lo: float  # its 95% interval (bootstrap over the pairs)
+    hi: float
+    faster: int  # pairs in which b was faster
+
+    def describe(self) -> str:
+        return (f"{self.ratio:.2f}x [{self.lo:.2f}, {self.hi:.2f}] over {self.n} paired rounds, "
+                f"faster in {self.faster} of {self.n}")
+
+
+def paired_ratio(pairs: Sequence[tuple[float, float]], resamples: int = 2000) -> PairedRatio | None:
+    """The geometric mean of b/a over paired figures (a, b), with a 95% percentile-bootstrap
+    interval over the pairs (deterministic: a fixed seed, so tune stays a pure function of its
+    inputs). None with fewer than MIN_PAIRS pairs."""
+    logs = [math.log(b / a) for a, b in pairs if a > 0 and b > 0]
+    n = len(logs)
+    if n < MIN_PAIRS:
+        return None
+    rng = random.Random(20261127 + n)
+    means = sorted(sum(rng.choices(logs, k=n)) / n for _ in range(resamples))
+    lo, hi = means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
+    return PairedRatio(n, math.exp(sum(logs) / n), math.exp(lo), math.exp(hi), sum(x < 0 for x in logs))
+
+
+def _recorded_stats(events: Sequence[Mapping], rounds: Mapping | None = None) -> dict[str, dict[str, dict]]:
+    """graph hash -> placement key -> matrix.stats() of the recorded host latencies, with
+    "rounds" (how many) and "contexts" (how many recorded it).
+
+    A round's dispatches are not independent samples: a page's session runs at one speed of the
+    machine, the next round at another (this shared 2-core VM drifts 20% between minutes). Where
+    several rounds recorded a graph on a device, the 95% interval of its p50 is therefore at
+    least the interval of the rounds' own p50s (each round one sample), so that a difference
+    that did not hold from one round to the next never counts as significant."""
+    from .matrix import stats
+
+    rounds = recorded_rounds(events) if rounds is None else rounds
     out: dict[str, dict[str, dict]] = {}
-    for h, per in samples.items():
-        for k, by_ctx in per.items():
-            s = stats([x for v in by_ctx.values() for x in v])
-            if len(by_ctx) > 1:
-                across = stats([statistics.median(v) for v in by_ctx.values()])["ci95"]
+    for h, per in rounds.items():
+        for k, rs in per.items():
+            s = stats([x for r in rs for x in r.samples])
+            if len(rs) > 1:
+                across = stats([r.p50 for r in rs])["ci95"]
                 s["ci95"] = [min(s["ci95"][0], across[0]), max(s["ci95"][1], across[1])]
-                s["contexts"] = len(by_ctx)
+            s["rounds"] = len(rs)
+            s["contexts"] = len({r.ctx for r in rs})
             out.setdefault(h, {})[k] = s
     return out
 
@@ -578,6 +708,7 @@ def workloads(events: Sequence[Mapping]) -> list[Workload]:
     by_key: dict[tuple, Workload] = {}
     by_gid: dict[Any, Workload] = {}
     by_ctx_hash: dict[tuple, Workload] = {}
+    last_key: dict[tuple, str | None] = {}  # (gid, ctx, hash) -> the placement of its latest dispatch
     for ev in events:
         kind = ev.get("event")
         if kind == "context":
@@ -607,15 +738,24 @@ def workloads(events: Sequence[Mapping]) -> list[Workload]:
             w = by_gid.get(ev.get("gid")) if ev.get("gid") is not None else by_ctx_hash.get((ev.get("ctx"), h))
             if w is None:
                 continue
+            src = (ev.get("gid"), ev.get("ctx"), h)
             if kind == "dispatch":
                 w.dispatches += 1
                 key = _dispatch_key(ev)
                 lat = dict(ev.get("latencyMs") or {})
                 if key is not None and len(lat) == 1:
                     w.host_ms.setdefault(key, []).append(float(next(iter(lat.values()))))
+                last_key[src] = key
             else:
                 w.page_ms.append(float(ev["ms"]))
+                if last_key.get(src) is not None:  # the page's time of the placement its dispatches ran on
+                    w.page_by_key.setdefault(last_key[src], []).append(float(ev["ms"]))
     return list(by_key.values())
+
+
+def aligned_rounds(events: Sequence[Mapping], inventory: Sequence[Device]) -> dict[str, dict[str, list[Round]]]:
+    """recorded_rounds() with the device ids mapped onto ``inventory`` as replay maps them."""
+    return align_recorded(recorded_rounds(events), _device_facts(events), inventory)[0]
 
 
 def load_matrix(path: str | Path) -> dict:
@@ -661,6 +801,7 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
     results = (matrix or {}).get("graphs", {}).get(graph.hash, {}).get("results", {})
     measured = results.get(key or "")
     ci = p90 = cpu = None
+    note = None
     rec_stats = (recorded_stats or {}).get(key or "")
     if key in recorded:  # what this graph's dispatches took on this device, in the host, as recorded
         ms, src = recorded[key], "recorded"
@@ -675,6 +816,7 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
         by_factor = (matrix or {}).get("method") == "browser"
         if by_factor:  # (a zero can scale nothing)
             anchors = [k for k in anchors if float(results[k]["p50"]) > 0] if ms > 0 else []
+        rounds = max((int(((recorded_stats or {}).get(k) or {}).get("rounds", 1)) for k in anchors), default=0)
         if anchors and by_factor:
             # anchored, by a factor: a browser matrix times what the trace records (the host's
             # dispatch of a page's run), so where recorded and measured differ on the device the
@@ -684,9 +826,18 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
                       for k in anchors]
             lo_r = math.hypot((ms - ci[0]) / ms, statistics.median(w[0] for w in widths))
             hi_r = math.hypot((ci[1] - ms) / ms, statistics.median(w[1] for w in widths))
-            ms, src = ms * factor, "anchored"
-            ci = (max(0.0, ms * (1 - lo_r)), ms * (1 + hi_r))
-            p90 = p90 * factor if p90 is not None else None
+            scaled = ms * factor
+            scaled_ci = (max(0.0, scaled * (1 - lo_r)), scaled * (1 + hi_r))
+            if rounds >= MIN_ANCHOR_ROUNDS:
+                ms, src, ci = scaled, "anchored", scaled_ci
+                p90 = p90 * factor if p90 is not None else None
+            else:
+                # one recorded round is one sample of the machine's speed: never multiplied through.
+                # The figure stays the measurement; its interval reaches the scaled one, so that
+                # neither side of a comparison claims more than that round can tell
+                ci = (min(ci[0], scaled_ci[0]), max(ci[1], scaled_ci[1]))
+                note = (f"not anchored: its anchor ({', '.join(anchors)}) is {rounds} recorded round; "
+                        f"the interval reaches the anchored {scaled:.2f} ms (x{factor:.2f})")
         elif anchors:
             # anchored: the host's own overhead on this workload (recorded minus measured, on the
             # device the trace ran it on) is added to the measurement of the device it did not run on
@@ -699,9 +850,12 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
             widths = [_anchor_widths(recorded[k], (recorded_stats or {}).get(k), results[k]) for k in anchors]
             lo_w = math.hypot(lo_w, statistics.median(w[0] for w in widths))
             hi_w = math.hypot(hi_w, statistics.median(w[1] for w in widths))
+            measured_ci = ci
             ms, src = shifted, "anchored"
             ci = (max(0.0, ms - lo_w), ms + hi_w)
             p90 = p90 + off if p90 is not None else None
+            if rounds < MIN_ANCHOR_ROUNDS:  # one round's overhead: the interval also covers the bare measurement
+                ci = (min(ci[0], measured_ci[0]), max(ci[1], measured_ci[1]))
     else:
         from .matrix import modelled_latency_ms
 
@@ -709,7 +863,7 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
         if ms is None:
             ms = estimate_latency_ms(graph, dev, rules, placement=placement)
     return ReplayOutcome(dev.id, dev.kind, placement.fallback, ms, src, qos_tier(ms, rules), None, placement.reasons,
-                         backend_name(dev), ci, p90, cpu, key, placement.threads)
+                         backend_name(dev), ci, p90, cpu, key, placement.threads, note)
 
 
 def replay(trace_events: Iterable[Mapping], rules_a: Mapping, rules_b: Mapping,
@@ -778,8 +932,10 @@ def format_table(rows: Sequence[ReplayRow], labels: tuple[str, str] = ("baseline
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("")
     lines.append(summary_line(rows, labels))
-    lines.append("(ms per dispatch; m = measured by `policy measure`, a = measured and anchored to the host overhead "
-                 "the trace recorded for the workload, * = modelled, others recorded in the trace; totals are weighted "
+    lines.append("(ms per dispatch; m = measured by `policy measure`, a = measured and anchored to what the trace "
+                 "recorded for the graph on another device (an in-process matrix: plus the host's overhead there; a "
+                 "browser matrix: scaled by the recorded/measured ratio there, from at least 2 recorded rounds), "
+                 "* = modelled, others recorded in the trace; totals are weighted "
                  "by each workload's dispatch count; page ms: the page's own dispatch-to-read p50, as the shim "
                  "reported it under the recorded rules)")
     return "\n".join(lines)

@@ -98,9 +98,13 @@ def render_truth_table(rules: Mapping | None = None) -> str:
     add("3. at `build()`, when the preferred device is a CPU, only CPU candidates remain: an accelerator")
     add("   never takes the build of a context the rules put on the CPU;")
     add("4. the first `[[routes]]` row whose graph features match (node count, FLOPs, constant bytes,")
-    add("   operators present, data types, graph hash) reorders those candidates by its backend order")
-    add("   within each kind; it never adds a device, so `fallback` and `accelerated: false` stay on the CPU;")
+    add("   input and output bytes, operators present, data types, graph hash) reorders those candidates:")
+    add("   the kinds it names first (`kinds`, only kinds the context already has), then its backend order")
+    add("   within each kind; it never adds a device, so `fallback` and `accelerated: false` stay on the CPU")
+    add("   and a strict request (its kinds without the CPU) never gets the CPU;")
     add("5. the graph is placed on the candidates: whole graph on an accelerator, a partition, the CPU;")
+    add("   after a route that put a kind first, the candidates in its order, a CPU included (a small")
+    add("   graph of an accelerated context may run on the CPU);")
     add("6. the CPU mode: the route's `threads`, else the policy's `cpu_threads` (0: the backend's own")
     add("   threading), capped for `low-power` so that it never runs with more threads than the default,")
     add("   applies to the placement's CPU part when its backend takes a thread count per graph.")
@@ -113,8 +117,9 @@ def render_truth_table(rules: Mapping | None = None) -> str:
         add("|---|---|---|---|---|---|")
         for i, r in enumerate(routes, 1):
             when = ", ".join(f"{k} = {json.dumps(v)}" for k, v in dict(r.get("when", {})).items()) or "every graph"
+            kinds = f"kinds {' > '.join(r['kinds'])} first; " if r.get("kinds") else ""
             add(f"| {i} | `{r['id']}` | {', '.join(r.get('policies', [])) or 'all'} | {when} | "
-                f"{' > '.join(r.get('backends', [])) or '-'}{_threads_cell(r)} | "
+                f"{kinds}{' > '.join(r.get('backends', [])) or '-'}{_threads_cell(r)} | "
                 f"{str(r.get('reason', '')).replace('|', '/')} |")
         add("")
     add("## Rules, in order (the first matching row wins)")

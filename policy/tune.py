@@ -6,21 +6,38 @@ measure` (p50/p90/CPU time per graph and real device). The search:
 1. *single-backend* rule sets: for each real backend B, the base rules with B first in the
    [backends] order of its kind (what a user could write before routes existed);
 2. *routed* rule sets: each single-backend set (the current rules' order among them), plus
-   [[routes]] for the graphs another backend runs better than it, beyond the noise: from the
-   current order, only the graphs that gain move. For each such backend a route is written by
-   graph features when one feature
-   (min_ops, min_flops, min_constant_bytes, an operator present) separates those graphs from the
-   others in the trace, else by the graphs' hashes;
+   [[routes]] for the graphs another placement runs better than it, beyond the noise: from the
+   current order, only the graphs that gain move. The other placement may be another backend of
+   the same kind, or another device kind wherever the truth table lets the context's candidates
+   be reordered (a default context has the CPU among its kinds: its small graphs may go there;
+   "fallback" has no accelerator, a strict request no CPU): such a route says `kinds` and the
+   `policies` it was measured for. For each target a route is written by graph features when one
+   feature (node count, FLOPs, constant bytes, input and output bytes, at least or at most, or an
+   operator present) separates those graphs from the others in the trace, its threshold at the
+   moved graphs' own extreme, else by the graphs' hashes; the candidate's name says which;
 3. CPU modes: each single-backend set also with every CPU mode the matrix measured
    ([policy.*] cpu_threads = n for all four policies, so "low-power" never gets more threads than
    the default), and routes may carry a mode (`threads`) for the graphs it serves better.
 
+*Noise.* A difference counts only beyond its own 95% interval. Where the trace recorded both
+placements of a graph in interleaved rounds (trace.py: Rounds), the rounds are pairs and the
+decision is on the paired ratio (the geometric mean of the per-round ratios, with a bootstrap
+interval): at least MIN_GAIN faster and the interval below 1. Otherwise the two figures are
+independent estimates and their half-widths add in quadrature.
+
+*Graphs tune has not seen* get the default order. A rule set that changes it (another backend
+first, or a CPU mode for every graph) is eligible only when that order is no worse than the
+current rules on every measured workload it places differently, beyond the noise (its figure
+plus the difference's half-width at or below the current one); otherwise the routes carry the
+gain and the default stays. Routes match by a threshold at the moved graphs' own extreme, so a
+graph between the seen ones keeps its place, and the current rules' own routes follow the new ones.
+
 Every candidate is priced by replay (policy/trace.py) with the matrix: routes only reorder the
 candidates a context already has, so "fallback" and accelerated=false never get an accelerator,
 and the truth table is unchanged (the report shows its diff). The winner is the lowest weighted
-total of the objective (latency-p50, latency-p90 or cpu-time) among the candidates that beat the
-current rules by more than the noise (``significantly_better``); when none does, the current rules
-stay. A measurement anchored to a noisy recording carries that noise in its interval (replay).
+total of the objective (latency-p50, latency-p90 or cpu-time) among the eligible candidates that
+beat the current rules by more than the noise (``significantly_better``); when none does, the
+current rules stay.
 """
 
 from __future__ import annotations
@@ -28,20 +45,22 @@ from __future__ import annotations
 import difflib
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from webnn_bridge.backends.base import Device
 
-from .engine import POLICIES, _merge, backend_order, validate_rules
+from .engine import POLICIES, _merge, backend_order, io_bytes, normalize, validate_rules
 from .graphs import summarize
 from .inventory import backend_name
-from .trace import ReplayOutcome, plot_bars, replay, workloads
+from .trace import PairedRatio, ReplayOutcome, aligned_rounds, pair_rounds, paired_ratio, plot_bars, replay, workloads
 
 OBJECTIVES = ("latency-p50", "latency-p90", "cpu-time")
 MIN_GAIN = 0.05  # a route must make a workload at least this much faster
+
+Paired = Callable[[Any, ReplayOutcome, ReplayOutcome], "PairedRatio | None"]
 
 
 @dataclass
@@ -52,6 +71,12 @@ class Candidate:
     outcomes: list[ReplayOutcome] = field(default_factory=list)
     total: float | None = None  # weighted objective over all workloads (None: a workload fails)
     ci: tuple[float, float] | None = None
+    anchor: Candidate | None = field(default=None, repr=False)  # a routed set: the set its routes start from
+    unsafe: list[str] = field(default_factory=list)  # why its default order may not be written
+
+    @property
+    def routes(self) -> list[dict]:
+        return list(self.override.get("routes", []))
 
 
 def _metric(o: ReplayOutcome, objective: str) -> float | None:
@@ -76,22 +101,58 @@ def _price(c: Candidate, events, base_rules, inventory, matrix, objective: str) 
         c.ci = (sum(r.b.ci_ms[0] * r.weight for r in rows), sum(r.b.ci_ms[1] * r.weight for r in rows))
 
 
-def _margin(a, b, objective: str) -> float:
-    """How much faster outcome ``a`` is than ``b`` beyond the noise: the difference of the two
-    figures less its own 95% half-width (for p50, the half-widths of a's interval above and b's
-    below, in quadrature: the two are independent estimates). Positive: clearly faster."""
+def pairing(events: Sequence[Mapping], inventory: Sequence[Device]) -> Paired:
+    """``paired(workload, a, b)``: the paired ratio of b to a (trace.paired_ratio) where the trace
+    recorded both placements of the workload's graph in rounds that pair, else None."""
+    rounds = aligned_rounds(events, inventory)
+    memo: dict[tuple, PairedRatio | None] = {}
+
+    def paired(w, a: ReplayOutcome, b: ReplayOutcome) -> PairedRatio | None:
+        if a.latency_source != "recorded" or b.latency_source != "recorded" or not a.key or not b.key or a.key == b.key:
+            return None
+        h = summarize(w.graph).hash
+        if (h, a.key, b.key) not in memo:
+            per = rounds.get(h, {})
+            pairs = pair_rounds(per.get(a.key, []), per.get(b.key, []))
+            memo[(h, a.key, b.key)] = paired_ratio([(x.p50, y.p50) for x, y in pairs])
+        return memo[(h, a.key, b.key)]
+
+    return paired
+
+
+def _margin(a, b, objective: str, pr: PairedRatio | None = None) -> float:
+    """How much faster outcome ``a`` is than ``b`` beyond the noise, in the objective's unit.
+    Paired (``pr``: a's per-round ratio to b): b's figure times (1 - the ratio's upper bound).
+    Else the difference of the two figures less its own 95% half-width (for p50, the half-widths of
+    a's interval above and b's below, in quadrature: the two are independent estimates).
+    Positive: clearly faster."""
     va, vb = _metric(a, objective), _metric(b, objective)
     if objective != "latency-p50":
         return vb - va
+    if pr is not None:
+        return vb * (1.0 - pr.hi)
     up = a.ci_ms[1] - va if a.ci_ms else 0.0
     down = vb - b.ci_ms[0] if b.ci_ms else 0.0
     return (vb - va) - math.hypot(max(0.0, up), max(0.0, down))
 
 
-def significantly_better(c: Candidate, ref: Candidate, ws: Sequence, objective: str) -> bool:
+def clearly_faster(a, b, objective: str, pr: PairedRatio | None = None) -> bool:
+    """Whether ``a`` beats ``b`` by at least MIN_GAIN and beyond the noise (paired: the ratio at
+    most 1 - MIN_GAIN and its interval below 1)."""
+    va, vb = _metric(a, objective), _metric(b, objective)
+    if va is None or vb is None:
+        return False
+    if pr is not None and objective == "latency-p50":
+        return pr.ratio <= 1.0 - MIN_GAIN and pr.hi < 1.0
+    return va < vb * (1 - MIN_GAIN) and _margin(a, b, objective) > 0
+
+
+def significantly_better(c: Candidate, ref: Candidate, ws: Sequence, objective: str,
+                         paired: Paired | None = None) -> bool:
     """Whether ``c`` beats ``ref`` by more than the noise, over the workloads the two place
     differently (the rest cost both the same): at least MIN_GAIN of those workloads' weighted total,
-    and for p50 still ahead after each difference gives up its 95% half-width (``_margin``)."""
+    and for p50 still ahead after each difference gives up its 95% half-width (``_margin``; paired
+    rounds where the trace has them)."""
     gain = base = worst = 0.0
     for w, a, b in zip(ws, c.outcomes, ref.outcomes):
         va, vb = _metric(a, objective), _metric(b, objective)
@@ -99,8 +160,39 @@ def significantly_better(c: Candidate, ref: Candidate, ws: Sequence, objective: 
             continue
         gain += w.weight * (vb - va)
         base += w.weight * vb
-        worst += w.weight * _margin(a, b, objective)
+        worst += w.weight * _margin(a, b, objective, paired(w, b, a) if paired else None)
     return base > 0 and gain >= MIN_GAIN * base and worst > 0
+
+
+def default_problems(c: Candidate, ref: Candidate, ws: Sequence, objective: str,
+                     paired: Paired | None = None) -> list[str]:
+    """Why ``c``'s default (its rules without the routes tune adds) may not replace ``ref``'s:
+    each measured workload it places differently where it is not shown no worse, beyond the noise
+    (its figure plus the difference's half-width above ``ref``'s; paired rounds where the trace has
+    them). Graphs tune has not seen would get that default."""
+    out = []
+    for w, a, b in zip(ws, c.outcomes, ref.outcomes):
+        va, vb = _metric(a, objective), _metric(b, objective)
+        if a.key == b.key and a.device == b.device:
+            continue
+        if va is None:
+            out.append(f"{w.name} {w.options_text}: fails on it ({a.label})")
+            continue
+        if vb is None:
+            continue
+        pr = paired(w, b, a) if paired else None
+        if objective != "latency-p50":
+            worse = va - vb
+        elif pr is not None:
+            worse = vb * (pr.hi - 1.0)
+        else:
+            up = a.ci_ms[1] - va if a.ci_ms else 0.0
+            down = vb - b.ci_ms[0] if b.ci_ms else 0.0
+            worse = (va - vb) + math.hypot(max(0.0, up), max(0.0, down))
+        if worse > 1e-12:
+            out.append(f"{w.name} {w.options_text}: {va:.2f} on {a.label} against {vb:.2f} on {b.label}"
+                       + (f" (paired {pr.describe()})" if pr else ""))
+    return out
 
 
 def hint_violations(c: Candidate, ws: Sequence) -> list[str]:
@@ -109,7 +201,7 @@ def hint_violations(c: Candidate, ws: Sequence) -> list[str]:
     "low-power" with more threads than the default (its cpu_threads, else every core)."""
     import os
 
-    from .engine import normalize, policy_threads
+    from .engine import policy_threads
 
     bad = []
     default_threads = policy_threads(c.rules, "default") or (os.cpu_count() or 1)
@@ -126,100 +218,236 @@ def _with(base_override: Mapping, extra: Mapping) -> dict:
     return _merge(dict(base_override), extra)
 
 
-def _route_target(backend: str, threads: int | None, others: list[str]) -> dict:
-    """What a route says: the backend order (``backend`` first), and a CPU mode unless ``threads``
-    is None (0: the backend's own choice, over a mode the rule set gives every graph)."""
-    out: dict[str, Any] = {"backends": [backend, *[b for b in others if b != backend]]}
+def _route_target(backend: str, threads: int | None, others: list[str], kind: str | None = None) -> dict:
+    """What a route says: the device kind first (``kind``, for a route across kinds), the backend
+    order (``backend`` first), and a CPU mode unless ``threads`` is None (0: the backend's own
+    choice, over a mode the rule set gives every graph)."""
+    out: dict[str, Any] = {}
+    if kind is not None:
+        out["kinds"] = [kind]
+    out["backends"] = [backend, *[b for b in dict.fromkeys(others) if b != backend]]
     if threads is not None:
         out["threads"] = threads
     return out
 
 
-def _target_name(backend: str, threads: int | None) -> str:
-    return f"{backend} with {threads} thread(s)" if threads else backend
+def _target_name(backend: str, threads: int | None, kind: str | None = None) -> str:
+    name = f"{backend} with {threads} thread(s)" if threads else backend
+    return f"{name} ({kind})" if kind else name
+
+
+# graph features a route may match on: (name in the report, value)
+FEATURES: dict[str, Callable[[Any], float]] = {
+    "ops": lambda s: len(s.nodes),
+    "flops": lambda s: s.flops(),
+    "constant_bytes": lambda s: s.constant_bytes,
+    "io_bytes": io_bytes,
+}
+
+
+def _separating_feature(ins: list, outs: list) -> dict[str, float] | None:
+    """The `when` of a feature that separates ``ins`` (summaries) from ``outs``, with thresholds at
+    the ins' own extremes (a graph between the two sets keeps its place):
+
+    - one-sided where every out lies on one side ("min_flops" = the smallest of the ins: the outs
+      are all smaller, so the larger graphs move, and with them any larger one: latencies grow
+      with size at their own rate per placement, and the outs show which way the difference goes);
+    - the ins' range, both bounds, where outs lie on both sides or there is no out at all (nothing
+      says which way the difference goes beyond the graphs seen, so the route stays within them).
+
+    Among the features that separate, the widest gap (the nearest out's ratio to the threshold;
+    with no outs, the feature the ins spread widest on: the one that bounds their size best). A
+    feature some graph has none of (no constants) is a presence test, not a size, and is not used.
+    None when no feature separates them."""
+    best: tuple[tuple[float, float], dict[str, float]] | None = None
+    for name, f in FEATURES.items():
+        vin, vout = [float(f(s)) for s in ins], [float(f(s)) for s in outs]
+        if min(vin + vout) <= 0:
+            continue
+        lo, hi = min(vin), max(vin)
+        if vout and all(v < lo for v in vout):
+            when, gap = {f"min_{name}": lo}, lo / max(vout)
+        elif vout and all(v > hi for v in vout):
+            when, gap = {f"max_{name}": hi}, min(vout) / hi
+        elif not any(lo <= v <= hi for v in vout):
+            when = {f"min_{name}": lo, f"max_{name}": hi}
+            gap = min((max(v / hi, lo / v) for v in vout), default=math.inf)
+        else:
+            continue
+        rank = (gap, hi / lo)
+        if best is None or rank > best[0]:
+            best = (rank, when)
+    return None if best is None else best[1]
+
+
+def _when_text(when: Mapping[str, float]) -> str:
+    parts = []
+    for key, value in when.items():
+        side, name = key.split("_", 1)
+        parts.append(f"{'at least' if side == 'min' else 'at most'} {value:g} {name.replace('_', ' ')}")
+    return " and ".join(parts)
 
 
 def _route_for(graphs_in: list[dict], graphs_out: list[dict], backend: str, others: list[str], idx: int,
-               threads: int | None = None) -> dict:
-    """A route sending ``graphs_in`` (summaries) to ``backend`` (with a CPU mode when ``threads``):
-    by one separating feature if the trace has one, else by hash."""
+               threads: int | None = None, kind: str | None = None, policies: list[str] | None = None) -> dict:
+    """A route sending ``graphs_in`` (summaries) to ``backend`` (of device kind ``kind`` first, for
+    a route across kinds; with a CPU mode when ``threads``): by one separating feature if the trace
+    has one, else by an operator present in all of them and none of the others, else by hash."""
     ins = [summarize(g) for g in graphs_in]
     outs = [summarize(g) for g in graphs_out]
-    target, name = _route_target(backend, threads, others), _target_name(backend, threads)
-    rid = f"tuned-{idx}-{backend}" + (f"-t{threads}" if threads else "")
-    feats = {
-        "min_ops": lambda s: len(s.nodes),
-        "min_flops": lambda s: s.flops(),
-        "min_constant_bytes": lambda s: s.constant_bytes,
-    }
-    for key, f in feats.items():
-        threshold = min(f(s) for s in ins)
-        if all(f(s) < threshold for s in outs):
-            value = int(threshold) if key != "min_flops" else float(threshold)
-            return {"id": rid, "when": {key: value}, **target,
-                    "reason": f"tuned: graphs with {key.replace('min_', '')} >= {value:g} measured better on {name}"}
+    target, name = _route_target(backend, threads, others, kind), _target_name(backend, threads, kind)
+    rid = f"tuned-{idx}-{backend}" + (f"-{kind}" if kind else "") + (f"-t{threads}" if threads else "")
+    head: dict[str, Any] = {"id": rid}
+    if policies:
+        head["policies"] = list(policies)
+    found = _separating_feature(ins, outs)
+    if found:
+        when = {k: float(v) if k.endswith("flops") else int(v) for k, v in found.items()}
+        return {**head, "when": when, **target,
+                "reason": f"tuned: graphs with {_when_text(when)} measured better on {name}"}
     common = set.intersection(*(set(s.op_counts()) for s in ins))
     for op in sorted(common):
         if all(op not in s.op_counts() for s in outs):
-            return {"id": rid, "when": {"ops_any": [op]}, **target,
+            return {**head, "when": {"ops_any": [op]}, **target,
                     "reason": f"tuned: graphs with {op} measured better on {name}"}
-    return {"id": rid, "when": {"graphs": sorted(s.hash[:16] for s in ins)}, **target,
+    return _hash_route(head, ins, target, name)
+
+
+def _hash_route(head: Mapping, ins: list, target: Mapping, name: str) -> dict:
+    return {**head, "when": {"graphs": sorted({s.hash[:16] for s in ins})}, **target,
             "reason": f"tuned: these graphs measured better on {name}"}
 
 
-def _routed(anchor: Candidate, priced: Sequence[Candidate], ws: Sequence, by_kind: Mapping[str, list[str]],
-            modes: Sequence[int], events, base_rules, inventory, matrix, objective: str) -> list[Candidate]:
-    """``anchor``'s rules plus routes for the graphs another backend runs clearly better (priced as
-    the single-backend sets price them: recorded, anchored measurements or models): at least
-    MIN_GAIN faster, and for p50 with the difference beyond its own 95% half-width (_margin: noise
-    never earns a route). Two ways to write them: by a separating feature, and by graph hash."""
-    prefer: dict[tuple, list[dict]] = {}
-    stay: list[dict] = []
+def routes_how(routes: Sequence[Mapping]) -> str:
+    """What a candidate's routes match on, for its name: the `when` keys ("graph hash")."""
+    keys = []
+    for r in routes:
+        for k in dict(r.get("when", {})):
+            keys.append("graph hash" if k == "graphs" else k)
+    return ", ".join(dict.fromkeys(keys)) or "every graph"
+
+
+def _unique_ids(new: list[dict], old: Sequence[Mapping]) -> list[dict]:
+    """The new routes, then the current rules' own (so a graph no new route matches keeps its
+    place), each id once."""
+    taken = {r.get("id") for r in new}
+    out = list(new)
+    for r in old:
+        r = dict(r)
+        rid, n = r.get("id"), 2
+        while r.get("id") in taken:
+            r["id"] = f"{rid}-{n}"
+            n += 1
+        taken.add(r["id"])
+        out.append(r)
+    return out
+
+
+def _routed(anchor: Candidate, sources: Sequence[Candidate], ws: Sequence, by_kind: Mapping[str, list[str]],
+            modes: Sequence[int], events, base_rules, inventory, matrix, objective: str,
+            paired: Paired | None = None, label: str | None = None) -> list[Candidate]:
+    """``anchor``'s rules plus routes for the graphs another placement runs clearly better (priced as
+    the single-backend sets and the kind-first sets price them: recorded, anchored measurements or
+    models): at least MIN_GAIN faster, beyond the noise (clearly_faster: paired rounds where the
+    trace has them). Two ways to write them: by a separating feature, and by graph hash."""
+    prefer: dict[tuple, list[int]] = {}
+    stay: list[int] = []
     for i, w in enumerate(ws):
         cur = anchor.outcomes[i]
-        cur_v = _metric(cur, objective)
         best_alt = None
-        for c in priced:
+        for c in sources:
             alt = c.outcomes[i]
             v = _metric(alt, objective)
-            if (c is anchor or v is None or cur_v is None or alt.key == cur.key or alt.kind != cur.kind
-                    or (alt.key or "").startswith("partition:")):
+            if (c is anchor or v is None or _metric(cur, objective) is None or alt.key == cur.key
+                    or not alt.backend or not alt.kind or (alt.key or "").startswith("partition:")):
                 continue
-            significant = v < cur_v * (1 - MIN_GAIN) and _margin(alt, cur, objective) > 0
-            if significant and (best_alt is None or v < _metric(best_alt, objective)):
+            if clearly_faster(alt, cur, objective, paired(w, cur, alt) if paired else None) and (
+                    best_alt is None or v < _metric(best_alt, objective)):
                 best_alt = alt
-        if best_alt is not None and best_alt.backend:
-            prefer.setdefault((best_alt.backend, best_alt.threads), []).append(w.graph)
+        if best_alt is not None:
+            cross = best_alt.kind != cur.kind
+            prefer.setdefault((best_alt.kind, best_alt.backend, best_alt.threads, cross), []).append(i)
         else:
-            stay.append(w.graph)
+            stay.append(i)
     if not prefer:
         return []
-    kind = next(iter(by_kind))
-    order_of = by_kind.get(kind, [])
+    old_routes = list(anchor.rules.get("routes") or [])
+    policy_of = [normalize(w.options, anchor.rules).policy for w in ws]
     feature_routes, hash_routes = [], []
-    for i, ((backend, n), gs) in enumerate(sorted(prefer.items())):
-        others = [g for t, x in prefer.items() if t != (backend, n) for g in x] + stay
+    for idx, ((kind, backend, n, cross), moved) in enumerate(sorted(prefer.items())):
         threads = n if modes else None  # with modes in play, a route always says its own
-        feature_routes.append(_route_for(gs, others, backend, order_of, i, threads))
-        hash_routes.append({"id": f"tuned-{i}-{backend}" + (f"-t{threads}" if threads else ""),
-                            "when": {"graphs": sorted(summarize(g).hash[:16] for g in gs)},
-                            **_route_target(backend, threads, order_of),
-                            "reason": f"tuned: these graphs measured better on {_target_name(backend, threads)}"})
+        # the target first, then the real backends of its kind and of the other kinds, each in the
+        # anchor's order (a route's backend order applies within every kind)
+        others = [b for k in (kind, *[k for k in by_kind if k != kind])
+                  for b in sorted(by_kind.get(k, []), key=lambda x, k=k: _rank(anchor.rules, k, x))]
+        policies = sorted({policy_of[i] for i in moved}, key=POLICIES.index) if cross else None
+        in_hashes = {summarize(ws[i].graph).hash for i in moved}
+        rest = [i for i in range(len(ws)) if i not in moved and (not policies or policy_of[i] in policies)]
+        graphs_out = [ws[i].graph for i in rest if summarize(ws[i].graph).hash not in in_hashes]
+        graphs_in = [ws[i].graph for i in moved]
+        feature_routes.append(_route_for(graphs_in, graphs_out, backend, others, idx, threads,
+                                         kind if cross else None, policies))
+        head: dict[str, Any] = {"id": feature_routes[-1]["id"]}
+        if policies:
+            head["policies"] = policies
+        hash_routes.append(_hash_route(head, [summarize(g) for g in graphs_in],
+                                       _route_target(backend, threads, others, kind if cross else None),
+                                       _target_name(backend, threads, kind if cross else None)))
     out = []
-    for how, routes in (("features", feature_routes), ("by graph", hash_routes)):
+    ways = [feature_routes] if feature_routes == hash_routes else [feature_routes, hash_routes]
+    for routes in ways:
+        every = _unique_ids(routes, old_routes)
         rules = dict(anchor.rules)
-        rules["routes"] = routes
+        rules["routes"] = every
         if validate_rules(rules):
             continue
-        c = Candidate(f"{anchor.name}, routed ({how})", _with(anchor.override, {"routes": routes}), rules)
+        c = Candidate(f"{label or anchor.name}, routed by {routes_how(routes)}",
+                      _with(anchor.override, {"routes": every}), rules, anchor=anchor)
         _price(c, events, base_rules, inventory, matrix, objective)
         out.append(c)
     return out
 
 
+def _rank(rules: Mapping, kind: str, backend: str) -> int:
+    order = backend_order(rules, kind)
+    return order.index(backend) if backend in order else len(order)
+
+
+def _probes(base_rules: Mapping, base_override: Mapping, by_kind: Mapping[str, list[str]]) -> list[Candidate]:
+    """Rule sets that put one device kind and one backend first for every graph (a route with no
+    `when`): never written, they price each workload on every placement its context may be moved
+    to, so that a route can move a graph across kinds (small graphs of a default context to the
+    CPU). Only with more than one kind."""
+    if len(by_kind) < 2:
+        return []
+    old = list(base_rules.get("routes") or [])
+    out = []
+    for kind, backends in by_kind.items():
+        for b in backends:
+            probe = {"id": f"probe-{kind}-{b}", "kinds": [kind], "backends": [b, *[x for x in backends if x != b]]}
+            routes = _unique_ids([probe], old)
+            out.append(Candidate(f"{b} ({kind}) for every graph", _with(base_override, {"routes": routes}),
+                                 _merge(dict(base_rules), {"routes": routes})))
+    return out
+
+
+def _defaults(rules: Mapping, by_kind: Mapping[str, list[str]]) -> tuple:
+    """What graphs no route matches get: the order of this machine's backends of each kind, and
+    each policy's CPU mode."""
+    from .engine import policy_threads
+
+    return (tuple(tuple(sorted(bs, key=lambda b, k=k: _rank(rules, k, b))) for k, bs in by_kind.items()),
+            tuple(policy_threads(rules, p) for p in POLICIES))
+
+
+def _same_defaults(c: Candidate, base_rules: Mapping, kinds) -> bool:
+    return _defaults(c.rules, kinds) == _defaults(base_rules, kinds)
+
+
 def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, inventory: Sequence[Device], *,
          objective: str = "latency-p50", base_override: Mapping | None = None) -> dict:
-    """The search (module doc). Returns {"best", "candidates", "baseline", "single", "rows", ...}."""
+    """The search (module doc). Returns {"best", "candidates", "baseline", "best_single", "workloads",
+    "objective", "note", "paired", "probes"}."""
     if objective not in OBJECTIVES:
         raise ValueError(f"--objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     base_override = dict(base_override or {})
@@ -241,35 +469,64 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
         rest = [b for b in backend_order(base_rules, kind) if b not in backends]
         for b in backends:
             order = [b, *[x for x in backends if x != b], *rest]
-            ov = _with(base_override, {"backends": {kind: order}})
-            singles.append(Candidate(f"{b} first ({kind})", ov, _merge(dict(base_rules), {"backends": {kind: order}})))
+            # an order the current rules already give is not written again
+            current = sorted(backends, key=lambda x, k=kind: _rank(base_rules, k, x))
+            # an order the current rules already give (for this machine's backends) is not written again
+            change = {"backends": {kind: order}} if order[:len(backends)] != current else {}
+            ov = _with(base_override, change)
+            singles.append(Candidate(f"{b} first ({kind})", ov, _merge(dict(base_rules), change)))
             for n in modes if kind == "cpu" else []:  # the same with a CPU mode for every policy
                 mode = {"policy": {p: {"cpu_threads": n} for p in POLICIES}}
                 singles.append(Candidate(f"{b} first ({kind}), {n} thread(s)", _with(ov, mode),
-                                         _merge(_merge(dict(base_rules), {"backends": {kind: order}}), mode)))
+                                         _merge(_merge(dict(base_rules), change), mode)))
     cands += singles
-    for c in cands:
+    probes = _probes(base_rules, base_override, by_kind)
+    for c in cands + probes:
         _price(c, events, base_rules, inventory, matrix, objective)
     priced = [c for c in singles if c.total is not None]
     if not priced:
         raise ValueError("no single-backend rule set runs every workload with the matrix's devices")
+    paired = pairing(events, inventory)
+    for c in singles:  # a new default order must be no worse than the current one wherever measured
+        if not _same_defaults(c, base_rules, by_kind):
+            c.unsafe = default_problems(c, baseline, ws, objective, paired)
     best_single = min(priced, key=lambda c: c.total)
+    sources = priced + [p for p in probes if p.total is not None]
+    anchored: set = set()
     for anchor in priced:  # routes from every single-backend set, the current rules' order among them
-        cands += _routed(anchor, priced, ws, by_kind, modes, events, base_rules, inventory, matrix, objective)
+        if anchor.unsafe:
+            continue  # its default would not be written: the routes from the current order carry the gain
+        sig = _defaults(anchor.rules, by_kind)
+        if sig in anchored:
+            continue  # the same defaults as a set already routed (e.g. each kind's current order)
+        anchored.add(sig)
+        label = "current rules" if sig == _defaults(base_rules, by_kind) else None
+        cands += _routed(anchor, sources, ws, by_kind, modes, events, base_rules, inventory, matrix, objective, paired,
+                         label)
     ok = [c for c in cands if c.total is not None and not hint_violations(c, ws)]
+    eligible = [c for c in ok if not c.unsafe]
     # ties (the same placements written two ways): fewer routes, then the current backend orders
-    ranked = sorted(ok, key=lambda c: (c.total, len(c.override.get("routes", [])),
-                                       any(backend_order(c.rules, k) != backend_order(base_rules, k) for k in by_kind)))
-    if baseline in ok:  # the current rules stay unless a candidate beats them by more than the noise
-        best = next(c for c in ranked if c is baseline or significantly_better(c, baseline, ws, objective))
+    ranked = sorted(eligible, key=lambda c: (c.total, len(c.routes), not _same_defaults(c, base_rules, by_kind)))
+    if not ranked:
+        raise ValueError("no eligible rule set runs every workload with the matrix's devices")
+    if baseline in eligible:  # the current rules stay unless a candidate beats them by more than the noise
+        best = next(c for c in ranked if c is baseline or significantly_better(c, baseline, ws, objective, paired))
     else:
         best = ranked[0]
-    kept = best is baseline and ranked[0] is not baseline
-    return {"best": best, "baseline": baseline, "best_single": best_single, "candidates": cands,
-            "workloads": ws, "objective": objective,
-            "note": (f"kept the current rules: {ranked[0].name} totals less, but not by more than the noise "
+    notes = []
+    if best is baseline and ranked[0] is not baseline:
+        notes.append(f"kept the current rules: {ranked[0].name} totals less, but not by more than the noise "
                      f"(at least {MIN_GAIN:.0%} on the workloads it moves, and still ahead once each difference gives "
-                     "up its 95% half-width)") if kept else None}
+                     "up its 95% half-width)")
+    lower = [c for c in ok if c.unsafe and c.total is not None and best.total is not None and c.total < best.total]
+    if lower:
+        c = min(lower, key=lambda x: x.total)
+        notes.append(f"{c.name} totals less ({c.total:.2f}), but its default order is not shown no worse than the "
+                     f"current one beyond the noise on {len(c.unsafe)} workload(s) (e.g. {c.unsafe[0]}): graphs tune "
+                     "has not seen would get it, so the default stays and routes carry the gain")
+    return {"best": best, "baseline": baseline, "best_single": best_single, "candidates": cands,
+            "workloads": ws, "objective": objective, "paired": paired, "probes": probes,
+            "note": "; ".join(notes) if notes else None}
 
 
 # --------------------------------------------------------------------------- outputs
@@ -323,33 +580,146 @@ def _fmt(o: ReplayOutcome, objective: str) -> str:
     if v is None:
         return "FAILED"
     ci = f" [{o.ci_ms[0]:.2f}, {o.ci_ms[1]:.2f}]" if o.ci_ms and objective == "latency-p50" else ""
-    return f"{v:.2f}{ci} {o.latency_source}"
+    note = " (not anchored: 1 round)" if o.note and o.note.startswith("not anchored") else ""
+    return f"{v:.2f}{ci} {o.latency_source}{note}"
 
 
-def report_markdown(result: Mapping, truth_diff: str) -> str:
+def _md(text: str) -> str:
+    return str(text).replace("|", "\\|")
+
+
+def _page_ms(w, o: ReplayOutcome) -> str:
+    """The page's own p50 (dispatch to the read of an output, as the shim reported it) where the
+    trace recorded it on this placement, else "-"."""
+    import statistics
+
+    xs = (getattr(w, "page_by_key", {}) or {}).get(o.key or "")
+    return f"{statistics.median(xs):.2f}" if xs else "-"
+
+
+def _route_rows(c: Candidate) -> list[str]:
+    if not c.routes:
+        return ["(no routes)"]
+    out = ["| route | policies | when | kinds first | backends | threads | reason |", "|---|---|---|---|---|---|---|"]
+    for r in c.routes:
+        when = ", ".join(f"{k} = {json.dumps(v)}" for k, v in dict(r.get("when", {})).items()) or "every graph"
+        out.append(f"| `{r.get('id')}` | {', '.join(r.get('policies', [])) or 'all'} | {_md(when)} | "
+                   f"{' > '.join(r.get('kinds', [])) or '-'} | {' > '.join(r.get('backends', [])) or '-'} | "
+                   f"{r.get('threads', '-')} | {_md(r.get('reason', ''))} |")
+    return out
+
+
+def _writes(c: Candidate, base_override: Mapping) -> str:
+    """What a candidate writes beyond the current rules, in a few words."""
+    parts = []
+    for kind, order in dict(c.override.get("backends", {})).items():
+        if order != dict(base_override.get("backends", {})).get(kind):
+            parts.append(f"[backends] {kind} = {' > '.join(order)}")
+    pol = {p: t.get("cpu_threads") for p, t in dict(c.override.get("policy", {})).items() if isinstance(t, Mapping)}
+    if pol and pol != {p: t.get("cpu_threads") for p, t in dict(base_override.get("policy", {})).items()
+                       if isinstance(t, Mapping)}:
+        parts.append(f"cpu_threads = {sorted(set(pol.values()))[0]} for every policy")
+    new = [r for r in c.routes if str(r.get("id", "")).startswith("tuned-")
+           and r not in list(base_override.get("routes", []))]
+    if new:
+        parts.append(f"{len(new)} route(s) by {routes_how(new)}")
+    return "; ".join(parts) or "the current rules"
+
+
+SOURCES = """\
+## Where each number comes from
+
+All figures are milliseconds per dispatch (`cpu-time`: CPU milliseconds per dispatch), the host's
+p50 of its dispatch of the graph, unless a column says page; totals weigh each workload by its
+dispatch count.
+
+- **recorded**: what the trace's dispatches took on that device, in the host. Its 95% interval
+  covers the p50s of the rounds that recorded it (a round: a run of one context's dispatches of
+  the graph; each round is one sample of the machine's speed then), so many dispatches from
+  rounds that disagree are not a precise figure.
+- **measured**: `policy measure` on this machine (warm-up, then runs interleaved across the
+  devices; the p50 and its 95% interval). Where the trace recorded the same graph on another
+  device, a measurement is *anchored* instead, when that can be done honestly.
+- **anchored**: a measurement corrected by what the trace recorded for the same graph on the
+  device it did run on, so that both sides of a comparison are priced in the same conditions.
+  A browser matrix (`--browser`) times what a trace records, so the recorded/measured ratio on the
+  anchor device is the machine's speed then and now, and it scales the measurement; an in-process
+  matrix lacks the host's overhead, so recorded minus measured there is added. The interval adds
+  the anchor's own (its recorded rounds and its measurement, in quadrature). A browser
+  measurement is scaled only from at least two recorded rounds: one round is one sample of the
+  machine's speed and is never multiplied through; such a figure stays **measured**, marked
+  "not anchored: 1 round", its interval reaching the scaled value.
+- **modelled**: the per-op-class model of `policy calibrate` (calibrated real backends) or the
+  static cost model (`[perf.*]` of the rules, a profile's perf hints) for declared devices.
+- **paired**: where the trace recorded both placements of a graph in interleaved rounds (rules
+  recorded by several hosts at once, or one after the other round by round), each round of one is
+  paired with the other's nearest in time, and the decision is on the geometric mean of the
+  per-round ratios, with a bootstrap 95% interval: a route needs it at most 0.95 and the interval
+  below 1.
+- **page**: the page's own p50, from `dispatch()` to the read of an output (reported by the shim
+  while tracing), on the placement where the trace recorded it. It includes the transfers and
+  the page's event loop, often 2-4x the host's figure; tune compares the host's figures, which
+  every placement has.
+"""
+
+
+def report_markdown(result: Mapping, truth_diff: str, base_override: Mapping | None = None) -> str:
     best, base, single = result["best"], result["baseline"], result["best_single"]
     obj = result["objective"]
-    unit = "ms CPU" if obj == "cpu-time" else "ms"
+    paired = result.get("paired")
+    base_override = base_override or {}
+    unit = "CPU ms" if obj == "cpu-time" else "ms"
+    total = f"{best.total:.2f} {unit}" if best.total is not None else "-"
+    ci = f" (95% interval {best.ci[0]:.2f} to {best.ci[1]:.2f})" if best.ci else ""
     out = ["# policy tune report", "",
-           f"Objective: {obj} (per dispatch, weighted by each workload's dispatch count). Chosen: **{best.name}**"
+           f"Objective: {obj}, {unit} per dispatch, weighted by each workload's dispatch count. "
+           f"Chosen: **{best.name}**, predicted total {total}{ci}"
            + (f"; {result['note']}." if result.get("note") else "."), "",
-           "| rule set | weighted total | 95% CI of the total |", "|---|---|---|"]
+           "A rule set that changes the default order (what graphs tune has not seen get) is eligible only when "
+           "that order is no worse than the current rules on every measured workload it places differently, "
+           "beyond the noise; the others keep the default and route the graphs that gain.", "",
+           "## Rule sets", "",
+           f"| rule set | writes | weighted total ({unit}) | 95% interval of the total | eligible |", "|---|---|---|---|---|"]
     for c in result["candidates"]:
-        tot = "FAILS a workload" if c.total is None else f"{c.total:.2f} {unit}"
-        ci = f"[{c.ci[0]:.2f}, {c.ci[1]:.2f}]" if c.ci else "-"
-        out.append(f"| {c.name}{' (chosen)' if c is best else ''} | {tot} | {ci} |")
-    out += ["", f"| workload (page, graph) | dispatches | before: device | before {unit} | best single: device "
-                f"| {unit} | after: device | after {unit} |", "|---|---|---|---|---|---|---|---|"]
-    for w, a, s, b in zip(result["workloads"], base.outcomes, single.outcomes, best.outcomes):
-        out.append(f"| {w.name} | {w.weight} | {a.label} | {_fmt(a, obj)} | {s.label} | {_fmt(s, obj)} "
-                   f"| {b.label} | {_fmt(b, obj)} |")
-    out += ["", "Sources: measured = `policy measure` on this machine; recorded = the trace; modelled = the "
-                "per-op-class model (calibrated backends) or the static cost model (declared devices).", "",
-            "## Truth table diff", "", "```diff", truth_diff or "(no change: tuning never edits [[options]])", "```", ""]
+        tot = "FAILS a workload" if c.total is None else f"{c.total:.2f}"
+        ci_c = f"[{c.ci[0]:.2f}, {c.ci[1]:.2f}]" if c.ci else "-"
+        hv = hint_violations(c, result["workloads"]) if c.outcomes else []
+        elig = ("no: its default order is not shown no worse on " + "; ".join(c.unsafe[:3])
+                + (f"; +{len(c.unsafe) - 3} more" if len(c.unsafe) > 3 else "")) if c.unsafe else (
+            f"no: {hv[0]}" if hv else "yes")
+        out.append(f"| {c.name}{' **(chosen)**' if c is best else ''} | {_md(_writes(c, base_override))} | {tot} "
+                   f"| {ci_c} | {_md(elig)} |")
+    out += ["", "## Workloads", "",
+            "Each workload is a page, a graph (its output names and node count) and the createContext() options. "
+            f"Figures: {unit} per dispatch, the host's p50 [95% interval] and where it comes from (below); page: "
+            "the page's own p50 where the trace has it.", "",
+            f"| # | page | graph | options | dispatches | before: device | before {unit} | page | "
+            f"best single: device | {unit} | after: device | after {unit} | page | after vs before |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for i, (w, a, s, b) in enumerate(zip(result["workloads"], base.outcomes, single.outcomes, best.outcomes)):
+        graph = w.label or str(w.graph.get("name") or "") or str(w.graph.get("hash", ""))[:10]
+        pr = paired(w, a, b) if paired else None
+        va, vb = _metric(a, obj), _metric(b, obj)
+        vs = "same placement" if a.key == b.key else (
+            f"paired {pr.describe()}" if pr else (f"{vb / va:.2f}x" if va and vb is not None else "-"))
+        out.append(f"| {i} | {_md(w.page or '-')} | {_md(graph)} | `{_md(w.options_text)}` | {w.weight} | {a.label} | "
+                   f"{_fmt(a, obj)} | {_page_ms(w, a)} | {s.label} | {_fmt(s, obj)} | {b.label} | {_fmt(b, obj)} | "
+                   f"{_page_ms(w, b)} | {vs} |")
+    out += ["", "## Routes each rule set would write", ""]
+    for c in result["candidates"]:
+        out += [f"### {c.name}{' (chosen)' if c is best else ''}", "", *_route_rows(c), ""]
+    out += [SOURCES, "## Truth table diff", "", "```diff",
+            truth_diff or "(no change: tuning never edits [[options]])", "```", ""]
     return "\n".join(out)
 
 
-def write_outputs(result: Mapping, rules_path: str | Path, report_dir: str | Path, base_rules: Mapping) -> dict:
+def write_outputs(result: Mapping, rules_path: str | Path, report_dir: str | Path, base_rules: Mapping,
+                  base_override: Mapping | None = None) -> dict:
+    """Write the chosen rules and the report (tune.md, tune.png). The rules file is written only
+    when all of it succeeds: the rules are validated from a temporary file beside their path, which
+    takes the rules' name once the report is written (a failure leaves no rules file behind)."""
+    import os
+
     from .engine import load_rules
     from .truth_table import render_truth_table
 
@@ -357,20 +727,32 @@ def write_outputs(result: Mapping, rules_path: str | Path, report_dir: str | Pat
     header = (f"Written by `webnn-bridge policy tune` (objective {result['objective']}): {best.name}.\n"
               "Merged over the default rules: `webnn-bridge serve --rules THIS_FILE`, or SIGHUP a running host.")
     rp = Path(rules_path)
-    rp.parent.mkdir(parents=True, exist_ok=True)
-    rp.write_text(to_toml(best.override, header), encoding="utf-8")
-    written = load_rules(rp)  # what a host would load: validated, or ValueError
-    before = render_truth_table(base_rules).splitlines()
-    after = render_truth_table(written).splitlines()
-    diff = "\n".join(difflib.unified_diff(before, after, "before", "after", lineterm="", n=1))
+    if rp.is_dir():
+        raise ValueError(f"--out {rp}: a folder, not a rules file")
     d = Path(report_dir)
-    d.mkdir(parents=True, exist_ok=True)
-    md = d / "tune.md"
-    md.write_text(report_markdown(result, diff), encoding="utf-8")
-    ws = result["workloads"]
-    png = plot_bars([f"{w.name} (x{w.weight})" for w in ws],
-                    [("before", "tab:blue", result["baseline"].outcomes),
-                     (f"best single: {result['best_single'].name}", "tab:gray", result["best_single"].outcomes),
-                     (f"tuned: {best.name}", "tab:orange", best.outcomes)],
-                    d / "tune.png", f"policy tune ({result['objective']}): p50 per dispatch before and after")
+    if d.exists() and not d.is_dir():
+        raise ValueError(f"--report {d}: not a folder (tune.md and tune.png go in it)")
+    rp.parent.mkdir(parents=True, exist_ok=True)
+    tmp = rp.with_name(f".{rp.name}.{os.getpid()}.tmp")  # beside it: the rename below is atomic
+    try:
+        tmp.write_text(to_toml(best.override, header), encoding="utf-8")
+        try:
+            written = load_rules(tmp)  # what a host would load: validated, or ValueError
+        except ValueError as e:
+            raise ValueError(str(e).replace(str(tmp), str(rp))) from None
+        before = render_truth_table(base_rules).splitlines()
+        after = render_truth_table(written).splitlines()
+        diff = "\n".join(difflib.unified_diff(before, after, "before", "after", lineterm="", n=1))
+        d.mkdir(parents=True, exist_ok=True)
+        md = d / "tune.md"
+        md.write_text(report_markdown(result, diff, base_override), encoding="utf-8")
+        ws = result["workloads"]
+        png = plot_bars([f"{w.name} {w.options_text} (x{w.weight})" for w in ws],
+                        [("before", "tab:blue", result["baseline"].outcomes),
+                         (f"best single: {result['best_single'].name}", "tab:gray", result["best_single"].outcomes),
+                         (f"tuned: {best.name}", "tab:orange", best.outcomes)],
+                        d / "tune.png", f"policy tune ({result['objective']}): host p50 per dispatch before and after")
+        os.replace(tmp, rp)
+    finally:
+        tmp.unlink(missing_ok=True)
     return {"rules": rp, "md": md, "png": png}

@@ -37,7 +37,7 @@ def _good_trace(path, inv_name="intel-laptop-npu"):
     p = engine.decide_build(d, g, inv, rules)
     events = [trace.context_event({}, d, ctx=1), trace.build_event(g, p, ctx=1, options={}),
               trace.dispatch_event(g, {p.device.id: 2.0}, ctx=1, device=p.device.id)]
-    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    path.write_text("".join(json.dumps({"v": 1, **e}) + "\n" for e in events))
     return events
 
 
@@ -140,7 +140,7 @@ def test_non_object_nodes_are_one_line_errors(tmp_path, capsys):
 
 
 def _lines(*events) -> str:
-    return "".join(json.dumps(e) + "\n" for e in events)
+    return "".join(json.dumps({"v": 1, **e}) + "\n" for e in events)
 
 
 @pytest.mark.parametrize("mutate,problem", [

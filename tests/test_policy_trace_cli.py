@@ -61,7 +61,7 @@ def test_trace_writer_is_thread_safe(tmp_path):
 
 def test_read_trace_skips_only_a_truncated_last_line(tmp_path):
     p = tmp_path / "t.jsonl"
-    p.write_text('{"event": "context", "options": {}}\n\n{"event": "build", "gra')
+    p.write_text('{"v": 1, "event": "context", "options": {}}\n\n{"v": 1, "event": "build", "gra')
     assert [e["event"] for e in trace.read_trace(p)] == ["context"]
     p.write_text('{"event": "context"\n{"event": "build"}\n')
     with pytest.raises(ValueError):

@@ -56,7 +56,7 @@ def test_a_context_the_rules_put_on_the_cpu_never_builds_on_an_accelerator(tmp_p
     base = engine.load_rules()
     db = engine.decide_context({"powerPreference": "low-power"}, inv, base)
     pb = engine.decide_build(db, g, inv, base)
-    path.write_text("".join(json.dumps(e) + "\n" for e in (
+    path.write_text("".join(json.dumps({"v": 1, **e}) + "\n" for e in (
         trace.context_event({"powerPreference": "low-power"}, db, ctx=1), trace.build_event(g, pb, ctx=1))))
     rows = trace.replay(trace.read_trace(path), base, cpu_first, inv)
     assert rows[0].a.kind == "npu" and rows[0].b.device == "cpu" and rows[0].changed
@@ -372,7 +372,8 @@ def test_tune_routes_from_the_current_order_when_the_best_single_backend_wins_on
     result = tune.tune(events, matrix, rules, inv, objective="latency-p50")
     best = result["best"]
     assert result["best_single"].name == "openvino first (cpu)"
-    assert best.name == "onnxruntime first (cpu), routed (features)", result["note"]
+    # issue 36: the name says what the routes match on (was "routed (features)", also for hash routes)
+    assert best.name.startswith("current rules, routed by ") and "graph hash" not in best.name, best.name
     assert [o.device for o in best.outcomes] == ["ov-cpu", "ort-cpu", "ort-cpu"]
     assert best.total < result["best_single"].total
     (route,) = best.override["routes"]
@@ -393,15 +394,15 @@ def test_tune_routes_only_the_graph_another_backend_runs_better(tmp_path):
     assert best.total == pytest.approx(9.65 + 1.25 * 2 + 0.75 * 3)
     assert best.total <= result["best_single"].total
     assert [o.device for o in best.outcomes] == ["ov-cpu", "ort-cpu", "ort-cpu"]
-    # OpenVINO first is the best single backend (16.1 ms): with the two graphs ONNX Runtime runs
-    # better routed back, it places them as the current order with the convnet routed to OpenVINO;
-    # of the two ways to write it, the one that keeps the current backend order wins
-    assert result["best_single"].name == "openvino first (cpu)"
-    other = by_name["openvino first (cpu), routed (features)"]
-    assert [o.device for o in other.outcomes] == [o.device for o in best.outcomes]
-    assert other.override["routes"][0]["backends"][0] == "onnxruntime"
-    assert best.name == "onnxruntime first (cpu), routed (features)"
-    assert best.override["backends"]["cpu"][0] == "onnxruntime"
+    # OpenVINO first is the best single backend (16.1 ms), but it runs two of the three graphs
+    # slower than the current order: graphs tune has not seen would get that default, so it is not
+    # eligible and nothing is routed from it (issue 36); the current order with the convnet routed
+    # to OpenVINO places everything as well as it could
+    ov = by_name["openvino first (cpu)"]
+    assert result["best_single"] is ov and len(ov.unsafe) == 2 and ov is not best
+    assert not any(c.name.startswith("openvino first (cpu), routed") for c in result["candidates"])
+    assert best.name.startswith("current rules, routed by ") and "graph hash" not in best.name
+    assert "backends" not in best.override  # the current order is not written again
     (route,) = best.override["routes"]
     assert route["backends"][0] == "openvino" and "graphs" not in route["when"]  # by a feature, not a hash
     paths = tune.write_outputs(result, tmp_path / "tuned.toml", tmp_path / "report", rules)
@@ -409,10 +410,12 @@ def test_tune_routes_only_the_graph_another_backend_runs_better(tmp_path):
     rows = trace.replay(events, rules, again, inv, matrix=matrix)
     assert [r.b.device for r in rows] == ["ov-cpu", "ort-cpu", "ort-cpu"]
     md = paths["md"].read_text()
-    assert "| /tiny-cnn.html tiny-cnn | 1 | ort-cpu | 17.25 [17.25, 17.25] recorded |" in md
+    # each workload by page, graph and options (issue 36), ms per dispatch
+    assert "| 0 | /tiny-cnn.html | tiny-cnn | `{}` | 1 | ort-cpu | 17.25 [17.25, 17.25] recorded | - |" in md
     # OpenVINO's interval (9.4 +- 0.47, shifted by 0.25) widens by the anchor's: ONNX Runtime measured
     # 17.0 +- 0.85, recorded once (exact): hypot(0.47, 0.85) = 0.97 either side
     assert "| ov-cpu | 9.65 [8.68, 10.62] anchored |" in md
+    assert "### openvino first (cpu)\n\n(no routes)" in md and "## Where each number comes from" in md
     assert "+| 1 | `tuned-0-openvino` | all |" in md  # the truth-table diff shows the new route
     assert paths["png"].read_bytes()[:4] == b"\x89PNG"
     # cpu-time objective prices CPU time
@@ -458,8 +461,8 @@ def test_tune_does_not_route_on_a_gain_inside_the_recordings_noise(recorded, rou
     assert rows[0].a.latency_source == "recorded"
     assert (best.outcomes[0].device == "ov-cpu") is routed
     assert (result["note"] is None) is routed  # keeping the rules on a smaller total says why
-    if not routed:
-        assert result["best"] is result["baseline"] and "not by more than the noise" in result["note"]
+    if not routed:  # OpenVINO first totals less, but not beyond the noise: as a default it is not eligible
+        assert result["best"] is result["baseline"] and "beyond the noise" in result["note"]
 
 
 def _rounds(g, inv, rules, per_backend: dict[str, list[list[float]]]) -> list[dict]:
@@ -501,11 +504,12 @@ def test_rounds_are_the_samples_tune_trusts(ov_rounds, routed):
 def test_a_browser_matrix_anchors_by_a_factor():
     """A matrix measured through pages (policy measure --browser) times what traces record: a
     recorded figure that differs from it on the same device is the machine's speed at the time,
-    which scales the other device's measurement (an in-process matrix adds an overhead instead)."""
+    which scales the other device's measurement (an in-process matrix adds an overhead instead).
+    Issue 36: only from at least two recorded rounds (see the next test for one)."""
     inv = parse_profile(TWO_CPUS)[:2]
     rules = engine.load_rules()
     g = load_graph(GRAPHS / "tiny-cnn.json")
-    events = _rounds(g, inv, rules, {"ort-cpu": [[12.0] * 9]})
+    events = _rounds(g, inv, rules, {"ort-cpu": [[12.0] * 9, [12.0] * 9]})
     cell = {"p90": 0, "n": 40}
     results = {"ort-cpu": {**cell, "p50": 10.0, "p90": 10.2, "ci95": [9.8, 10.2]},
                "ov-cpu": {**cell, "p50": 5.0, "p90": 5.1, "ci95": [4.9, 5.1]}}
@@ -533,8 +537,8 @@ def test_tune_cli_reads_several_traces(tmp_path, capsys):
         elif ev["event"] == "build":
             ev = dict(ev, gid=f"ov{ev['gid']}")
         ov_rounds.append(ev)
-    (tmp_path / "a.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
-    (tmp_path / "b.jsonl").write_text("".join(json.dumps(e) + "\n" for e in ov_rounds))
+    (tmp_path / "a.jsonl").write_text("".join(json.dumps({"v": 1, **e}) + "\n" for e in events))
+    (tmp_path / "b.jsonl").write_text("".join(json.dumps({"v": 1, **e}) + "\n" for e in ov_rounds))
     (tmp_path / "m.json").write_text(json.dumps(matrix))
     profile = tmp_path / "two.json"
     profile.write_text(json.dumps({"devices": TWO_CPUS["devices"][:2]}))
@@ -545,7 +549,7 @@ def test_tune_cli_reads_several_traces(tmp_path, capsys):
     assert rc == 0 and "<- chosen" in out
     md = (tmp_path / "rep" / "tune.md").read_text()
     # both backends priced by what the pages recorded: 17.25 on ONNX Runtime, 16.25 on OpenVINO for the convnet
-    assert "| /tiny-cnn.html tiny-cnn | 2 | ort-cpu | 17.25 [17.25, 17.25] recorded |" in md
+    assert "| /tiny-cnn.html | tiny-cnn | `{}` | 2 | ort-cpu | 17.25 [17.25, 17.25] recorded |" in md
     assert "ov-cpu | 16.25 [16.25, 16.25] recorded |" in md
     rules_out = engine.load_rules(tmp_path / "t.toml")
     p = engine.decide_build(engine.decide_context({}, inv, rules_out), load_graph(GRAPHS / "tiny-cnn.json"), inv,
