@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import math
+import os
+import threading
+import time
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,3 +149,87 @@ def desc_of(a: np.ndarray) -> OperandDesc:
     from webnn_bridge.ops.core import data_type_of
 
     return OperandDesc(data_type_of(a), tuple(a.shape))
+
+
+# -- CPU thrift (issue 39): how many threads a runtime's pool may use for a graph, the same rule for
+# every runtime (ONNX Runtime, OpenVINO, PyTorch), and whether pool threads may spin.
+SPIN_ENV = "WEBNN_BRIDGE_SPIN"  # "1": pool threads spin between a run's operators (`serve --spin`)
+THRIFT_THREADS = 2  # the most threads a pool gets by default (see pool_threads)
+ACTIVE_WINDOW_S = 1.0  # a page is active while its latest dispatch is at most this old
+
+
+def spinning() -> bool:
+    """Whether runtimes' pool threads may spin (busy-wait) for work: off unless asked for
+    (``serve --spin`` or WEBNN_BRIDGE_SPIN=1), since a spinning pool burns cores the page's
+    browser needs; spinning saves the wake-up of sleeping threads (about 0.2 ms a run)."""
+    return os.environ.get(SPIN_ENV, "") == "1"
+
+
+def cpu_cores() -> int:
+    """The cores this process may use: its CPU affinity, bounded by a cgroup (v2) CPU quota."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as f:
+            quota, period = f.read().split()[:2]
+        if quota != "max":
+            cores = min(cores, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass
+    return max(1, cores)
+
+
+class ActivePages:
+    """The pages (host sessions) that dispatched in the last ``window`` seconds; a closed one no
+    longer counts. Thread-safe; sessions call touch() on each dispatch."""
+
+    def __init__(self, window: float = ACTIVE_WINDOW_S):
+        self.window = window
+        self._seen: dict[int, tuple[float, weakref.ref]] = {}
+        self._lock = threading.Lock()
+
+    def touch(self, page: object) -> None:
+        now = time.monotonic()
+        with self._lock:
+            entry = self._seen.get(id(page))
+            if entry is not None and entry[1]() is page:
+                self._seen[id(page)] = (now, entry[1])
+                return
+            try:
+                ref = weakref.ref(page)
+            except TypeError:
+                return
+            self._seen[id(page)] = (now, ref)
+            if len(self._seen) > 4096:
+                self._prune(now)
+
+    def _prune(self, now: float) -> None:
+        for key, (t, ref) in list(self._seen.items()):
+            page = ref()
+            if page is None or now - t > self.window or getattr(page, "closed", False):
+                del self._seen[key]
+
+    def count(self) -> int:
+        with self._lock:
+            self._prune(time.monotonic())
+            return len(self._seen)
+
+
+ACTIVE_PAGES = ActivePages()
+
+
+def pool_threads(active: int | None = None) -> int:
+    """The threads a runtime's pool gets for a graph compiled now when the policy sets no CPU mode
+    (Device.threads 0): the cores this process may use shared by the pages that dispatch now
+    (``active``, default ACTIVE_PAGES.count(), at least one), and at most THRIFT_THREADS.
+    ONNX Runtime, OpenVINO and PyTorch take the same count, so the runs that overlap (the host runs
+    at most one job per page, on a worker per core) hold about a thread per core between them.
+    The bound: n threads busy through a run cost n times its latency in CPU time, which the page's
+    browser, on the same cores, goes without (issue 39 asks for at most 1.5x); a policy's
+    cpu_threads (rules.toml) gives a graph more. A pool's size is fixed when its graph is compiled
+    (ONNX Runtime has no per-run thread count): a graph compiled while many pages were active keeps
+    its smaller pool."""
+    pages = ACTIVE_PAGES.count() if active is None else active
+    return max(1, min(THRIFT_THREADS, cpu_cores() // max(1, pages)))

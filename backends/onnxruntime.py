@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -17,21 +16,25 @@ from webnn_bridge.ops.core import DATA_TYPES, OperationError, UnknownError
 from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Compiled, Device, contiguous
+from .base import THRIFT_THREADS, Backend, Compiled, Device, contiguous, cpu_cores, pool_threads, spinning
 from .cache import engine_cache_dir
 from .onnx_lowering import OPSET, _external_name, io_names, is_external, ort_storage, serialize_graph
 
 log = logging.getLogger("webnn_bridge.onnxruntime")
 
 # Threads: ORT's process-wide (global) pools would bound the thread count, but their threads spin
-# for ~50 ms after every run (no API turns that off for global pools): on a small machine that
-# steals the core the browser needs to send the next input. Instead, each session has its own
-# intra-op pool that spins only while a run is in progress (session.force_spinning_stop), and only
-# a bounded number of sessions get one: graphs too small to gain from threads, and big ones beyond
-# the bound, run on the calling worker thread (intra_op_num_threads=1: ORT creates no thread).
-POOL_THREADS = 64  # at most this many intra-op pool threads in all (a pool has a thread per core)
-POOLED_SESSIONS = max(1, POOL_THREADS // (os.cpu_count() or 1))  # sessions with a pool at once
-SPIN_US = 1000  # how long an idle pool thread spins before it sleeps (see session_options)
+# for ~50 ms after every run and Python has no switch for that (onnxruntime's pybind module offers
+# set_global_thread_pool_sizes alone): on a small machine that steals the core the browser needs to
+# send the next input. Instead a graph big enough to gain from threads gets its own intra-op pool of
+# pool_threads() threads (backends/base.py: the cores shared by the active pages, at most two) whose
+# threads never spin (session.intra_op.allow_spinning = 0: a thread with no work sleeps at once;
+# `serve --spin` lets them spin between the operators of a run, as before, for about 0.2 ms a run);
+# and only a bounded number of sessions get one: graphs too small to gain from threads, and big
+# ones beyond the bound, run on the calling worker thread (intra_op_num_threads=1: ORT creates no
+# thread).
+POOL_THREADS = 64  # at most this many intra-op pool threads in all
+POOLED_SESSIONS = max(1, POOL_THREADS // min(THRIFT_THREADS, cpu_cores()))  # sessions with a pool at once
+SPIN_US = 1000  # with --spin: how long an idle pool thread spins before it sleeps (see session_options)
 POOL_MIN_BYTES = 1 << 20  # a graph "gains from threads" when its constants + values exceed this
 # Memory: ORT's CPU arena keeps what a run allocated (intermediate values) for the next run, for as
 # long as the session lives, also while the compile cache keeps it warm for nobody. Graphs whose
@@ -143,22 +146,30 @@ def graph_value_bytes(graph: GraphIR) -> int:
     return sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
 
 
-def session_options(pooled: bool = False, arena: bool = True, threads: int = 0):
+def session_options(pooled: bool = False, arena: bool = True, threads: int = 0, spin: bool | None = None):
     """The options every compiled graph gets (the one place to tune ORT threading and memory):
-    ``pooled`` gives the session an intra-op pool of ``threads`` threads (0: a thread per physical
-    core), else it runs on the caller's thread alone; ``arena``: ORT's CPU memory arena (see
-    ARENA_MAX_BYTES)."""
+    ``pooled`` gives the session an intra-op pool of ``threads`` threads (0: pool_threads()), else
+    it runs on the caller's thread alone; ``spin``: whether the pool's threads spin between a
+    run's operators (default: spinning(), off unless `serve --spin`); ``arena``: ORT's CPU memory
+    arena (see ARENA_MAX_BYTES)."""
     opts = _ort().SessionOptions()
     opts.log_severity_level = 3
     opts.enable_cpu_mem_arena = arena
-    opts.intra_op_num_threads = max(0, threads) if pooled else 1
-    # pool threads spin between the operators of a run, and sleep once it ends: the page's
-    # threads compete for the same cores
+    opts.intra_op_num_threads = max(1, threads or pool_threads()) if pooled else 1
+    # a pool's threads stop spinning as soon as a run ends: the page's threads compete for the
+    # same cores
     opts.add_session_config_entry("session.force_spinning_stop", "1")
-    # ... and sleep after a millisecond without work: a new session's pool would otherwise spin
-    # through its creation and on until its first run (tens of ms of a core, on the first build's
-    # path); the gaps between a run's operators are far shorter (its latency does not change)
-    opts.add_session_config_entry("session.intra_op.spin_duration_us", str(SPIN_US))
+    if spinning() if spin is None else spin:
+        # ... and spin at most a millisecond without work: a new session's pool would otherwise
+        # spin through its creation and on until its first run (tens of ms of a core, on the first
+        # build's path); the gaps between a run's operators are far shorter
+        opts.add_session_config_entry("session.intra_op.spin_duration_us", str(SPIN_US))
+    else:
+        # never: while one thread computes a small operator the others would spin, each burning
+        # a core for the whole run (on 16 cores, 5x a dispatch's latency in CPU time); sleeping
+        # threads cost a wake-up per parallel operator instead
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
     return opts
 
 
@@ -215,7 +226,8 @@ class OrtCompiled(Compiled):
         cache artifact; its constants come from ``graph``);
         ``ep_options``: the first provider's options;
         ``threads``: a CPU mode (Device.threads): 1 runs on the caller's thread, n > 1 gets a pool
-        of n threads (when the pool bound allows; else 1), 0 leaves it to the graph's size;
+        of n threads (when the pool bound allows; else 1), 0 leaves it to the graph's size (a pool
+        of pool_threads() threads over POOL_MIN_BYTES of work);
         ``optimized_folder``: ``model`` is ONNX Runtime's optimized model of the graph (see
         save_optimized), its external data in this folder: loaded with no optimization, and a
         failure raises ORT's error (the caller falls back to the lowered model)."""
@@ -224,10 +236,12 @@ class OrtCompiled(Compiled):
         if model is None:
             model = serialize_graph(graph, supported_ir_version(), external=True)
         self.optimized = optimized_folder is not None
-        wants_pool = threads > 1 if threads else graph_work_bytes(graph) >= POOL_MIN_BYTES
-        self.pooled = wants_pool and POOL_SLOTS.take()
+        if not threads:  # the backend's choice: a pool for graphs that gain from threads
+            threads = pool_threads() if graph_work_bytes(graph) >= POOL_MIN_BYTES else 1
+        self.pooled = threads > 1 and POOL_SLOTS.take()
+        self.threads = threads if self.pooled else 1  # the session's intra-op threads, the caller's included
         self.arena = graph_value_bytes(graph) <= ARENA_MAX_BYTES
-        opts = session_options(self.pooled, self.arena, threads)
+        opts = session_options(self.pooled, self.arena, self.threads)
         self._external = []
         if self.optimized:  # its constants, optimized, are in its data file
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL

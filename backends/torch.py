@@ -46,7 +46,7 @@ from webnn_bridge.ops.core import DATA_TYPES, OperandDesc, OperationError
 from webnn_bridge.ops.graph import GraphIR, is_ref
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Capabilities, Compiled, Device, DeviceValue, contiguous
+from .base import Backend, Capabilities, Compiled, Device, DeviceValue, contiguous, pool_threads, spinning
 
 # WebNN type -> storage type name (the torch dtype's name)
 STORAGE = {"float32": "float32", "float16": "float16", "int32": "int32", "int64": "int64", "int8": "int8",
@@ -62,9 +62,35 @@ log = logging.getLogger(__name__)
 
 
 def _torch():
+    if not _THREADS_SET:
+        _first_import()
     import torch
 
     return torch
+
+
+_THREADS_SET = False
+_THREADS_LOCK = threading.Lock()
+
+
+def _first_import() -> None:
+    """Imports torch the first time with its CPU threads set as ONNX Runtime's pools are (CPU
+    thrift, backends/base.py): its OpenMP threads sleep as soon as they run out of work (they spin
+    otherwise: OMP_WAIT_POLICY, read when the OpenMP runtime starts, so set before torch is
+    imported; unless the user set it, or asked for spinning), and it runs an operator on at most
+    pool_threads(1) threads (torch.set_num_threads, process-wide: every thread that starts torch
+    work afterwards takes it; a pool's size is set once, so the number of active pages does not
+    change it). Where torch was imported before (by whoever), the thread count is still set."""
+    global _THREADS_SET
+    with _THREADS_LOCK:
+        if _THREADS_SET:
+            return
+        if not spinning():
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        import torch
+
+        torch.set_num_threads(pool_threads(1))
+        _THREADS_SET = True
 
 
 def enabled() -> bool:

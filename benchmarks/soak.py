@@ -70,8 +70,12 @@ def _die_with_parent() -> None:
 
 
 class HostProcess:
-    def __init__(self, *extra: str, as_limit: int | None = None):
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    """A `webnn-bridge serve --port 0 --no-cache` subprocess that ends with this script. ``root``:
+    the checkout it runs from; ``pythonpath``: where its ``webnn_bridge`` is (default ``root``);
+    ``as_limit``: a cap on its address space."""
+
+    def __init__(self, *extra: str, as_limit: int | None = None, root: Path = ROOT, pythonpath: str | None = None):
+        env = {**os.environ, "PYTHONPATH": pythonpath or str(root)}
 
         def start() -> None:
             _die_with_parent()
@@ -83,7 +87,7 @@ class HostProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from webnn_bridge.bridge.cli import main; main()", "serve", "--port", "0",
              "--no-cache", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT, preexec_fn=start)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=root, preexec_fn=start)
         m = re.search(r"serving on (http://\S+)", self.proc.stdout.readline())
         if not m:
             raise SystemExit("the host did not start: " + self.proc.stderr.read()[-2000:])

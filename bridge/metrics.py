@@ -10,11 +10,57 @@ from __future__ import annotations
 
 import bisect
 import threading
+import time
 from collections.abc import Iterable, Sequence
 
 # seconds: from a quick tensor write (tens of microseconds) to a first build of a big model
 BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 TIMED = ("build", "dispatch", "readTensor", "writeTensor", "createContext")  # histograms; the rest: counters
+
+
+class DispatchCpu:
+    """The host's CPU time spent on one dispatch (Session.on_dispatch: ``start()`` before the run,
+    ``stop(token)`` after, in seconds). While no other dispatch runs at the same time it is the
+    process's CPU time over the dispatch (every thread: the runtime's pool threads, and whatever
+    else the host did meanwhile, such as reading the next frame); where another dispatch overlaps
+    it (pages at once, each on a worker), the process's time would count theirs too, so it is the
+    dispatching thread's own CPU time (pool threads then go uncounted). Threads that spin after
+    the run ends are not counted (the pools of `serve --spin` stop when a run ends); benchmarks/
+    bench_cpu.py reads the whole process's time from /proc instead."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running = 0
+        self._overlaps = 0  # counts the dispatches that started while another ran
+        self.last = threading.local()  # the latest stop() of this thread, for Metrics.message
+
+    def start(self) -> tuple[float, float, int, bool]:
+        with self._lock:
+            alone = self._running == 0
+            self._running += 1
+            if not alone:
+                self._overlaps += 1
+            mark = self._overlaps
+        return time.thread_time(), time.process_time(), mark, alone
+
+    def stop(self, token: tuple[float, float, int, bool]) -> float:
+        thread0, process0, mark, alone = token
+        thread1, process1 = time.thread_time(), time.process_time()
+        with self._lock:
+            self._running -= 1
+            alone = alone and self._overlaps == mark
+        seconds = max(0.0, process1 - process0 if alone else thread1 - thread0)
+        self.last.seconds = seconds
+        return seconds
+
+    def take(self) -> float:
+        """The CPU time of this thread's latest dispatch, once (0 when none)."""
+        seconds = getattr(self.last, "seconds", 0.0)
+        self.last.seconds = 0.0
+        return seconds
+
+
+DISPATCH_CPU = DispatchCpu()
 
 
 class Histogram:
@@ -51,6 +97,7 @@ class Metrics:
         self.seconds: dict[str, Histogram] = {k: Histogram() for k in TIMED}
         self.bytes_in = 0
         self.bytes_out = 0
+        self.dispatch_cpu = 0.0  # seconds (DispatchCpu)
 
     # ------------------------------------------------------------------ counting
     def session_opened(self) -> None:
@@ -71,6 +118,10 @@ class Metrics:
             h = self.seconds.get(key)
             if h is not None:
                 h.observe(seconds)
+        if key == "dispatch":  # its CPU time, noted by Session.on_dispatch on this thread
+            cpu = DISPATCH_CPU.take()
+            with self._lock:
+                self.dispatch_cpu += cpu
 
     def received(self, n: int) -> None:
         with self._lock:
@@ -106,6 +157,11 @@ class Metrics:
             for kind, h in self.seconds.items():
                 name = f"webnn_bridge_{_snake(kind)}_seconds"
                 metric(name, "histogram", f"Time the host spent handling {kind} messages.", h.lines(name, ""))
+            metric("webnn_bridge_dispatch_cpu_seconds_total", "counter",
+                   "The host's CPU time spent on dispatches (all its threads while one dispatch runs alone, "
+                   "else the dispatching thread's): against webnn_bridge_dispatch_seconds_sum, the cores a "
+                   "dispatch keeps busy.",
+                   [f"webnn_bridge_dispatch_cpu_seconds_total {self.dispatch_cpu:.6f}"])
             metric("webnn_bridge_received_bytes_total", "counter", "Websocket payload bytes from pages.",
                    [f"webnn_bridge_received_bytes_total {self.bytes_in}"])
             metric("webnn_bridge_sent_bytes_total", "counter", "Websocket payload bytes to pages.",

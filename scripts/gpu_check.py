@@ -7,7 +7,13 @@ On a machine without a GPU backend it says so and exits 0. With one it:
   2. times MobileNetV2 (the e2e graph from ../shared/data/mobilenetv2, the missing FC matrix
      replaced by its seeded stand-in) on each GPU device against the CPU backends, in-process;
   3. times a larger graph where a GPU should win clearly: a stack of transformer blocks
-     (layerNormalization, single-head attention, a GELU MLP; matmuls of [seq, dim] x [dim, 4 dim]).
+     (layerNormalization, single-head attention, a GELU MLP; matmuls of [seq, dim] x [dim, 4 dim]);
+  4. measures the process's CPU time per run against the run's latency (issue 39, CPU thrift), with
+     2 ms pauses between runs: relu(x @ W) six times on [16, 1024] and MobileNetV2, on ONNX
+     Runtime's CPU with the host's default pool (pool_threads(), no spinning), with spinning
+     (`serve --spin`), and with a thread per core, spinning or not (the host before issue 39 had
+     a thread per core, spinning within runs); and the chain on each GPU device; then, where
+     websockets is installed, benchmarks/bench_cpu.py through a host (`--skip-cpu` skips both).
 For PyTorch GPU devices the timings are given four ways: compute() as a page gets it (host arrays
 in and out; on CUDA a run after the first replays a CUDA graph, the default), the same without CUDA
 graphs (eager), device-resident without them (inputs already on the GPU, outputs left there) and
@@ -286,6 +292,120 @@ def _torch_resident(graph, dev, feeds, iters: int) -> dict:
     return out
 
 
+# --------------------------------------------------------------------------- CPU per run (issue 39)
+
+
+def chain_ir(layers: int = 6, rows: int = 16, width: int = 1024):
+    """relu(x @ W) ``layers`` times on x: float32[rows, width], one W: float32[width, width]."""
+    import numpy as np
+
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
+    from webnn_bridge.policy.inventory import REFERENCE_CPU
+
+    b = MLGraphBuilder(ML([REFERENCE_CPU]).createContext({}))
+    y = b.input("x", {"dataType": "float32", "shape": [rows, width]})
+    w = b.constant({"dataType": "float32", "shape": [width, width]},
+                   (np.random.default_rng(0).standard_normal((width, width)) / np.sqrt(width)).astype(np.float32))
+    for _ in range(layers):
+        y = b.relu(b.matmul(y, w))
+    return b._collect({"y": y})
+
+
+def cpu_ratio(compiled, feeds, runs: int, pause_s: float = 0.002) -> dict:
+    """``runs`` runs with a pause after each: the latency (p50, mean) and the process's CPU time
+    per run, pauses included (so threads that spin after a run are charged)."""
+    for _ in range(5):
+        compiled.run(feeds)
+    time.sleep(0.05)
+    lat = []
+    c0 = time.process_time()
+    for _ in range(runs):
+        t = time.perf_counter()
+        compiled.run(feeds)
+        lat.append((time.perf_counter() - t) * 1e3)
+        time.sleep(pause_s)
+    cpu = (time.process_time() - c0) * 1e3 / runs
+    mean = statistics.fmean(lat)
+    return {"p50_ms": statistics.median(lat), "mean_ms": mean, "cpu_ms": cpu, "ratio": cpu / mean}
+
+
+def cpu_per_run(inventory, gpus, weights, rounds: int = 3, runs: int = 100) -> list[dict]:
+    """CPU time per run over its latency on ONNX Runtime's CPU under four pool settings (each its
+    own session, measured in turn each round; medians over rounds), and on each GPU device."""
+    import dataclasses
+
+    import numpy as np
+
+    from webnn_bridge.backends import backend_for, base
+
+    rows: list[dict] = []
+    cpu = next((d for d in inventory if d.id == "onnxruntime:CPUExecutionProvider"), None)
+    graphs = {"chain [16,1024] x6": (chain_ir(), {"x": np.random.default_rng(1).standard_normal((16, 1024),
+                                                                                              dtype=np.float32)})}
+    if weights is not None:
+        from webnn_bridge.bridge.api import ML, MLGraphBuilder
+
+        ctx = ML([cpu] if cpu else inventory[:1]).createContext()
+        graphs["MobileNetV2"] = (mobilenet_graph(MLGraphBuilder(ctx), weights).ir,
+                                 {"input": np.random.default_rng(1).standard_normal((1, 3, 224, 224), dtype=np.float32)})
+    cores = base.cpu_cores()
+    settings = {f"default ({base.pool_threads(1)} threads, no spin)": (0, ""),
+                f"--spin ({base.pool_threads(1)} threads)": (0, "1"),
+                f"{cores} threads, no spin": (cores, ""),
+                f"{cores} threads, spin (before issue 39)": (cores, "1")}
+    print(f"CPU time per run against its latency, {rounds} rounds x {runs} runs with 2 ms pauses, {cores} cores "
+          f"(load {' '.join(f'{v:.2f}' for v in os.getloadavg())}):")
+    for gname, (ir, feeds) in graphs.items():
+        compiled: dict[str, object] = {}
+        if cpu is not None:
+            for name, (threads, spin) in settings.items():
+                old = os.environ.get(base.SPIN_ENV, "")
+                os.environ[base.SPIN_ENV] = spin  # read when the session is created
+                try:
+                    compiled[name] = backend_for(cpu).compile(ir, dataclasses.replace(cpu, threads=threads))
+                finally:
+                    os.environ[base.SPIN_ENV] = old
+        for dev in gpus:
+            try:
+                compiled[dev.id] = backend_for(dev).compile(ir, dev)
+            except Exception as e:  # noqa: BLE001 - reported, the check goes on
+                rows.append({"graph": gname, "setting": dev.id, "error": f"{type(e).__name__}: {e}"})
+        samples: dict[str, list[dict]] = {k: [] for k in compiled}
+        for _ in range(rounds):
+            for name, c in compiled.items():
+                samples[name].append(cpu_ratio(c, feeds, runs if "Mobile" not in gname else max(20, runs // 3)))
+        for name, got in samples.items():
+            row = {"graph": gname, "setting": name,
+                   **{k: round(statistics.median(g[k] for g in got), 3) for k in got[0]}}
+            rows.append(row)
+            print(f"  {gname:20s} {name:42s} p50 {row['p50_ms']:8.3f} ms  mean {row['mean_ms']:8.3f} ms  "
+                  f"CPU {row['cpu_ms']:8.3f} ms  CPU/mean {row['ratio']:5.2f}x")
+        for c in compiled.values():
+            c.close()
+    return rows
+
+
+def cpu_through_host(data: Path | None) -> str:
+    """benchmarks/bench_cpu.py (a host subprocess per setting, driven over the wire): its table, or
+    why it did not run."""
+    import importlib.util
+    import subprocess
+
+    if importlib.util.find_spec("websockets") is None:
+        return "not run: websockets is not installed (the host needs it)"
+    env = dict(os.environ)
+    if data is not None:
+        env["WEBNN_BRIDGE_DATA"] = str(data)
+    try:
+        r = subprocess.run([sys.executable, str(REPO / "benchmarks" / "bench_cpu.py"), "--rounds", "3", "--n", "100"],
+                           cwd=REPO, env=env, capture_output=True, text=True, timeout=400)
+    except subprocess.TimeoutExpired:
+        return "not finished in 400 s"
+    out = r.stdout if r.returncode == 0 else f"exit {r.returncode}: {r.stderr[-1500:]}"
+    print("benchmarks/bench_cpu.py through a host:\n" + out)
+    return out
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -300,6 +420,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-tests", action="store_true",
                     help="do not run the unit tests that use GPU devices (pytest: the capability sweep, "
                          "the PyTorch backend's tests, the fuzz tests)")
+    ap.add_argument("--skip-cpu", action="store_true", help="do not measure CPU time per run (step 4)")
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--devices", help="check these device ids (comma-separated) as the GPU path would, whatever "
                                       "their kind: a dry run of the check on a machine without a GPU")
@@ -383,6 +504,15 @@ def main(argv=None) -> int:
                       args.iters, 3)
     result["transformer"] = rows
     _print_rows(name, rows)
+    if not args.skip_cpu:
+        weights = None
+        if data is not None and (data / "mobilenetv2" / "weights").is_dir():
+            from tests.models import mobilenet_data as md
+
+            md.MOBILENET_DIR = data / "mobilenetv2"
+            weights = md.load_weights()
+        result["cpu_per_run"] = cpu_per_run(inventory, gpus, weights)
+        result["cpu_through_host"] = cpu_through_host(data)
     if not args.skip_tests and not args.devices:
         result["tests"] = unit_tests(data)
         print(f"unit tests on every device, GPUs included ({' '.join(GPU_TESTS)}): {result['tests']}")
