@@ -237,6 +237,72 @@ def _unstride_padded_pointwise_convs(model) -> None:
         model.graph.node.extend(nodes)
 
 
+def _pad_after_padded_pointwise_convs(model) -> None:
+    """Rewrites each padded, unstrided Conv with a 1x1 kernel as the unpadded Conv, a Pad of its
+    result with zeros and the bias added after (the same values: a padded position of such a
+    convolution sees zeros alone). OpenVINO 2026.4's CPU plugin crashed the process (a segfault
+    while running it) on such a convolution of a [1, C, 1, W] value for small W with padding at
+    the end of the width, when it had a bias or a per-channel Add that the plugin folds into one
+    (webnn-bridge fuzz seeds 13214 and 18216 float32 and 13214 float16: a [1, 1, 1, 1] value,
+    padding [0, 0, 0, 1]). The bias stays out of the Conv: added to it, it crashed alike. Runs
+    after _unstride_padded_pointwise_convs, which leaves strided ones unpadded."""
+    from onnx import helper, numpy_helper
+
+    inits = {t.name: t for t in model.graph.initializer}
+    nodes, changed = [], False
+    for n in model.graph.node:
+        attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+        kernel = list(attrs.get("kernel_shape") or ())
+        if not kernel and n.op_type == "Conv" and len(n.input) > 1 and n.input[1] in inits:
+            kernel = list(inits[n.input[1]].dims[2:])
+        pads = list(attrs.get("pads") or [0] * (2 * len(kernel)))
+        if (n.op_type != "Conv" or not kernel or any(k != 1 for k in kernel) or not any(pads)
+                or any(s != 1 for s in attrs.get("strides") or [1])
+                or attrs.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET")):
+            nodes.append(n)
+            continue
+        changed = True
+        tag = f"{n.output[0]}_padded_after"
+        spatial = len(kernel)
+        keep = {k: v for k, v in attrs.items() if k != "pads"}
+        nodes.append(helper.make_node("Conv", list(n.input[:2]), [f"{tag}_conv"], name=n.name, **keep))
+        pad_spec = [0, 0] + pads[:spatial] + [0, 0] + pads[spatial:]
+        model.graph.initializer.append(numpy_helper.from_array(np.array(pad_spec, np.int64), f"{tag}_pads"))
+        bias = n.input[2] if len(n.input) > 2 and n.input[2] else None
+        nodes.append(helper.make_node("Pad", [f"{tag}_conv", f"{tag}_pads"], [f"{tag}_out" if bias else n.output[0]]))
+        if bias:
+            axes = f"{tag}_axes"
+            model.graph.initializer.append(numpy_helper.from_array(np.arange(1, 1 + spatial, dtype=np.int64), axes))
+            nodes.append(helper.make_node("Unsqueeze", [bias, axes], [f"{tag}_bias"]))
+            nodes.append(helper.make_node("Add", [f"{tag}_out", f"{tag}_bias"], [n.output[0]]))
+    if changed:
+        del model.graph.node[:]
+        model.graph.node.extend(nodes)
+
+
+def _copy_sliced_gather_elements_data(model) -> None:
+    """Gives each GatherElements whose data is a Slice's result a copy of it, Max(x, x) (the same
+    values, exactly, in every type). OpenVINO 2026.4's EliminateSliceBeforeGatherElements removes
+    a Slice that starts at 0 before a GatherElements, which is right only when the Slice cut the
+    gathered axis alone: one that cut another axis left data and indices of different shapes, and
+    the model failed to compile (webnn-bridge fuzz seed 8799 float32: a [1, 4, 2] value sliced to
+    [1, 2, 1], then gathered along axis 2)."""
+    from onnx import helper
+
+    sliced = {o for n in model.graph.node if n.op_type == "Slice" for o in n.output}
+    nodes, changed = [], False
+    for n in model.graph.node:
+        if n.op_type == "GatherElements" and n.input[0] in sliced:
+            copy = f"{n.output[0]}_data"
+            nodes.append(helper.make_node("Max", [n.input[0], n.input[0]], [copy]))
+            n.input[0] = copy
+            changed = True
+        nodes.append(n)
+    if changed:
+        del model.graph.node[:]
+        model.graph.node.extend(nodes)
+
+
 def _abs_of_a_copy(model, float16: bool) -> None:
     """Gives each Abs of a computed value a copy of it as its input: Max(x, x) (the same value, -0
     and NaN included), or for a float16 value its cast to float32, cast back after the Abs (both
@@ -274,6 +340,121 @@ def _abs_of_a_copy(model, float16: bool) -> None:
         model.graph.node.extend(nodes)
 
 
+# OpenVINO operations after which a NaN input must give NaN (IEEE arithmetic, the reference, ONNX
+# Runtime and PyTorch) but which the CPU plugin computes with max/min instructions that return the
+# other operand for a NaN (and Exp, which clamps its argument first: exp(NaN) gave inf). Measured
+# with OpenVINO 2026.4.1 on an AVX-512 CPU and, with ONEDNN_MAX_CPU_ISA, as AVX2 and SSE4.1: relu,
+# clamp, max/min against a constant, hardSigmoid, exp (and sigmoid through it), maxPool2d,
+# reduceMax/reduceMin/reduceLogSumExp and softmax gave a number for NaN on all three, elu (a Min)
+# on AVX2 only. The other activations made of max/min (HSwish, PRelu for leakyRelu and prelu,
+# HSigmoid) are wrapped too: the instructions the plugin picks depend on the CPU.
+_NAN_ELEMENTWISE = frozenset({"Relu", "Clamp", "Maximum", "Minimum", "Elu", "HardSigmoid", "HSigmoid", "HSwish",
+                              "PRelu", "Exp"})
+# ... and those that must give NaN for a NaN anywhere in their window (reduced axes, softmax's
+# axis). MaxPool and ReduceMax also gave float32's lowest number for a window of -inf alone (and
+# of padding alone), ReduceMin its largest for +inf: corrected with the same mask.
+_NAN_WINDOWED = frozenset({"ReduceMax", "ReduceMin", "MaxPool", "Softmax"})
+
+
+def _nan_free_constant(value) -> bool:
+    node = value.get_node()
+    return node.get_type_name() == "Constant" and not bool(np.isnan(node.get_data()).any())
+
+
+# the elementwise operations that give no NaN for an operand that is not NaN (exp(-inf) is 0,
+# relu(inf) is inf; not PRelu or HSwish, whose -inf * 0 is NaN): a chain of them (clamp's Maximum
+# and Minimum) is wrapped once, at its end, with the first operation's operand
+_NAN_CHAINED = frozenset({"Relu", "Clamp", "Maximum", "Minimum", "Exp"})
+
+
+def _is_nan(ops, v):
+    """IsNaN written v != v: the plugin fuses NotEqual with the Select it feeds into one kernel,
+    where its own IsNaN ran as a kernel of its own (MobileNetV2 took about 15% longer with it)."""
+    return ops.not_equal(v, v)
+
+
+def _nan_operands(node) -> list:
+    """The operands of an elementwise operation of ``_NAN_ELEMENTWISE`` that may hold NaN: the
+    first (the data; the rest are parameters), both of max/min, less NaN-free constants."""
+    values = [node.input_value(i) for i in range(node.get_input_size() if node.get_type_name() in (
+        "Maximum", "Minimum") else 1)]
+    return [v for v in values if not _nan_free_constant(v)]
+
+
+def propagate_nan(ov_model) -> int:
+    """Makes NaN propagate through the operations of ``_NAN_ELEMENTWISE`` and ``_NAN_WINDOWED`` on
+    every CPU: a floating elementwise result r becomes Select(IsNaN(x), x, r) for each operand x
+    that may hold NaN (a chain of ``_NAN_CHAINED`` operations, Select(IsNaN(x), x, chain(x))), a
+    window's Select(any NaN in it, NaN, r) (and for max/min Select(only -inf/+inf in it, -inf/+inf,
+    r)). Other values are the plugin's own. IsNaN is written x != x (_is_nan). Returns the number
+    of Selects added.
+
+    The cost, measured on 2 loaded cores (AVX-512): a clamp after a convolution is no longer fused
+    into it, and its Select runs as a kernel of its own: MobileNetV2 took 5-10% more kernel time
+    (the plugin's counters) and 32-38% more wall time; relu alone and a 1x1 convolution with a
+    clamp 3-16%; a maxPool2d and a softmax, which read their input again for the mask, about
+    twice their time; a transformer's blocks about the same."""
+    import openvino.opset13 as ops
+
+    def wrappable(node) -> bool:
+        # float32 and float16 only: WebNN has no float64, which arises only inside lowerings (gelu's
+        # negative branch, a saturating cast's bounds) where no NaN reaches a result through it
+        kind = node.get_type_name()
+        return ((kind in _NAN_ELEMENTWISE or kind in _NAN_WINDOWED) and node.get_output_size() >= 1
+                and node.output(0).get_element_type().to_dtype() in (np.float32, np.float16))
+
+    origin: dict = {}  # the output of a chained operation left unwrapped -> the chain's first operand
+    wrapped = 0
+    for node in list(ov_model.get_ordered_ops()):
+        if not wrappable(node):
+            continue
+        kind = node.get_type_name()
+        out = node.output(0)
+        targets = list(out.get_target_inputs())
+        if kind in _NAN_ELEMENTWISE:
+            operands = _nan_operands(node)
+            if len(operands) == 2 and operands[0] == operands[1]:
+                continue  # max(x, x) is x, NaN included, whatever the instruction (_abs_of_a_copy's copy)
+            sources = list(dict.fromkeys(origin.get(v, v) for v in operands))
+            if not sources:
+                continue
+            after = targets[0].get_node() if len(targets) == 1 else None
+            if (len(sources) == 1 and kind in _NAN_CHAINED and after is not None and wrappable(after)
+                    and after.get_type_name() in _NAN_CHAINED and len(_nan_operands(after)) == 1):
+                origin[out] = sources[0]  # the next operation of the chain wraps it
+                continue
+            result = out
+            for v in reversed(sources):
+                result = ops.select(_is_nan(ops, v), v, result).output(0)
+            wrapped += len(sources)
+        else:
+            x = node.input_value(0)
+            dtype = out.get_element_type().to_dtype()
+            nan = ops.constant(np.array(np.nan, dtype))
+            if kind == "Softmax":
+                axis = ops.constant(np.array([node.get_attributes()["axis"]], np.int64))
+                result = ops.select(ops.reduce_logical_or(_is_nan(ops, x), axis, True), nan, out).output(0)
+                wrapped += 1
+            else:
+                # per element 2 for NaN, 0 for the infinity that only a window of nothing else
+                # gives (-inf for a max), 1 for the rest; the window's largest code says which
+                extreme = ops.constant(np.array(-np.inf if kind in ("MaxPool", "ReduceMax") else np.inf, dtype))
+                code = ops.add(ops.convert(ops.not_equal(x, extreme), "f32"), ops.convert(_is_nan(ops, x), "f32"))
+                if kind == "MaxPool":
+                    a = node.get_attributes()
+                    top = ops.max_pool(code, a["strides"], a.get("dilations", [1] * len(a["strides"])),
+                                       a["pads_begin"], a["pads_end"], a["kernel"], a["rounding_type"],
+                                       a["auto_pad"]).output(0)  # (a window of padding alone: float32's lowest)
+                else:
+                    top = ops.reduce_max(code, node.input_value(1), node.get_attributes()["keep_dims"]).output(0)
+                result = ops.select(ops.less(top, ops.constant(np.float32(0.5))), extreme, out)
+                result = ops.select(ops.greater(top, ops.constant(np.float32(1.5))), nan, result).output(0)
+                wrapped += 2
+        for t in targets:
+            t.replace_source_output(result)
+    return wrapped
+
+
 def fold_constants(graph: GraphIR) -> GraphIR:
     """The graph with each node whose operands are all constants computed by the numpy reference
     (the spec's results) and given to OpenVINO as a constant (an output may be one). OpenVINO
@@ -302,14 +483,23 @@ def fold_constants(graph: GraphIR) -> GraphIR:
                    nodes=kept, outputs=dict(graph.outputs))
 
 
+# Operations the CPU plugin also computes in float32 for 32-bit integers, beyond the measured
+# table's "float32_ints" (its large-value cases, tests/test_capability_sweep.py LARGE32, do not
+# cover them): webnn-bridge fuzz found int32 reduceMin of -880226899 giving -880226880 (seed 8444
+# int32), and every comparison and reduceMax came out alike (equal(16777217, 16777216) was true;
+# a where() fused with the comparison that picks its values passed them through float32 too).
+FLOAT32_INTS_UNMEASURED = {op: ("int32", "uint32") for op in (
+    "equal", "notEqual", "greater", "greaterOrEqual", "lesser", "lesserOrEqual", "reduceMax", "reduceMin")}
+
+
 def float32_int_nodes(graph: GraphIR) -> set[int]:
     """The nodes whose operation the CPU plugin computes in float32 though its operand is a 32-bit
     integer (the measured table's "float32_ints": values above 2^24 came back rounded, int32 div of
-    16777217 by 1 gave 16777216): ONNX Runtime runs those, exactly."""
+    16777217 by 1 gave 16777216; and FLOAT32_INTS_UNMEASURED): ONNX Runtime runs those, exactly."""
     table = caps_table().get("float32_ints", {})
     found = set()
     for i, n in enumerate(graph.nodes):
-        types = table.get(n.op)
+        types = (*table.get(n.op, ()), *FLOAT32_INTS_UNMEASURED.get(n.op, ()))
         main = next(iter(node_refs(n)), None)
         if types and main is not None and graph.operands[main].data_type in types:
             found.add(i)
@@ -330,6 +520,14 @@ class OpenVinoSplit(Compiled):
         from .onnxruntime import OrtCompiled
         from .partition import compile_partitioned
 
+        # outputs that fold_constants made constants: no part computes them, so the parts run the
+        # graph without them and run() adds them (the partitioned run looked them up among the
+        # parts' results: a KeyError, webnn-bridge fuzz seed 7207 float16)
+        self.constant_outputs = {name: np.ascontiguousarray(graph.constants[oid])
+                                 for name, oid in graph.outputs.items() if oid in graph.constants}
+        if self.constant_outputs:
+            graph = replace(graph, outputs={name: oid for name, oid in graph.outputs.items()
+                                            if name not in self.constant_outputs}, derived={})
         part, labels = 0, []
         for i in range(len(graph.nodes)):
             part += i in cuts
@@ -345,7 +543,9 @@ class OpenVinoSplit(Compiled):
         self.parts = compile_partitioned(graph, labels, devices, compile_on)
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return self.parts.run(inputs)
+        out = self.parts.run(inputs)
+        out.update((name, a.copy()) for name, a in self.constant_outputs.items())
+        return out
 
     def close(self) -> None:
         self.parts.close()
@@ -358,15 +558,20 @@ class OpenVinoCompiled(Compiled):
         _abs_of_a_copy(model, any(d.data_type == "float16" for d in graph.operands.values()))
         _widen_float16_constants(model)  # (after: it widens the casts _abs_of_a_copy makes too)
         _unstride_padded_pointwise_convs(model)
+        _pad_after_padded_pointwise_convs(model)
+        _copy_sliced_gather_elements_data(model)
         fed = _constants_as_inputs(model)
         core = _core()
         try:
             ov_model = core.read_model(model.SerializeToString(), b"")
+            propagate_nan(ov_model)
             config = {"PERFORMANCE_HINT": "LATENCY"}
             if device_name.split(".")[0] in ("CPU", "GPU"):
                 config["INFERENCE_PRECISION_HINT"] = "f32"  # never bf16/f16 for float32 graphs
-            if threads and device_name.split(".")[0] == "CPU":  # a CPU mode (Device.threads)
-                config["INFERENCE_NUM_THREADS"] = int(threads)
+            if device_name.split(".")[0] == "CPU":  # a CPU mode (Device.threads), else CPU thrift's count
+                from .base import pool_threads  # the same as ONNX Runtime's and PyTorch's pools
+
+                config["INFERENCE_NUM_THREADS"] = int(threads or pool_threads())
             self.compiled = core.compile_model(ov_model, device_name, config)
         except Exception as e:  # OpenVINO rejects the model: a compile failure per spec
             raise OperationError(f"OpenVINO could not compile the graph: {type(e).__name__}") from e

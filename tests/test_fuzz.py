@@ -7,6 +7,7 @@ stays checked whatever the generator draws later."""
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 import pytest
@@ -55,6 +56,11 @@ def test_fuzz_command_prints_a_summary_and_shows_a_graph():
     lines: list[str] = []
     assert fuzz.main(["--seeds", "3:5", "--type", "int32"], out=lines.append) == 0
     assert lines[-1].startswith("2 graphs (int32) on ") and "0 difference(s)" in lines[-1]
+    for name in contexts():  # each backend with the graphs it ran, of the 2
+        if name != "reference":
+            assert re.search(rf"\b{re.escape(name)} \([012]\)", lines[-1]), lines[-1]
+    if "onnxruntime" in contexts():
+        assert "onnxruntime (2)" in lines[-1]  # (it claims every int32 operator)
     lines.clear()
     assert fuzz.main(["--show", "3"], out=lines.append) == 0
     assert lines[0].startswith("seed 3 float32: inputs") and "reference:" in lines[0]
