@@ -69,7 +69,7 @@ def start_balancer(lb_port: int, host_ports: list[int]) -> subprocess.Popen:
 
 
 def client_process(url: str, pages: int, seconds: float, size: int, start_at: float, out) -> None:
-    from webnn_bridge.bridge.wire_client import WireClient
+    from webnn_bridge.bridge.testing.wire_client import WireClient
 
     async def page(k: int) -> list[float]:
         c = await WireClient.open(url)

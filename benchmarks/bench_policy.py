@@ -163,7 +163,7 @@ class Phase:
         from webnn_bridge.bridge.api import ML
         from webnn_bridge.bridge.embed import start_host
         from webnn_bridge.policy.engine import load_rules
-        from webnn_bridge.policy.trace import SessionTracer, TraceWriter
+        from webnn_bridge.workbench.trace import SessionTracer, TraceWriter
 
         self.keys, self.dispatches = list(rules), dispatches
         self.tracers, self.hosts, self.pages = {}, {}, {}
@@ -185,7 +185,7 @@ class Phase:
             raise
 
     def run_round(self, traces: dict[str, Path], r: int) -> None:
-        from webnn_bridge.policy.trace import TraceWriter
+        from webnn_bridge.workbench.trace import TraceWriter
 
         for k in self.keys:
             self.tracers[k].writer.close()
@@ -217,7 +217,7 @@ def recorded_p50(*trace_files: Path) -> dict[tuple, dict]:
     """Per workload (page, graph hash), over the traces: host-side p50 of the recorded
     dispatches, the backend they ran on, and their count."""
     from webnn_bridge.policy.graphs import summarize
-    from webnn_bridge.policy.trace import read_trace, workloads
+    from webnn_bridge.workbench.trace import read_trace, workloads
 
     events = [ev for f in trace_files for ev in read_trace(f)]
     out: dict[tuple, dict] = {}
@@ -244,8 +244,9 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS
-    from webnn_bridge.policy import engine, insitu, measure, trace, tune
+    from webnn_bridge.policy import engine
     from webnn_bridge.policy.inventory import probe_inventory
+    from webnn_bridge.workbench import insitu, measure, trace, tune
 
     if not Path(CHROMIUM).exists():
         print(f"needs Chromium at {CHROMIUM}", file=sys.stderr)

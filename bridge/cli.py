@@ -269,6 +269,10 @@ def _serve(args) -> int:
         raise UsageError(f"--app {args.app}: not a directory")
     tls_files, tls_note = _tls_files(args)
     token = _remote_access(args, tls_files is not None)
+    if args.spin:  # read by the backends when they compile (backends/base.py spinning)
+        import os
+
+        os.environ["WEBNN_BRIDGE_SPIN"] = "1"
     if args.restart_on_crash:  # the options are checked above, once; the host runs in a child
         return _supervise(args.argv, args.port)
     ml = ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir)()  # a bad profile or rules file fails here, in one line
@@ -297,7 +301,7 @@ def _serve(args) -> int:
     if args.host_budget is not None:
         config.host_budget_bytes = args.host_budget << 20 or None
     if args.trace:
-        from webnn_bridge.policy.trace import SessionTracer, TraceWriter
+        from webnn_bridge.workbench.trace import SessionTracer, TraceWriter
 
         config.observer = SessionTracer(TraceWriter(args.trace))
 
@@ -548,6 +552,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--restart-on-crash", action="store_true",
                    help="run the host in a child process and start it again when a runtime crashes it "
                         "(a segfault, an abort, the out-of-memory killer)")
+    s.add_argument("--spin", action="store_true",
+                   help="let runtimes' pool threads spin between a run's operators (about 0.2 ms faster a run "
+                        "of a big graph, for a core or more of CPU time while it runs; default: they sleep; "
+                        "also WEBNN_BRIDGE_SPIN=1)")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions opening and closing, and refused origins")
     s.set_defaults(func=_serve, parser=s)
 
@@ -556,19 +564,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     d = sub.add_parser("devices", help="print the device inventory (operator view)")
     d.add_argument("--devices", metavar="PROFILE.json", help="show a declared inventory instead")
-    d.add_argument("--json", action="store_true")
+    d.add_argument("--json", action="store_true", help="print JSON instead of a table")
     d.set_defaults(func=_devices, parser=d)
 
     c = sub.add_parser("codegen", help="regenerate every generated file (shim interface layer and op rules, host IDL "
-                                       "table, README operator table, policy truth table, backend tables)")
+                                       "table, policy truth table, backend tables, docs/operators.md's table, docs/cli.md)")
     c.add_argument("--check", action="store_true", help="fail if a generated file is stale (writes nothing)")
     c.set_defaults(func=_codegen)
 
-    from webnn_bridge.policy import cli as policy_cli
+    from webnn_bridge.workbench import cli as policy_cli
 
     policy_cli.register(sub)
 
-    w = sub.add_parser("wpt", help="run a local wpt checkout's WebNN suites in Chromium through the shim",
+    w = sub.add_parser("wpt", help="run a local wpt checkout's WebNN suites through the shim in Chromium, Firefox or WebKit",
                        add_help=False)
     w.set_defaults(func=None)
 

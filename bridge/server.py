@@ -46,8 +46,9 @@ from webnn_bridge.ops.core import WebNNError
 from . import landing, protocol, shim, static, tls
 from .api import ML
 from .budget import distinct_bytes
+from .heap import idle, tune_malloc
 from .metrics import Metrics, resident_bytes
-from .session import ALIVE, Session, SessionLimits, idle, keepalive_interval, tune_malloc
+from .session import ALIVE, Session, SessionLimits, keepalive_interval
 
 log = logging.getLogger("webnn_bridge.server")
 

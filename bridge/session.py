@@ -8,14 +8,11 @@ Nothing a page sends can raise out of ``receive``: bad input becomes an error re
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import functools
 import hashlib
 import logging
 import math
 import secrets
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,9 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from webnn_bridge.backends.base import Capabilities
 from webnn_bridge.backends.cache import remember_digest
-from webnn_bridge.backends.capabilities import by_identity
 from webnn_bridge.ops.core import (
     DATA_TYPES,
     SHAPE_GUARD,
@@ -42,11 +37,12 @@ from webnn_bridge.ops.core import (
     pack,
 )
 from webnn_bridge.ops.registry import load_all
-from webnn_bridge.policy.privacy import CanonicalProfile, profile_limits
 
 from . import memo, memo_disk, protocol
 from .api import ML, MLContext, MLGraph, MLGraphBuilder, MLTensor
 from .budget import MemoryBudget
+from .heap import trim_heap
+from .wire import MAX_MESSAGE_CHARS, context_wire, placement_report, wire
 
 log = logging.getLogger("webnn_bridge.session")
 
@@ -68,7 +64,6 @@ class Job:
 
 # messages answered with a reply; the others are fire-and-forget (spec: no completion signal)
 REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
-MAX_MESSAGE_CHARS = 600  # error messages to pages are ours and short (no echo of huge inputs)
 GENERIC_FAILURE = "The host could not complete the operation."
 # cheap whatever their arguments (see Session.prepare)
 TRANSPORTS = ("websocket", "shared-worker")  # how a page's shim reaches the host (hello's "via")
@@ -666,13 +661,20 @@ class Session:
         graph = self._graph(h["graph"])
         ins = {k: self._tensor(v) for k, v in h["inputs"].items()}
         outs = {k: self._tensor(v) for k, v in h["outputs"].items()}
+        from webnn_bridge.backends.base import ACTIVE_PAGES
+
+        from .metrics import DISPATCH_CPU
+
+        ACTIVE_PAGES.touch(self)  # the pages sharing the cores (backends/base.py pool_threads)
+        clock = DISPATCH_CPU.start()
         t0 = time.perf_counter()
         ctx.dispatch(graph, ins, outs)
         ms = (time.perf_counter() - t0) * 1000.0
+        cpu_ms = DISPATCH_CPU.stop(clock) * 1000.0  # for /metrics (Metrics.message) and traces
         graph.last_latency_ms = ms  # operator-side only; pages get a bucket (on_graphLatency)
         # for Session.prepare: what the graph costs (a busy machine only makes runs slower)
         graph.fastest_ms = min(ms, getattr(graph, "fastest_ms", ms))
-        self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms})
+        self._observe("dispatch", {"graph": graph, "context": ctx, "latencyMs": ms, "cpuMs": cpu_ms})
         return None
 
     def on_pageLatency(self, h, payload):  # noqa: N802
@@ -725,60 +727,6 @@ class Session:
                 log.exception("observer failed")
 
 
-# ------------------------------------------------------------------ memory given back
-
-
-@functools.cache
-def _malloc_trim():
-    """glibc's malloc_trim, None elsewhere (musl, macOS, Windows)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return libc.malloc_trim
-    except (OSError, AttributeError):
-        return None
-
-
-M_MMAP_THRESHOLD = -3  # mallopt's parameter (glibc malloc.h)
-MMAP_THRESHOLD_BYTES = 1 << 20
-
-
-def tune_malloc() -> bool:
-    """Process-wide, for a host that owns its process: buffers of MMAP_THRESHOLD_BYTES and more
-    (tensors, frames, a runtime's big values) are mapped on their own and unmapped when freed.
-    glibc's default threshold grows with the largest buffer freed (up to 32 MiB), after which such
-    buffers come from its heaps, whose freed space fragments and stays with the process. Whether
-    it could."""
-    if _malloc_trim() is None:
-        return False
-    try:
-        return bool(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt(M_MMAP_THRESHOLD,
-                                                                                     MMAP_THRESHOLD_BYTES))
-    except (OSError, AttributeError):
-        return False
-
-
-def trim_heap() -> bool:
-    """Hand the C heap's free memory back to the OS (glibc keeps the free space of its heaps,
-    fragmented by runtimes' small allocations, for the process). Whether it could."""
-    trim = _malloc_trim()
-    if trim is None:
-        return False
-    trim(0)
-    return True
-
-
-def idle(ml: ML) -> None:
-    """The host has no page left: shared caches keep what they may keep while idle (the compile
-    cache's warm sessions: CompileCache.idle_bytes; the build memo's and the constant store's
-    memory: their idle_bytes, the disk keeps the rest), and freed memory goes back to the OS."""
-    ml.compile_cache.trim()
-    ml.build_memo.trim()
-    ml.constant_store.trim()
-    trim_heap()
-
-
 def _aligned_for(raw: memoryview, item: dict) -> bool:
     """Whether a received constant's bytes can be its array in place (aligned for its data type)."""
     try:
@@ -797,46 +745,3 @@ def _mostly_constants(h: dict, payload) -> bool:
     except (TypeError, KeyError, ValueError, IndexError, protocol.ProtocolError):
         return False  # malformed: the replay reports it
     return payload is not None and 2 * used >= len(payload)
-
-
-def wire(e: WebNNError) -> dict:
-    """An error as a page sees it: the spec's name and a bounded message of our own."""
-    w = e.to_wire()
-    if len(w["message"]) > MAX_MESSAGE_CHARS:
-        w["message"] = w["message"][: MAX_MESSAGE_CHARS - 3] + "..."
-    return w
-
-
-@by_identity()
-def context_wire(profile: CanonicalProfile) -> dict:
-    """What createContext's reply tells about a context of this canonical profile, encoded once
-    per profile (never modified: replies only serialize it): its opSupportLimits() and its rules."""
-    return {"limits": protocol.encode_value(profile_limits(profile)), "rules": rules_wire(profile.caps)}
-
-
-def rules_wire(caps: Capabilities) -> dict:
-    """A context's capabilities as the shim's translated rules read them (bridge/api.py
-    _check_capabilities): per op and operand the data types, rank range and "same as" link."""
-    ops = {
-        op: {name: {"types": list(lim.types), "ranks": list(lim.ranks), "same": lim.same} for name, lim in lims.items()}
-        for op, lims in caps.ops.items()
-    }
-    return {"ops": ops, "maxRank": caps.max_rank, "maxTensorByteLength": caps.max_tensor_byte_length}
-
-
-def placement_report(graph: MLGraph) -> dict:
-    """What a page learns after build() (experimental, namespaced as WebNNBridge in the shim):
-    the effective policy (#934) and a DAOP-style QoS tier, both coarse and identity-free."""
-    from webnn_bridge.policy import privacy
-
-    p = graph.placement
-    if p is None:
-        return {}
-    rules = graph.context.ml.rules
-    report = {"effective": privacy.effective_report(p, rules, simulated=graph.context.ml.simulated),
-              "devices": privacy.graph_devices(p)}
-    try:
-        report["qos"] = privacy.estimate_qos(graph.ir, p.device, rules, placement=p)
-    except Exception:  # an estimate is optional; never fail a build over it
-        log.exception("QoS estimate failed")
-    return report

@@ -1,7 +1,9 @@
 """Developer tools, outside the runtime: the WPT runner (``webnn-bridge wpt``, wpt.py), the
 differential oracle against native Chromium WebNN (``webnn-bridge oracle``, oracle.py + oracle.js),
-the differential graph fuzzer across backends (``webnn-bridge fuzz``, fuzz.py) and the code
-generators (``webnn-bridge codegen``, codegen/: every generated file of the repository).
+the differential graph fuzzer across backends (``webnn-bridge fuzz``, fuzz.py), the code
+generators (``webnn-bridge codegen``, codegen/: every generated file of the repository, the op rules'
+translator codegen/jsgen.py among them) and the capability sweep's cases (sweep_cases.py; the contexts
+and case lists in sweep_run.py), which tests/test_capability_sweep.py and codegen's backend tables share.
 
 They drive a browser against an in-process host, so they import the runtime (bridge, ops); the
 runtime packages never import them (tests/test_packaging.py checks). bridge/cli.py reaches them

@@ -1,4 +1,4 @@
-"""Run the web-platform-tests WebNN suites in headless Chromium through the shim.
+"""Run the web-platform-tests WebNN suites through the shim, in headless Chromium, Firefox or WebKit.
 
 Given a local wpt checkout (only its ``resources/`` and ``webnn/`` folders are read), this module
 does the part of wptserve that `.any.js` tests need: it turns each ``X.any.js`` into the window
@@ -7,7 +7,7 @@ generate from the file's ``// META:`` lines, with the shim loaded first. A webnn
 in-process; the pages come from a second loopback origin that the host allows with
 ``--allow-origin`` semantics. Results come back through a ``testharnessreport.js`` of our own.
 
-The WPT files are never part of this repository: see README ("Running the WPT WebNN suites").
+The WPT files are never part of this repository: see docs/conformance.md ("Running the WPT WebNN suites").
 """
 
 from __future__ import annotations
@@ -382,7 +382,7 @@ def _run_page_driven(browser, origin: str, url: str, deadline_s: float) -> PageR
 def run_pages_driven(engine: str, urls: list[str], origin: str, *, deadline_s: float,
                      on_result=None) -> list[PageResult]:
     """The pages one after another in Firefox or WebKit (one page at a time: -j applies to Chromium)."""
-    from webnn_bridge.bridge.browsers import launch
+    from webnn_bridge.bridge.testing.browsers import launch
 
     results = []
     with launch(engine) as browser:
@@ -448,14 +448,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--browser", choices=["chromium", "firefox", "webkit"], default="chromium",
                    help="chromium (Playwright, -j pages at once), firefox (firefox-esr over WebDriver BiDi) or "
                         "webkit (WebKitGTK's WebKitWebDriver under Xvfb), one page at a time (default chromium)")
-    p.add_argument("--chromium", default="/usr/bin/chromium")
+    p.add_argument("--chromium", metavar="PATH", default="/usr/bin/chromium",
+                   help="the Chromium that runs the shim with --browser chromium (default %(default)s)")
     p.add_argument("--native-chromium", metavar="PATH",
                    help="run the pages without the shim in this Chromium with native WebNN (to compare)")
     args = p.parse_args(argv)
 
     root = args.wpt_root
     if args.browser != "chromium":
-        from webnn_bridge.bridge.browsers import missing
+        from webnn_bridge.bridge.testing.browsers import missing
 
         if args.native_chromium:
             print("webnn-bridge wpt: --native-chromium runs Chromium; leave out --browser", file=sys.stderr)

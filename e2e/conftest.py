@@ -17,7 +17,7 @@ import pytest
 from tests import shared_data
 from webnn_bridge.bridge import embed
 from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, RunningHost  # noqa: F401
-from webnn_bridge.policy.trace import SessionTracer, TraceWriter
+from webnn_bridge.workbench.trace import SessionTracer, TraceWriter
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "e2e" / "pages"
@@ -70,7 +70,7 @@ def host(app_dir, trace_path):
 
 
 # the browser and pages are the ones the project's pytest plugin gives its users
-# (webnn_bridge.bridge.pytest_plugin): the suite tests what users get
+# (webnn_bridge.bridge.testing.pytest_plugin): the suite tests what users get
 @pytest.fixture(scope="session")
 def browser(webnn_browser):
     return webnn_browser

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-from webnn_bridge.policy import insitu, trace
 from webnn_bridge.policy.graphs import summarize
 from webnn_bridge.policy.inventory import probe_inventory
 from webnn_bridge.policy.matrix import read_matrix
+from webnn_bridge.workbench import insitu, trace
 
 # it launches its own Chromium (Playwright), as the CLI does
 pytestmark = pytest.mark.webnn_engines("chromium")

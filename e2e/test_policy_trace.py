@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from webnn_bridge.policy.trace import read_trace, workloads
+from webnn_bridge.workbench.trace import read_trace, workloads
 
 
 def test_a_real_page_records_its_path_label_and_page_side_latency(host, page, trace_path):

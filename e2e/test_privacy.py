@@ -18,9 +18,9 @@ import pytest
 
 from webnn_bridge.bridge import protocol
 from webnn_bridge.bridge.host_ml import ml_factory
-from webnn_bridge.policy import cli as policy_cli
 from webnn_bridge.policy.inventory import load_profile, probe_inventory
-from webnn_bridge.policy.trace import read_trace
+from webnn_bridge.workbench import cli as policy_cli
+from webnn_bridge.workbench.trace import read_trace
 
 from .conftest import FRAMES, ROOT, start_host
 from .test_attacks_and_hangs import ATTACK, HOSTILE_FRAMES

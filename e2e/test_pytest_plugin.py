@@ -49,8 +49,8 @@ window.run = async () => {
 
 def test_plugin_fixtures_in_a_user_project(pytester, monkeypatch, pytestconfig):
     """Once per browser this suite runs (--webnn-browser): the user's tests run in each, in one session."""
-    from webnn_bridge.bridge.browsers import missing
-    from webnn_bridge.bridge.pytest_plugin import engines
+    from webnn_bridge.bridge.testing.browsers import missing
+    from webnn_bridge.bridge.testing.pytest_plugin import engines
 
     names = [e for e in engines(pytestconfig) if not missing(e) or os.environ.get("CI", "").lower() in ("1", "true")]
     (pytester.path / "site" / "app").mkdir(parents=True)
@@ -82,8 +82,8 @@ def test_pages_of_an_allowed_origin_get_the_shim(pytester, monkeypatch, pytestco
     """A user's own development server (another origin): with --webnn-allow-origin, webnn_page gives
     its pages the session host's shim before their own scripts; WebKit cannot, and the test that
     opens such a page fails saying so, while the host's own pages still run there."""
-    from webnn_bridge.bridge.browsers import missing
-    from webnn_bridge.bridge.pytest_plugin import engines
+    from webnn_bridge.bridge.testing.browsers import missing
+    from webnn_bridge.bridge.testing.pytest_plugin import engines
 
     names = [e for e in engines(pytestconfig) if not missing(e) or os.environ.get("CI", "").lower() in ("1", "true")]
     (pytester.path / "site" / "app").mkdir(parents=True)
@@ -130,7 +130,7 @@ def _user_run(monkeypatch) -> list[str]:
     """Sets up a user's pytest run (this checkout importable); the arguments that load the plugin
     as its pytest11 entry point would (the shared dev install may predate the entry point)."""
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    return ["-p", "webnn_bridge.bridge.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
+    return ["-p", "webnn_bridge.bridge.testing.pytest_plugin"] if "webnn_bridge" not in _entry_points() else []
 
 
 def _entry_points() -> set[str]:
@@ -143,7 +143,7 @@ def test_entry_point_is_declared():
     import tomllib
 
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert meta["project"]["entry-points"]["pytest11"] == {"webnn_bridge": "webnn_bridge.bridge.pytest_plugin"}
+    assert meta["project"]["entry-points"]["pytest11"] == {"webnn_bridge": "webnn_bridge.bridge.testing.pytest_plugin"}
 
 
 MARKED = '''

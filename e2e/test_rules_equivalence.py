@@ -1,5 +1,5 @@
 """The op rules exist once: the JS the shim runs (js_shim/generated/webnn_ops.js, translated from the
-Python rules by ops/jsgen.py) must behave exactly as the Python originals, for every registered op.
+Python rules by devtools/codegen/jsgen.py) must behave exactly as the Python originals, for every registered op.
 
 Cases (a builder's input() operands, then builder calls in JS argument order):
 - seeds: every operator call of the WPT-derived conformance JSON (../shared/data/wpt_conformance);

@@ -1,6 +1,6 @@
 """The page-side shim: the IDL model (idl/model.json, put first by bridge/shim.py), generated/webnn_idl.js
 (the interfaces, from the IDL), rules_prelude.js + generated/webnn_ops.js (the op rules translated from
-Python by ops/jsgen.py) and runtime.js (hand-written behaviour)."""
+Python by devtools/codegen/jsgen.py) and runtime.js (hand-written behaviour)."""
 
 from pathlib import Path
 

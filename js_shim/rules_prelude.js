@@ -1,4 +1,4 @@
-// webnn-bridge shim: Python value semantics for the op rules translated by ops/jsgen.py
+// webnn-bridge shim: Python value semantics for the op rules translated by devtools/codegen/jsgen.py
 // (generated/webnn_ops.js). Hand-written; concatenated before the generated rules by bridge/shim.py,
 // after generated/webnn_idl.js (DATA_TYPES). No op rule lives here: only what Python's values do
 // that JavaScript's do not (tuples vs lists, floor division, negative indexes, str() of values...).

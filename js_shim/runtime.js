@@ -996,7 +996,7 @@ function ownOperands(b, conv) {
 
 // ---------------------------------------------------------------------------------- op rules
 // The op rules run here, synchronously: generated/webnn_ops.js is translated from the host's
-// Python rules (ops/jsgen.py), so they exist once; the host checks everything again at build().
+// Python rules (devtools/codegen/jsgen.py), so they exist once; the host checks everything again at build().
 const PY_OVERLOADS = new WeakMap();
 
 function pyValue(v) {

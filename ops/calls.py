@@ -1,7 +1,7 @@
 """The rules of a builder call that are not one operator's own: from a call's WebIDL-converted
 arguments to its ``Call``, the operator's rules then the context's capabilities, input names and
 input()/constant() descriptors, and the TypeError message a page sees. The Python builder
-(bridge/api.py) and the host's replay of page graphs run them; ops/jsgen.py translates them
+(bridge/api.py) and the host's replay of page graphs run them; devtools/codegen/jsgen.py translates them
 into the shim, which runs them on every builder call in the page (the host runs these originals
 again at build()). Pure: no object model, no I/O."""
 
@@ -50,7 +50,7 @@ def is_options(spec: dict) -> bool:
 
 def call_from(op: str, overload: dict, conv: dict) -> Call:
     """The Call of a converted builder call: positional arguments and options, as the IDL names
-    them. Translated into the shim (ops/jsgen.py)."""
+    them. Translated into the shim (devtools/codegen/jsgen.py)."""
     args = {}
     options = {}
     for spec in overload["args"]:
@@ -89,7 +89,7 @@ def infer_call(opdef: OpDef, call: Call, caps: Capabilities | None = None) -> li
         raise WebNNTypeError(labelled_message(call, str(e))) from None
 
 
-# The functions below are op rules: ops/jsgen.py translates them into the shim, which runs them on
+# The functions below are op rules: devtools/codegen/jsgen.py translates them into the shim, which runs them on
 # every builder call in the page (the host runs these originals again at build()).
 
 

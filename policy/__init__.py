@@ -10,12 +10,10 @@ declarations and their algebra (subset/union) live in backends/capabilities.py.
 - perf.py          a device's cost-model figures (rules.toml [perf.*] x its perf hints)
 - qos.py           static cost model, DAOP estimateQoS tiers
 - privacy.py       bucketed opSupportLimits (profiles.toml), latency buckets, effective report
-- trace.py         JSONL traces, workloads, replay under two rule sets, replay table/CSV/PNG
 - replica.py       a graph's full structure in traces, rebuilt for measuring
 - matrix.py        the latency matrix: per-graph statistics, matrix file checks, op classes, calibrated model
-- measure.py       re-running traced graphs on real devices (matrix), calibration, op-class model (impure:
-                   it times runtimes; only the CLI calls it)
-- tune.py          the rules search and its report
 - truth_table.py   TRUTH_TABLE.md rendered from the rules
-- cli.py           `webnn-bridge policy explain | replay | measure | calibrate | tune | check | truth-table`
+
+The engine imports nothing from bridge/: traces, measuring, tuning and the `webnn-bridge policy`
+commands, which start hosts and pages, live above it in workbench/ (webnn_bridge.workbench).
 """

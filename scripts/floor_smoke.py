@@ -45,7 +45,7 @@ def check(url: str) -> list[str]:
 
     import numpy as np
 
-    from webnn_bridge.bridge.wire_client import WireClient
+    from webnn_bridge.bridge.testing.wire_client import WireClient
 
     problems = []
     for method, path, needle in (("GET", "/webnn-shim.js", b"WebNN"), ("HEAD", "/webnn-shim.js", b""),

@@ -170,7 +170,8 @@ def _folded(build):
 def test_sweep_numerics_by_value_inference(op, dt, monkeypatch):
     """Every claimed op x type of the capability sweep, its inputs made constants and folded by
     coremltools' value models, agrees with the reference within the sweep's tolerances."""
-    monkeypatch.setattr(sweep, "inp", lambda b, ins, name, arr: _const(b, arr))
+    # the sweep's graph builders live in devtools.sweep_cases and look `inp` up there
+    monkeypatch.setattr(sweep.sweep_cases, "inp", lambda b, ins, name, arr: _const(b, arr))
     graph, _ = _sweep_graph(op, dt)
     got = _fold(graph.ir)
     if got is None:

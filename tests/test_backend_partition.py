@@ -17,7 +17,7 @@ from webnn_bridge.backends.onnxruntime import OrtCompiled
 from webnn_bridge.backends.partition import PartitionedCompiled, compile_partitioned, split_graph, value_name
 from webnn_bridge.backends.reference import ReferenceCompiled
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-from webnn_bridge.bridge.session import placement_report
+from webnn_bridge.bridge.wire import placement_report
 from webnn_bridge.policy import engine
 from webnn_bridge.policy.inventory import is_simulated, load_profile, parse_profile, probe_inventory
 

@@ -17,7 +17,7 @@ from webnn_bridge.backends.onnxruntime import (
 )
 from webnn_bridge.backends.partition import PartitionedCompiled, Segment, fallback_after_compile
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-from webnn_bridge.bridge.session import placement_report
+from webnn_bridge.bridge.wire import placement_report
 from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.policy.inventory import probe_inventory
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 
-from webnn_bridge.bridge import browsers
+from webnn_bridge.bridge.testing import browsers
 
 
 def test_page_values_decode_to_python():

@@ -8,9 +8,10 @@ import json
 import pytest
 
 from webnn_bridge.bridge.cli import main
-from webnn_bridge.policy import engine, trace
+from webnn_bridge.policy import engine
 from webnn_bridge.policy.inventory import load_profile
-from webnn_bridge.policy.trace import event_problem
+from webnn_bridge.workbench import trace
+from webnn_bridge.workbench.trace import event_problem
 
 from .test_policy_trace_cli import _make_trace
 

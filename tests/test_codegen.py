@@ -12,8 +12,9 @@ import pytest
 from webnn_bridge.bridge import cli
 from webnn_bridge.devtools import codegen
 from webnn_bridge.devtools.codegen import idl as idl_gen
+from webnn_bridge.devtools.codegen import jsgen
 from webnn_bridge.idl import idl_model
-from webnn_bridge.ops import jsgen
+from webnn_bridge.ops.registry import load_all
 
 ROOT = codegen.ROOT
 
@@ -30,7 +31,7 @@ def test_committed_generated_file_is_current(gen):
     assert sorted(texts) == sorted(ROOT / p for p in gen.paths)  # writes what the registry declares
     for path, text in texts.items():
         assert path.read_text() == text, f"{path} is stale: run `webnn-bridge codegen`"
-        head = text if path.name == "README.md" else text[:600]
+        head = text[:600]  # docs/operators.md's spliced table begins near the top, too
         assert codegen.MARKER in head and "`webnn-bridge codegen`" in head, f"{path}: no generated-file header"
 
 
@@ -91,7 +92,7 @@ def test_a_generator_that_cannot_run_is_reported_not_silent(tmp_path, monkeypatc
 
 def test_one_run_converges_when_a_generator_reads_an_earlier_ones_file(tmp_path, monkeypatch, capsys):
     """Generators run in order and each writes before the next renders (the backend tables need the
-    IDL model; the README's table shows the backend tables): one `codegen` leaves nothing stale."""
+    IDL model; the operator table shows the backend tables): one `codegen` leaves nothing stale."""
     model, table = tmp_path / "model.json", tmp_path / "table.md"
     gens = (codegen.Generator("model", (model,), lambda: {model: "v2\n"}),
             codegen.Generator("table", (table,), lambda: {table: f"rows of {model.read_text().strip()}\n"}))
@@ -105,17 +106,57 @@ def test_one_run_converges_when_a_generator_reads_an_earlier_ones_file(tmp_path,
     assert codegen.main([]) == 0 and model.read_text() == "v2\n"
 
 
+def test_a_missing_step_is_named_before_any_file_is_written(tmp_path, monkeypatch, capsys):
+    from webnn_bridge.devtools.codegen import preflight
+
+    out = tmp_path / "out.txt"
+    monkeypatch.setattr(codegen, "GENERATORS", (codegen.Generator("g", (out,), lambda: {out: "x"}),))
+    monkeypatch.setattr(preflight, "problems", lambda: [f"{preflight.STEP_SWEEP}: no capability-sweep case for ['newOp']"])
+    for argv in ([], ["--check"]):
+        assert codegen.main(argv) == 2 and not out.exists()
+        assert "codegen: step 3 (CONTRIBUTING.md" in capsys.readouterr().err
+
+
+def test_an_operator_without_a_sweep_case_is_named_with_its_step(monkeypatch):
+    """An operator with two operands and no CASES entry: codegen stops before writing, naming step 3 (it
+    used to write three files, then fail with a bare KeyError in the backend tables)."""
+    from webnn_bridge.devtools import sweep_cases
+    from webnn_bridge.devtools.codegen import preflight
+
+    monkeypatch.delitem(sweep_cases.CASES, "add")
+    problems = preflight.problems()
+    assert len(problems) == 1 and problems[0].startswith(preflight.STEP_SWEEP), problems
+    assert "['add']" in problems[0] and "CASES in devtools/sweep_cases.py" in problems[0]
+
+
+def test_a_failing_generator_puts_back_what_the_run_wrote(tmp_path, monkeypatch, capsys):
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("old\n")
+
+    def broken():
+        raise KeyError("newOp")
+
+    monkeypatch.setattr(codegen, "GENERATORS", (
+        codegen.Generator("first", (first,), lambda: {first: "new\n"}),
+        codegen.Generator("made", (second,), lambda: {second: "made\n"}),
+        codegen.Generator("broken", (tmp_path / "x",), broken)))
+    assert codegen.main([]) == 2
+    err = capsys.readouterr().err
+    assert "broken failed: KeyError: 'newOp'" in err and "put back the 2 file(s)" in err
+    assert first.read_text() == "old\n" and not second.exists()
+
+
 def test_the_registry_is_in_dependency_order():
     names = [g.name for g in codegen.GENERATORS]
-    assert names.index("IDL model") < names.index("TensorRT ONNX operator table") < names.index("README operator table")
-    assert names.index("OpenVINO capability table") < names.index("README operator table")
+    assert names.index("IDL model") < names.index("TensorRT ONNX operator table") < names.index("operator table")
+    assert names.index("OpenVINO capability table") < names.index("operator table")
 
 
 def test_model_covers_the_spec():
     IDL = idl_model()
     builder = IDL["interfaces"]["MLGraphBuilder"]["operations"]
     operators = set(builder) - {"input", "constant", "build"}
-    assert len(operators) == 95
+    assert operators == set(load_all())  # one method per registered operator (the count follows the registry)
     assert len(builder["constant"]) == 3
     assert len(IDL["dictionaries"]) == 54 + 0  # extensions only add members to existing dictionaries
     # the spec's eight, then the int4 / uint4 extension (enum MLOperandDataTypeExtension, merged)

@@ -1,27 +1,31 @@
 """The checklists of CONTRIBUTING.md, as tests: each fails, naming the step, when a contribution
-misses one. Adding an operator: its IDL line, one op module under ops/defs/ with its rules,
-reference and lowering, `webnn-bridge codegen` (tests/test_codegen.py checks every generated
-file), and test data. Adding a backend: one module under backends/ behind the small interface,
+misses one. Adding an operator: its IDL lines (the MLGraphBuilder method and its MLOpSupportLimits
+member), one op definition under ops/defs/ with its rules, reference and lowerings, its capability-sweep
+case, `webnn-bridge codegen` (tests/test_codegen.py checks every generated file), and test data
+(tests/test_contributing_walk.py follows the steps on a copy of the repository). Adding a backend:
+one module under backends/ behind the small interface,
 its registration in backends/__init__.py, no runtime imported until it is used."""
 
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import json
-import re
 from pathlib import Path
 
 import pytest
 
 from webnn_bridge.backends import all_backends
 from webnn_bridge.backends.base import Backend
+from webnn_bridge.devtools.codegen import preflight
+from webnn_bridge.idl import idl_model
 from webnn_bridge.ops import idl
 from webnn_bridge.ops.registry import _no_lowering, load_all
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFORMANCE = ROOT.parent / "shared" / "data" / "wpt_conformance"
-NOT_OPERATORS = {"input", "constant", "build"}  # MLGraphBuilder methods that are not operators
+NOT_OPERATORS = preflight.NOT_OPERATORS  # MLGraphBuilder methods that are not operators
 
 
 def _rel(fn) -> str:
@@ -40,6 +44,30 @@ def test_every_idl_operator_has_an_op_definition_and_every_definition_its_idl_li
                                     f"{sorted(registry - idl_ops)}")
 
 
+def test_every_operator_method_has_its_op_support_limits_member_and_every_member_its_method():
+    """Without its MLOpSupportLimits member an operator silently drops out of opSupportLimits() and of
+    both backend tables (the capability sweep walks what opSupportLimits() reports)."""
+    model = idl_model()
+    methods, members = preflight.idl_operators(model), preflight.limits_members(model)
+    assert not methods - members, (f"step 1 (CONTRIBUTING.md): no MLOpSupportLimits member in idl/webnn.idl for "
+                                   f"{sorted(methods - members)}")
+    assert not members - methods, (f"step 1 (CONTRIBUTING.md): MLOpSupportLimits members without an MLGraphBuilder "
+                                   f"method: {sorted(members - methods)}")
+
+
+def test_a_missing_op_support_limits_member_is_named():
+    model = json.loads(json.dumps(idl_model()))
+    members = model["dictionaries"][preflight.LIMITS_DICT]["members"]
+    members[:] = [m for m in members if m["name"] != "sqrt"]
+    problems = preflight.idl_problems(model, set(load_all()))
+    assert len(problems) == 1 and "step 1" in problems[0] and "MLOpSupportLimits member" in problems[0]
+    assert "['sqrt']" in problems[0]
+
+
+def test_codegen_finds_nothing_missing():
+    assert preflight.problems() == []
+
+
 @pytest.mark.parametrize("op", sorted(load_all()))
 def test_an_operator_lives_in_one_module_with_its_rules_reference_and_lowering(op):
     d = load_all()[op]
@@ -50,10 +78,38 @@ def test_an_operator_lives_in_one_module_with_its_rules_reference_and_lowering(o
         f"{op}: step 2: its rules, reference and lowering live in {sorted(homes)}, not in one ops/defs/ module")
 
 
+def _ops_in_tests(path: Path) -> set[str]:
+    """The operators a test module's test functions use: a builder call ``.op(...)`` or the op's name as a
+    string (a parametrized case) inside a ``test_*`` function or its decorators. A name elsewhere (a
+    comment, a helper's table, another file's list) is no test data."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            for sub in [*ast.walk(node), *(n for d in node.decorator_list for n in ast.walk(d))]:
+                if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                    found.add(sub.value)
+                elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute):
+                    found.add(sub.func.attr)
+    return found
+
+
+@functools.cache
+def _tested_ops() -> frozenset[str]:
+    own = {Path(__file__).name, "test_contributing_walk.py"}
+    return frozenset().union(*(_ops_in_tests(p) for p in (ROOT / "tests").rglob("test_*.py") if p.name not in own))
+
+
 def _tested_in_project(op: str) -> bool:
-    pattern = re.compile(rf"""(["']){re.escape(op)}\1|\.{re.escape(op)}\(""")
-    return any(pattern.search(p.read_text(encoding="utf-8")) for p in (ROOT / "tests").rglob("test_*.py")
-               if p.name != Path(__file__).name)
+    return op in _tested_ops()
+
+
+def test_test_data_means_a_test_function_that_uses_the_operator(tmp_path):
+    module = tmp_path / "test_x.py"
+    module.write_text("# square\nTABLE = {'square': 1}\ndef helper(b):\n    return b.square(1)\n")
+    assert "square" not in _ops_in_tests(module)
+    module.write_text("import pytest\n@pytest.mark.parametrize('op', ['square'])\ndef test_a(op):\n    pass\n"
+                      "def test_b(b):\n    b.cube(1)\n")
+    assert {"square", "cube"} <= _ops_in_tests(module)
 
 
 def _in_conformance_data() -> set[str]:
@@ -69,7 +125,7 @@ def _in_conformance_data() -> set[str]:
 def test_every_operator_has_test_data():
     conformance = _in_conformance_data()
     missing = [op for op in sorted(load_all()) if op not in conformance and not _tested_in_project(op)]
-    assert not missing, (f"step 4 (CONTRIBUTING.md): no test data for {missing}: add cases (tests/, named by "
+    assert not missing, (f"step 5 (CONTRIBUTING.md): no test data for {missing}: add cases (tests/, named by "
                          "the operator) beside the WPT-derived ones in ../shared/data")
 
 

@@ -153,7 +153,7 @@ def _host(cache: Path) -> tuple[subprocess.Popen, str]:
 
 
 async def _page(url: str, n: int, first: float = 0) -> np.ndarray:
-    from webnn_bridge.bridge.wire_client import WireClient
+    from webnn_bridge.bridge.testing.wire_client import WireClient
 
     c = await WireClient.open(url)
     try:

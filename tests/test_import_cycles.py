@@ -1,6 +1,6 @@
-"""No import cycles among the project's own modules (issue 23).
+"""No import cycles among the project's own modules (issue 23), and the layers point one way (issue 37).
 
-Every ``.py`` under bridge/, policy/, ops/, backends/ and devtools/ is parsed with ``ast``; each import of
+Every ``.py`` under bridge/, policy/, workbench/, ops/, backends/ and devtools/ is parsed with ``ast``; each import of
 another project module -- absolute (``webnn_bridge.<folder>...``) or relative, at module level or
 inside a function -- is an edge (package ``webnn_bridge.<folder>`` is folder ``<folder>/``). The
 test fails on any cycle and prints it (one closed path per strongly connected component).
@@ -8,6 +8,14 @@ test fails on any cycle and prints it (one closed path per strongly connected co
 A lazy (function-level) import that exists only to dodge a cycle is still a cycle, so lazy
 imports count. ``ALLOWED`` lists the edges that are genuinely optional-runtime lazy loads and
 may close a cycle; each entry states its reason. It is empty.
+
+The same edges, grouped by layer (``LAYERS``: each module belongs to the longest name there that
+is, or contains, it), must have no cycle either and must point down: a module imports only layers
+ranked below its own (CONTRIBUTING.md's "Where things live"). The layers are the folders, except
+the host's command line (bridge/cli.py) and its testing kit (bridge/testing/), which sit above the
+workbench that bridge/cli.py wires in and that starts hosts itself; bridge/ itself is ranked
+inside: the object model (api.py) above its helpers, the session above that, the server above it.
+The CLI's by-name dispatch of the developer tools is no import (tests/test_packaging.py).
 """
 
 from __future__ import annotations
@@ -16,11 +24,28 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("bridge", "policy", "ops", "backends", "devtools")
+FOLDERS = ("bridge", "policy", "workbench", "ops", "backends", "devtools")
 PACKAGE = "webnn_bridge"
 
 # (importer, imported) module-name pairs that may close a cycle, with the reason for each.
 ALLOWED: dict[tuple[str, str], str] = {}
+
+# The layers, bottom first; the layers of one row are peers (neither imports the other).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("ops",),  # operators: definitions, shape rules, references, lowerings
+    ("backends",),  # the runtimes behind probe / capabilities / compile / run
+    ("policy",),  # the policy engine: pure decisions over (options, inventory, graph, rules)
+    ("bridge",),  # the host's parts below its object model: protocol.py, memo, budget, heap, tls, ...
+    ("bridge.api",),  # the object model: ML, MLContext, MLGraphBuilder, MLGraph, MLTensor
+    ("bridge.wire", "bridge.host_ml"),  # replies' encoders; the host's ML from its options
+    ("bridge.session",),  # one page's messages
+    ("bridge.server",),  # the sockets
+    ("bridge.embed",),  # a host in a thread of this process
+    ("workbench", "bridge.testing"),  # traces, measure, tune; the pytest plugin, browsers, wire client
+    ("bridge.cli",),  # the command line: serve, policy (the workbench), ...
+    ("devtools",),  # code generators, WPT runner, oracle, fuzzer
+)
+FOLDER_LAYERS = {"bridge.cli", "bridge.testing"}  # the layers the folder graph keeps apart from bridge/
 
 
 def _module_name(path: Path) -> str:
@@ -93,6 +118,54 @@ def import_graph() -> dict[str, set[str]]:
         module: {t for t in _imports(module, path, modules) if (module, t) not in ALLOWED}
         for module, path in modules.items()
     }
+
+
+def layer_of(module: str, names: set[str] | None = None) -> str:
+    """The layer ``module`` belongs to: the longest of ``names`` (default: every layer) that is it or
+    contains it."""
+    names = {n for row in LAYERS for n in row} if names is None else names
+    name = module
+    while name:
+        if name in names:
+            return name
+        name = name.rpartition(".")[0]
+    raise AssertionError(f"{module}: in no layer of LAYERS")
+
+
+def layer_graph(graph: dict[str, set[str]], names: set[str] | None = None) -> dict[str, set[str]]:
+    """``graph`` with each module replaced by its layer (self-edges dropped)."""
+    out: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        src = layer_of(module, names)
+        out.setdefault(src, set())
+        for t in targets:
+            dst = layer_of(t, names)
+            out.setdefault(dst, set())
+            if dst != src:
+                out[src].add(dst)
+    return out
+
+
+def folder_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The folders' graph: top-level folders, with FOLDER_LAYERS on their own."""
+    return layer_graph(graph, set(FOLDERS) | FOLDER_LAYERS)
+
+
+def _rank() -> dict[str, int]:
+    return {name: i for i, row in enumerate(LAYERS) for name in row}
+
+
+def upward_edges(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a layer ranked at or above the importer's, as "a.b -> c.d (layer x -> layer y)"."""
+    rank = _rank()
+    bad = []
+    for module in sorted(graph):
+        src = layer_of(module)
+        for t in sorted(graph[module]):
+            dst = layer_of(t)
+            if dst != src and rank[dst] >= rank[src]:
+                bad.append(f"{module} -> {t}   (layer {src} -> {dst})")
+    return bad
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -205,3 +278,48 @@ def test_no_module_import_cycle():
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle(s) among project modules:\n" + _describe(graph)
 
+
+
+def test_layers_name_real_modules():
+    modules = _modules()
+    names = [n for row in LAYERS for n in row]
+    assert len(names) == len(set(names))
+    for name in names:
+        assert any(m == name or m.startswith(name + ".") for m in modules), f"LAYERS names {name!r}: no such module"
+    assert FOLDER_LAYERS <= set(names)
+    assert set(FOLDERS) <= set(names)
+    for module in modules:
+        layer_of(module)  # every module has a layer
+
+
+def test_no_folder_import_cycle():
+    graph = folder_graph(import_graph())
+    assert set(graph) == set(FOLDERS) | FOLDER_LAYERS
+    assert "policy" in graph["bridge"] and "workbench" in graph["bridge.cli"]  # not vacuous
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle(s) among folders:\n" + _describe(graph)
+
+
+def test_no_layer_import_cycle():
+    graph = layer_graph(import_graph())
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle(s) among layers:\n" + _describe(graph)
+
+
+def test_layers_point_down():
+    """ops -> backends -> policy (the engine) -> bridge's object model -> session -> server / CLI, with
+    the workbench, the testing kit and the developer tools above: nothing imports up or sideways."""
+    bad = upward_edges(import_graph())
+    assert bad == [], "imports against the layer order (CONTRIBUTING.md):\n" + "\n".join(bad)
+
+
+def test_layer_check_sees_an_upward_import():
+    assert upward_edges({"policy.measure": {"bridge.api"}, "bridge.api": set()}) == [
+        "policy.measure -> bridge.api   (layer policy -> bridge.api)"]
+    assert upward_edges({"bridge.session": {"workbench.trace"}, "workbench.trace": set()})
+    assert upward_edges({"workbench.trace": {"bridge.testing.browsers"}, "bridge.testing.browsers": set()})
+    assert upward_edges({"bridge.cli": {"workbench.cli"}, "workbench.cli": {"bridge.api"}, "bridge.api": set()}) == []
+    assert layer_of("bridge.testing.pytest_plugin") == "bridge.testing"
+    assert layer_of("bridge.protocol") == "bridge"
+    assert layer_of("bridge.cli", set(FOLDERS) | FOLDER_LAYERS) == "bridge.cli"
+    assert layer_of("bridge.session", set(FOLDERS) | FOLDER_LAYERS) == "bridge"

@@ -1,4 +1,4 @@
-"""The op-rules translator (ops/jsgen.py): its output is committed and complete, and anything
+"""The op-rules translator (devtools/codegen/jsgen.py): its output is committed and complete, and anything
 outside its Python subset fails the generation loudly, naming the file and line.
 (Behavioural equivalence of the generated JS with Python: e2e/test_rules_equivalence.py.)"""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from webnn_bridge.devtools import codegen
-from webnn_bridge.ops import jsgen
+from webnn_bridge.devtools.codegen import jsgen
 from webnn_bridge.ops.core import WebNNTypeError
 from webnn_bridge.ops.registry import load_all
 
@@ -115,3 +115,21 @@ def test_codegen_reports_an_untranslatable_rule_and_writes_nothing(monkeypatch, 
     monkeypatch.setattr(jsgen, "render", broken)
     assert codegen.main([]) == 2
     assert "ops/defs/x.py:3:" in capsys.readouterr().err
+
+
+def test_a_new_operator_renumbers_nothing(monkeypatch):
+    """Constants are named by their content and each op's limits by the op: adding an operator (here one
+    that sorts first, the worst case for positional names) adds lines and changes none."""
+    import dataclasses
+
+    from webnn_bridge.ops.registry import Limits, same_as
+
+    before = jsgen.render().splitlines()
+    registry = load_all()
+    limits = {"input": Limits(types=("float32",), required_types=("float32",), required_ranks=(0, 3)),
+              "output": same_as("input")}
+    monkeypatch.setitem(registry, "aaaNew", dataclasses.replace(registry["sqrt"], name="aaaNew", limits=limits))
+    after = jsgen.render().splitlines()
+    assert set(before) <= set(after), sorted(set(before) - set(after))[:5]
+    added = [ln for ln in after if ln not in set(before)]
+    assert 1 <= len(added) <= 4, added

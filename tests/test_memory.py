@@ -14,7 +14,8 @@ from webnn_bridge.backends.cache import CompileCache, held_bytes, memory_pressur
 from webnn_bridge.bridge import protocol
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 from webnn_bridge.bridge.embed import start_host
-from webnn_bridge.bridge.session import Session, SessionLimits, idle, trim_heap
+from webnn_bridge.bridge.heap import idle, trim_heap
+from webnn_bridge.bridge.session import Session, SessionLimits
 
 from .wire import Wire
 

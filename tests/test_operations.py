@@ -20,7 +20,7 @@ from websockets.exceptions import InvalidStatus
 
 from webnn_bridge.bridge import cli
 from webnn_bridge.bridge.embed import start_host
-from webnn_bridge.bridge.wire_client import WireClient
+from webnn_bridge.bridge.testing.wire_client import WireClient
 
 TOKEN = "s3cret-token-for-tests-0123456789"
 

@@ -1,10 +1,13 @@
 """The installed package exposes one import name, `webnn_bridge` (issue 11): the repo's folders
-(bridge, ops, policy, backends, idl, js_shim, devtools) are its subpackages, never top-level modules
-in a user's environment.
+(bridge, ops, policy, workbench, backends, idl, js_shim, devtools) are its subpackages, never top-level
+modules in a user's environment.
 
 The developer tools (devtools/: the WPT runner and the oracle) sit above the runtime (issue 23): the
 runtime packages never import them, statically or by name, except the CLI's one lazy dispatch of
-`webnn-bridge wpt|oracle`."""
+`webnn-bridge wpt|oracle`.
+
+The tuning workbench (workbench/) and the testing kit (bridge/testing/) sit above the host (issue 37):
+serving pages loads neither."""
 
 from __future__ import annotations
 
@@ -15,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-SUBPACKAGES = ("bridge", "ops", "policy", "backends", "idl", "js_shim", "devtools")
-RUNTIME = ("bridge", "ops", "policy", "backends", "idl", "js_shim")
+SUBPACKAGES = ("bridge", "bridge.testing", "ops", "policy", "workbench", "backends", "idl", "js_shim", "devtools")
+RUNTIME = ("bridge", "ops", "policy", "workbench", "backends", "idl", "js_shim")
 DEVTOOLS = "webnn_bridge.devtools"
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,6 +38,7 @@ def test_subpackage_importable_under_one_name(name, tmp_path):
 
 @pytest.mark.parametrize("name", SUBPACKAGES)
 def test_no_generic_top_level_module(name, tmp_path):
+    name = name.split(".")[-1]
     r = _run(f"import importlib.util, sys; sys.exit(importlib.util.find_spec({name!r}) is not None)", tmp_path)
     assert r.returncode == 0, f"the installed package exposes a top-level module {name!r}"
 
@@ -90,8 +94,8 @@ def test_runtime_packages_never_import_the_devtools():
 def test_the_runtime_loads_without_the_devtools(tmp_path):
     """Importing the host, the CLI and the pytest plugin (and building the CLI's parser) loads no dev tool."""
     r = _run("import sys\n"
-             "import webnn_bridge.bridge.cli as cli, webnn_bridge.bridge.embed, webnn_bridge.bridge.pytest_plugin\n"
-             "import webnn_bridge.bridge.server, webnn_bridge.policy.cli, webnn_bridge.backends\n"
+             "import webnn_bridge.bridge.cli as cli, webnn_bridge.bridge.embed, webnn_bridge.bridge.testing.pytest_plugin\n"
+             "import webnn_bridge.bridge.server, webnn_bridge.workbench.cli, webnn_bridge.backends\n"
              "cli.build_parser()\n"
              "print(sorted(m for m in sys.modules if m.startswith('webnn_bridge.')))", tmp_path)
     assert r.returncode == 0, r.stderr
@@ -104,3 +108,18 @@ def test_devtools_ship_the_oracle_page(tmp_path):
     r = _run("from webnn_bridge.devtools import oracle; print(oracle.RUNNER_JS.is_file(), oracle.RUNNER_JS.name)", tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["True", "oracle.js"]
+
+
+def test_serving_loads_neither_the_workbench_nor_the_testing_kit(tmp_path):
+    """A host (the server, an embedded host, the policy engine) imports no workbench and no testing
+    module: they sit above it (only bridge/cli.py wires the workbench in, when its commands run)."""
+    r = _run("import sys\n"
+             "import webnn_bridge.bridge.server, webnn_bridge.bridge.embed, webnn_bridge.bridge.session\n"
+             "import webnn_bridge.bridge.host_ml, webnn_bridge.bridge.heap, webnn_bridge.bridge.wire\n"
+             "import webnn_bridge.policy.engine, webnn_bridge.policy.privacy, webnn_bridge.policy.truth_table\n"
+             "import webnn_bridge.policy.matrix, webnn_bridge.policy.replica\n"
+             "print(sorted(m for m in sys.modules if m.startswith('webnn_bridge.')))", tmp_path)
+    assert r.returncode == 0, r.stderr
+    loaded = ast.literal_eval(r.stdout)
+    assert "webnn_bridge.bridge.server" in loaded
+    assert not [m for m in loaded if m.startswith(("webnn_bridge.workbench", "webnn_bridge.bridge.testing"))], loaded

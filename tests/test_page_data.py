@@ -17,7 +17,7 @@ import pytest
 from webnn_bridge.backends.cache import CompileCache
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 from webnn_bridge.bridge.embed import start_host
-from webnn_bridge.bridge.session import idle
+from webnn_bridge.bridge.heap import idle
 from webnn_bridge.ops.core import UnknownError
 
 from .wire import Wire

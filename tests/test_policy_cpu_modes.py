@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from webnn_bridge.backends.base import Device
-from webnn_bridge.policy import engine, trace, tune
+from webnn_bridge.policy import engine
 from webnn_bridge.policy.graphs import load_graph, summarize
 from webnn_bridge.policy.inventory import FIXTURES_DIR, probe_inventory
+from webnn_bridge.workbench import trace, tune
 
 GRAPHS = FIXTURES_DIR / "graphs"
 ORT = Device("onnxruntime:CPUExecutionProvider", "cpu", "onnxruntime", providers=("CPUExecutionProvider",))
@@ -267,8 +268,8 @@ def test_a_host_builds_with_the_placements_mode(tmp_path):
 
 
 def test_measure_modes_are_opt_in_and_checked():
-    from webnn_bridge.policy import measure
-    from webnn_bridge.policy.cli import _thread_modes
+    from webnn_bridge.workbench import measure
+    from webnn_bridge.workbench.cli import _thread_modes
 
     assert measure.CPU_MODES == ()  # off unless asked for (README: why)
     assert _thread_modes("none") == () and _thread_modes("2,1,2") == (1, 2)

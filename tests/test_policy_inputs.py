@@ -9,9 +9,10 @@ import pytest
 
 from webnn_bridge.bridge import cli as bridge_cli
 from webnn_bridge.bridge import host_ml
-from webnn_bridge.policy import engine, trace
+from webnn_bridge.policy import engine
 from webnn_bridge.policy.graphs import load_graph
 from webnn_bridge.policy.inventory import FIXTURES_DIR, load_profile, parse_profile
+from webnn_bridge.workbench import trace
 
 GRAPHS = FIXTURES_DIR / "graphs"
 

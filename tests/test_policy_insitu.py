@@ -10,8 +10,8 @@ import pytest
 
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 from webnn_bridge.ops.calls import positional_args
-from webnn_bridge.policy import insitu
 from webnn_bridge.policy.graphs import summarize
+from webnn_bridge.workbench import insitu
 
 
 class _Graph:

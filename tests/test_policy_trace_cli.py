@@ -9,10 +9,11 @@ import threading
 
 import pytest
 
-from webnn_bridge.policy import cli, engine, trace
+from webnn_bridge.policy import engine
 from webnn_bridge.policy.graphs import load_graph, summarize
 from webnn_bridge.policy.inventory import FIXTURES_DIR, load_profile
 from webnn_bridge.policy.truth_table import TRUTH_TABLE_MD, check_truth_table, render_truth_table
+from webnn_bridge.workbench import cli, trace
 
 GRAPHS = FIXTURES_DIR / "graphs"
 

@@ -16,9 +16,10 @@ import pytest
 
 from webnn_bridge.bridge import cli as bridge_cli
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-from webnn_bridge.policy import engine, matrix, measure, trace, tune
+from webnn_bridge.policy import engine, matrix
 from webnn_bridge.policy.graphs import load_graph, summarize
 from webnn_bridge.policy.inventory import FIXTURES_DIR, load_profile, parse_profile, probe_inventory
+from webnn_bridge.workbench import measure, trace, tune
 
 GRAPHS = FIXTURES_DIR / "graphs"
 TWO_CPUS = {"devices": [{"id": "ort-cpu", "kind": "cpu", "backend": "onnxruntime"},

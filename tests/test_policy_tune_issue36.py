@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from webnn_bridge.bridge import cli as bridge_cli
-from webnn_bridge.policy import engine, trace, tune
+from webnn_bridge.policy import engine
 from webnn_bridge.policy.graphs import load_graph, summarize
 from webnn_bridge.policy.inventory import FIXTURES_DIR, parse_profile
+from webnn_bridge.workbench import trace, tune
 
 GRAPHS = FIXTURES_DIR / "graphs"
 CPUS = {"devices": [{"id": "ort-cpu", "kind": "cpu", "backend": "onnxruntime"},

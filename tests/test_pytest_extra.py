@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from webnn_bridge.bridge import pytest_plugin
+from webnn_bridge.bridge.testing import pytest_plugin
 
 pytest_plugins = ["pytester"]
 
@@ -29,7 +29,7 @@ def test_the_pytest_extra_is_what_the_plugin_needs():
     test = {r for r in extras["test"] if _names([r]) & {"pytest", "playwright"}}
     assert set(extras["pytest"]) == test
     # the plugin imports no other third-party package than those and webnn-bridge's own dependencies
-    source = (ROOT / "bridge" / "pytest_plugin.py").read_text() + (ROOT / "bridge" / "browsers.py").read_text()
+    source = (ROOT / "bridge" / "testing" / "pytest_plugin.py").read_text() + (ROOT / "bridge" / "testing" / "browsers.py").read_text()
     imported = {m.split(".")[0] for m in re.findall(r"^\s*(?:from|import) ([A-Za-z_][\w.]*)", source, re.M)}
     third_party = imported - set(sys.stdlib_module_names) - {"__future__"}
     core = _names(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"])
@@ -40,7 +40,7 @@ def test_missing_playwright_names_the_pytest_extra(pytester):
     """A user's project where Playwright is not installed (its import fails) and Chromium is asked for."""
     pytester.makeconftest("import sys\nsys.modules['playwright'] = None  # as if not installed\n")
     pytester.makepyfile(test_user="def test_page(webnn_browser):\n    pass\n")
-    plugin = [] if "webnn_bridge" in _entry_points() else ["-p", "webnn_bridge.bridge.pytest_plugin"]
+    plugin = [] if "webnn_bridge" in _entry_points() else ["-p", "webnn_bridge.bridge.testing.pytest_plugin"]
     # any existing file passes for the Chromium executable: the fixture stops before launching it
     result = pytester.runpytest_subprocess(*plugin, "-q", "--webnn-browser=chromium",
                                            f"--webnn-chromium={sys.executable}", timeout=120)

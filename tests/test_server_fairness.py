@@ -13,7 +13,7 @@ import pytest
 
 from webnn_bridge.bridge import protocol
 from webnn_bridge.bridge.embed import start_host
-from webnn_bridge.bridge.wire_client import WireClient
+from webnn_bridge.bridge.testing.wire_client import WireClient
 
 
 @pytest.fixture(scope="module")

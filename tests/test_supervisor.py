@@ -195,7 +195,7 @@ def served():
 async def _graph(url: str, n: int, unary: str = "relu", origin: str | None = None) -> np.ndarray:
     """A page (of ``origin``) builds y = unary(x @ W), x [2, n] = 0, 1, 2 ..., W [n, n] all 1/n, and
     runs it once."""
-    from webnn_bridge.bridge.wire_client import WireClient
+    from webnn_bridge.bridge.testing.wire_client import WireClient
 
     c = await WireClient.open(url, origin=origin)
     try:

@@ -10,7 +10,7 @@ import json
 import ssl
 
 from webnn_bridge.bridge import protocol
-from webnn_bridge.bridge.wire_client import WireClient, WireError
+from webnn_bridge.bridge.testing.wire_client import WireClient, WireError
 
 __all__ = ["Wire", "WireError"]
 

@@ -8,8 +8,9 @@ carries a generated-file header that no generator here produces).
 | file | generator |
 |---|---|
 | idl/model.json, js_shim/generated/webnn_idl.js | idl.py: the WebIDL (idl/*.idl) model as data, and the JS interfaces |
-| js_shim/generated/webnn_ops.js | ops/jsgen.py: the op rules translated from Python |
-| README.md (the operator table between its markers) | ops/table.py |
+| js_shim/generated/webnn_ops.js | jsgen.py: the op rules (ops/) translated from Python |
+| docs/operators.md (the operator table between its markers) | optable.py |
+| docs/cli.md | cli_reference.py: the command-line reference, from the argparse parsers |
 | policy/TRUTH_TABLE.md | policy/truth_table.py (also `webnn-bridge policy truth-table --write`) |
 | backends/onnx_op_types.json | backend_tables.py: the ONNX operators each op's lowering emits |
 | backends/openvino_caps.json | backend_tables.py: measured on the installed OpenVINO's CPU plugin |
@@ -20,14 +21,18 @@ test that compares the file skips with the same reason). A measured table takes 
 the test command (scripts/test.sh), which runs ``--check`` first, tells the test not to measure it
 again (``WEBNN_BRIDGE_CODEGEN_CHECKED=1``).
 
-The measured tables run the capability sweep's cases (tests/test_capability_sweep.py), so this
-command runs from a source checkout (it writes into one anyway).
+Before it writes anything, the command checks that every operator has each piece CONTRIBUTING.md asks
+for (preflight.py: its IDL method and MLOpSupportLimits member, its OpDef, its capability-sweep case) and
+fails naming the missing step; a generator that fails later puts back the files the run had written.
+
+The backend tables run the capability sweep's cases (devtools/sweep_cases.py, devtools/sweep_run.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +41,7 @@ from pathlib import Path
 from .header import COMMAND, MARKER  # noqa: F401 (MARKER: read by tests/test_codegen.py)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+SKIP_MEASURED = "WEBNN_BRIDGE_CODEGEN_SKIP_MEASURED"  # "1": skip the measured tables, saying so
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,8 @@ class Generator:
         """Why this generator cannot run here, or None."""
         if self.needs and importlib.util.find_spec(self.needs) is None:
             return f"{self.needs} is not installed"
+        if self.measured and os.environ.get(SKIP_MEASURED) == "1":
+            return f"{SKIP_MEASURED}=1 (a measured table; tests/test_contributing_walk.py sets it)"
         return self.unavailable() if self.unavailable else None
 
 
@@ -62,16 +70,21 @@ def _idl() -> dict[Path, str]:
 
 
 def _ops_js() -> dict[Path, str]:
-    from webnn_bridge.ops import jsgen
+    from . import jsgen
 
     return jsgen.outputs()
 
 
-def _readme_table() -> dict[Path, str]:
-    from webnn_bridge.ops import table
+def _ops_table() -> dict[Path, str]:
+    from . import optable
 
-    readme = ROOT / "README.md"
-    return {readme: table.splice(readme.read_text())}
+    return optable.outputs(ROOT)
+
+
+def _cli_reference() -> dict[Path, str]:
+    from . import cli_reference
+
+    return cli_reference.outputs(ROOT)
 
 
 def _truth_table() -> dict[Path, str]:
@@ -117,7 +130,7 @@ def _reload_openvino_caps() -> None:
 
 
 # In dependency order (each one reads the files of those before it): the host needs the IDL model to
-# build the graphs the backend tables are measured on, and the README's table shows the backends' tables.
+# build the graphs the backend tables are measured on, and the operator table shows the backends' tables.
 GENERATORS: tuple[Generator, ...] = (
     Generator("IDL model", (Path("js_shim/generated/webnn_idl.js"), Path("idl/model.json")), _idl, needs="pywebidl2",
               reload=_reload_idl),
@@ -127,7 +140,8 @@ GENERATORS: tuple[Generator, ...] = (
               reload=_reload_onnx_op_types),
     Generator("OpenVINO capability table", (Path("backends/openvino_caps.json"),), _openvino_caps, needs="openvino",
               unavailable=_no_openvino_cpu, reload=_reload_openvino_caps, measured=True),
-    Generator("README operator table", (Path("README.md"),), _readme_table),
+    Generator("operator table", (Path("docs/operators.md"),), _ops_table),
+    Generator("CLI reference", (Path("docs/cli.md"),), _cli_reference),
 )
 
 
@@ -159,16 +173,33 @@ def _stale(texts: dict[Path, str]) -> list[Path]:
     return [path for path, text in texts.items() if (path.read_text() if path.exists() else None) != text]
 
 
+def _restore(written: dict[Path, str | None], done: list[Generator]) -> None:
+    for path, text in written.items():
+        if text is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(text)
+    for g in done:
+        if g.reload:
+            g.reload()
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog=COMMAND, description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true", help="fail if a committed generated file is stale (writes nothing)")
     args = p.parse_args(argv)
-    from webnn_bridge.ops.jsgen import JsGenError
+    from . import preflight
+    from .jsgen import JsGenError
 
-    if str(ROOT) not in sys.path:  # the measured tables import the capability sweep (tests/)
-        sys.path.insert(0, str(ROOT))
+    missing = preflight.problems()  # each operator has every piece CONTRIBUTING.md asks for: else write nothing
+    if missing:
+        for line in missing:
+            print(f"codegen: {line}", file=sys.stderr)
+        return 2
     stale: list[Path] = []
     checked = skipped = 0
+    written: dict[Path, str | None] = {}  # what this run overwrote (None: a new file), put back on a failure
+    done: list[Generator] = []
     for g in GENERATORS:  # one at a time, in order: a later generator reads what an earlier one wrote
         reason = g.missing()
         if reason:
@@ -177,18 +208,23 @@ def main(argv: list[str] | None = None) -> int:
             continue
         try:
             texts = g.render()
-        except JsGenError as e:  # an op rule outside the translatable subset: this generator writes nothing
-            print(f"codegen: {e}", file=sys.stderr)
+        except Exception as e:  # any failure: name the generator, keep the tree as it was
+            what = str(e) if isinstance(e, JsGenError) else f"{g.name} failed: {type(e).__name__}: {e}"
+            _restore(written, done)
+            print(f"codegen: {what}" + (f" (put back the {len(written)} file(s) this run had written)"
+                                        if written else ""), file=sys.stderr)
             return 2
         checked += len(texts)
         now = _stale(texts)
         stale += now
         if now and not args.check:
             for path in now:
+                written.setdefault(path, path.read_text() if path.exists() else None)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(texts[path])
             if g.reload:
                 g.reload()
+            done.append(g)
     rel = [_rel(s) for s in stale]
     if args.check:
         if stale:

@@ -1,6 +1,6 @@
 """Generators of the backends' committed tables, both computed from the capability sweep's cases
-(tests/test_capability_sweep.py: each op x each data type the ONNX Runtime context reports, plus the
-secondary operands and the large 64-bit integer checks):
+(devtools/sweep_cases.py, which tests/test_capability_sweep.py runs: each op x each data type the ONNX
+Runtime context reports, plus the secondary operands and the large 64-bit integer checks):
 
 - backends/onnx_op_types.json: the ONNX operator types each WebNN op's lowering emits (TensorRT
   claims an op only when its ONNX parser supports every one of them). Needs only ONNX Runtime.
@@ -30,10 +30,11 @@ def _generated(what: str) -> str:
 
 @functools.cache
 def sweep() -> ModuleType:
-    """The capability sweep's case table (tests/, so only in a source checkout)."""
-    from tests import test_capability_sweep
+    """The capability sweep (devtools/sweep_run.py, over devtools/sweep_cases.py), imported on first use:
+    it makes contexts, and its case lists come from the IDL model an earlier generator wrote."""
+    from .. import sweep_run
 
-    return test_capability_sweep
+    return sweep_run
 
 
 def _dump(table: dict) -> str:

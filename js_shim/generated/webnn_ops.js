@@ -1,388 +1,180 @@
 // GENERATED FILE - DO NOT EDIT.
-// Produced by `webnn-bridge codegen` (ops/jsgen.py) from the Python op rules (ops/defs/*, ops/registry.py,
+// Produced by `webnn-bridge codegen` (devtools/codegen/jsgen.py) from the Python op rules (ops/defs/*, ops/registry.py,
 // ops/core.py, ops/calls.py). Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.
 // The op rules (validation and shape inference), translated from Python; the prelude
 // (js_shim/rules_prelude.js) gives Python's value semantics.
 
-const K0 = $T(["float32", "float16", "int32", "int64", "int8"]);
-const K1 = $T(["float32", "float16", "int32"]);
-const K2 = Object.freeze({types: K0, ranks: $T([0, null]), same: null, same_rank: null, required_types: K1, required_ranks: $T([0, 5])});
-const K3 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8"]);
-const K4 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K5 = $dict([["input", K2], ["output", K4]]);
-const K6 = $T(["float32", "float16", "int32"]);
-const K7 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K6, required_ranks: $T([0, 5])});
-const K8 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K9 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K10 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K11 = $T(["float32", "float16", "int32"]);
-const K12 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([1, 5])});
-const K13 = Object.freeze({types: $T(["int32", "int64"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([0, 5])});
-const K14 = $dict([["input", K12], ["output", K13]]);
-const K15 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([1, 5])});
-const K16 = Object.freeze({types: $T(["int32", "int64"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([0, 5])});
-const K17 = $dict([["input", K15], ["output", K16]]);
-const K18 = $T(["float32", "float16"]);
-const K19 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K20 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K21 = $dict([["input", K19], ["output", K20]]);
-const K22 = Object.freeze({types: K18, ranks: $T([1, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([3, 5])});
-const K23 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K24 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K25 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K26 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K27 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K28 = $dict([["input", K22], ["mean", K23], ["variance", K24], ["scale", K25], ["bias", K26], ["output", K27]]);
-const K29 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4"]);
-const K30 = $T(["float32", "float16", "int32", "int8", "uint8"]);
-const K31 = Object.freeze({types: K29, ranks: $T([0, null]), same: null, same_rank: null, required_types: K30, required_ranks: $T([0, 5])});
-const K32 = Object.freeze({types: K29, ranks: $T([0, null]), same: null, same_rank: "input", required_types: K30, required_ranks: $T([0, 5])});
-const K33 = $dict([["input", K31], ["output", K32]]);
-const K34 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K35 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K36 = $dict([["input", K34], ["output", K35]]);
-const K37 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K38 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K39 = $dict([["input", K37], ["output", K38]]);
-const K40 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4"]);
-const K41 = $T(["float32", "float16", "int32"]);
-const K42 = Object.freeze({types: K40, ranks: $T([1, null]), same: null, same_rank: null, required_types: K41, required_ranks: $T([1, 5])});
-const K43 = Object.freeze({types: K3, ranks: $T([1, null]), same: "inputs", same_rank: null, required_types: K41, required_ranks: $T([1, 5])});
-const K44 = $dict([["inputs", K42], ["output", K43]]);
-const K45 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K46 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K47 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([1, 1])});
-const K48 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K49 = $dict([["input", K45], ["filter", K46], ["bias", K47], ["output", K48]]);
-const K50 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K51 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K52 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K53 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K54 = $dict([["input", K50], ["filter", K51], ["bias", K52], ["output", K53]]);
-const K55 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K56 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K57 = $dict([["input", K55], ["output", K56]]);
-const K58 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64"]);
-const K59 = Object.freeze({types: K58, ranks: $T([1, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([1, 5])});
-const K60 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K61 = $dict([["input", K59], ["output", K60]]);
-const K62 = $T(["uint8", "int8", "uint32", "int32", "int4", "uint4"]);
-const K63 = Object.freeze({types: K62, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8", "int8"]), required_ranks: $T([0, 5])});
-const K64 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K65 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K66 = Object.freeze({types: K3, ranks: $T([0, null]), same: "scale", same_rank: null, required_types: $T([]), required_ranks: null});
-const K67 = $dict([["input", K63], ["scale", K64], ["zeroPoint", K65], ["output", K66]]);
-const K68 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K69 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K70 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K71 = $dict([["input", K69], ["output", K70]]);
-const K72 = $T(["float32", "float16", "int32"]);
-const K73 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
-const K74 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K75 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K76 = $dict([["a", K73], ["b", K74], ["output", K75]]);
-const K77 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K78 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K79 = $dict([["input", K77], ["output", K78]]);
-const K80 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K81 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K82 = $dict([["input", K80], ["output", K81]]);
-const K83 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4"]);
-const K84 = $T(["float32", "float16", "int32"]);
-const K85 = Object.freeze({types: K83, ranks: $T([0, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([0, 5])});
-const K86 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K87 = $dict([["input", K85], ["output", K86]]);
-const K88 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K89 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K90 = $dict([["input", K88], ["output", K89]]);
-const K91 = $T(["float32", "float16", "int32", "int8", "uint8"]);
-const K92 = Object.freeze({types: K83, ranks: $T([1, null]), same: null, same_rank: null, required_types: K91, required_ranks: $T([1, 5])});
-const K93 = $T(["int32", "uint32", "int64"]);
-const K94 = Object.freeze({types: K93, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([0, 5])});
-const K95 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K96 = $dict([["input", K92], ["indices", K94], ["output", K95]]);
-const K97 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([1, 5])});
-const K98 = Object.freeze({types: K93, ranks: $T([0, null]), same: null, same_rank: "input", required_types: $T(["int32"]), required_ranks: $T([1, 5])});
-const K99 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K100 = $dict([["input", K97], ["indices", K98], ["output", K99]]);
-const K101 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K91, required_ranks: $T([1, 5])});
-const K102 = Object.freeze({types: K93, ranks: $T([1, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([1, 5])});
-const K103 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K104 = $dict([["input", K101], ["indices", K102], ["output", K103]]);
-const K105 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K106 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K107 = $dict([["input", K105], ["output", K106]]);
-const K108 = Object.freeze({types: K18, ranks: $T([2, 2]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
-const K109 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
-const K110 = Object.freeze({types: K3, ranks: $T([0, 2]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([0, 2])});
-const K111 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
-const K112 = $dict([["a", K108], ["b", K109], ["c", K110], ["output", K111]]);
-const K113 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
-const K114 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K115 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K116 = $dict([["a", K113], ["b", K114], ["output", K115]]);
-const K117 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
-const K118 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K119 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K120 = $dict([["a", K117], ["b", K118], ["output", K119]]);
-const K121 = Object.freeze({types: K18, ranks: $T([3, 3]), same: null, same_rank: null, required_types: K18, required_ranks: $T([3, 3])});
-const K122 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K123 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K124 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K125 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K126 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K127 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K128 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K129 = $dict([["input", K121], ["weight", K122], ["recurrentWeight", K123], ["bias", K124], ["recurrentBias", K125], ["initialHiddenState", K126], ["output0", K127], ["output1", K128]]);
-const K130 = $T(["output0", "output1"]);
-const K131 = Object.freeze({types: K18, ranks: $T([2, 2]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
-const K132 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K133 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K134 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K135 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K136 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K137 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K138 = $dict([["input", K131], ["weight", K132], ["recurrentWeight", K133], ["hiddenState", K134], ["bias", K135], ["recurrentBias", K136], ["output", K137]]);
-const K139 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K140 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K141 = $dict([["input", K139], ["output", K140]]);
-const K142 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K143 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K144 = $dict([["input", K142], ["output", K143]]);
-const K145 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K1, required_ranks: $T([0, 5])});
-const K146 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K147 = $dict([["input", K145], ["output", K146]]);
-const K148 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K149 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K150 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K151 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K152 = $dict([["input", K148], ["scale", K149], ["bias", K150], ["output", K151]]);
-const K153 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K154 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K155 = $dict([["a", K153], ["output", K154]]);
-const K156 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K157 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K158 = $dict([["a", K156], ["output", K157]]);
-const K159 = Object.freeze({types: K18, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K160 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K161 = $dict([["input", K159], ["output", K160]]);
-const K162 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K163 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K164 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K165 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K166 = $dict([["input", K162], ["scale", K163], ["bias", K164], ["output", K165]]);
-const K167 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K168 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K169 = $dict([["input", K167], ["output", K168]]);
-const K170 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
-const K171 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K172 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K173 = $dict([["a", K170], ["b", K171], ["output", K172]]);
-const K174 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
-const K175 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K176 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K177 = $dict([["a", K174], ["b", K175], ["output", K176]]);
-const K178 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K179 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K180 = $dict([["input", K178], ["output", K179]]);
-const K181 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K182 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K183 = $dict([["input", K181], ["output", K182]]);
-const K184 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K185 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K186 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K187 = $dict([["a", K184], ["b", K185], ["output", K186]]);
-const K188 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K189 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K190 = $dict([["a", K188], ["output", K189]]);
-const K191 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K192 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K193 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K194 = $dict([["a", K191], ["b", K192], ["output", K193]]);
-const K195 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K196 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K197 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K198 = $dict([["a", K195], ["b", K196], ["output", K197]]);
-const K199 = Object.freeze({types: K18, ranks: $T([3, 3]), same: null, same_rank: null, required_types: K18, required_ranks: $T([3, 3])});
-const K200 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K201 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K202 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K203 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K204 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K205 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K206 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K207 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K208 = Object.freeze({types: K3, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K209 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K210 = $dict([["input", K199], ["weight", K200], ["recurrentWeight", K201], ["bias", K202], ["recurrentBias", K203], ["peepholeWeight", K204], ["initialHiddenState", K205], ["initialCellState", K206], ["output0", K207], ["output1", K208], ["output2", K209]]);
-const K211 = $T(["output0", "output1", "output2"]);
-const K212 = Object.freeze({types: K18, ranks: $T([2, 2]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 2])});
-const K213 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K214 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K215 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K216 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K217 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K218 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K219 = Object.freeze({types: K3, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K220 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K221 = Object.freeze({types: K3, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K222 = $dict([["input", K212], ["weight", K213], ["recurrentWeight", K214], ["hiddenState", K215], ["cellState", K216], ["bias", K217], ["recurrentBias", K218], ["peepholeWeight", K219], ["output0", K220], ["output1", K221]]);
-const K223 = Object.freeze({types: K18, ranks: $T([2, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
-const K224 = Object.freeze({types: K3, ranks: $T([2, null]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
-const K225 = Object.freeze({types: K3, ranks: $T([2, null]), same: "a", same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
-const K226 = $dict([["a", K223], ["b", K224], ["output", K225]]);
-const K227 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K228 = Object.freeze({types: K3, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K229 = Object.freeze({types: K3, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K230 = $dict([["input", K228], ["output", K229]]);
-const K231 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K232 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K233 = Object.freeze({types: K0, ranks: $T([0, null]), same: null, same_rank: null, required_types: K1, required_ranks: $T([0, 5])});
-const K234 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K235 = $dict([["input", K233], ["output", K234]]);
-const K236 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
-const K237 = Object.freeze({types: K3, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
-const K238 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K239 = $dict([["a", K236], ["b", K237], ["output", K238]]);
-const K240 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K241 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K242 = $dict([["input", K240], ["output", K241]]);
-const K243 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K244 = $T(["float32", "float16", "int64", "int32", "int8"]);
-const K245 = Object.freeze({types: K244, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K246 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K247 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K248 = $dict([["input", K245], ["slope", K246], ["output", K247]]);
-const K249 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K250 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K251 = Object.freeze({types: K62, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8", "int8"]), required_ranks: $T([0, 5])});
-const K252 = Object.freeze({types: K3, ranks: $T([0, null]), same: "zeroPoint", same_rank: null, required_types: $T([]), required_ranks: null});
-const K253 = $dict([["input", K249], ["scale", K250], ["zeroPoint", K251], ["output", K252]]);
-const K254 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K255 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K256 = $dict([["input", K254], ["output", K255]]);
-const K257 = Object.freeze({types: K58, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
-const K258 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K259 = $dict([["input", K257], ["output", K258]]);
-const K260 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K261 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K262 = $dict([["input", K260], ["output", K261]]);
-const K263 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K264 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K265 = $dict([["input", K263], ["output", K264]]);
-const K266 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K267 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K268 = $dict([["input", K266], ["output", K267]]);
-const K269 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
-const K270 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K271 = $dict([["input", K269], ["output", K270]]);
-const K272 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K273 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K274 = $dict([["input", K272], ["output", K273]]);
-const K275 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
-const K276 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K277 = $dict([["input", K275], ["output", K276]]);
-const K278 = Object.freeze({types: K58, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K279 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K280 = $dict([["input", K278], ["output", K279]]);
-const K281 = Object.freeze({types: K58, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
-const K282 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K283 = $dict([["input", K281], ["output", K282]]);
-const K284 = Object.freeze({types: K58, ranks: $T([0, null]), same: null, same_rank: null, required_types: K11, required_ranks: $T([0, 5])});
-const K285 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K286 = $dict([["input", K284], ["output", K285]]);
-const K287 = Object.freeze({types: K0, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K288 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K289 = $dict([["input", K287], ["output", K288]]);
-const K290 = $T(["float32", "float16", "int8", "uint8"]);
-const K291 = Object.freeze({types: K290, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K18, required_ranks: $T([4, 4])});
-const K292 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K293 = $dict([["input", K291], ["output", K292]]);
-const K294 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4"]);
-const K295 = $T(["float32", "float16", "int32", "int8", "uint8"]);
-const K296 = Object.freeze({types: K294, ranks: $T([0, null]), same: null, same_rank: null, required_types: K295, required_ranks: $T([0, 5])});
-const K297 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: K295, required_ranks: $T([0, 5])});
-const K298 = $dict([["input", K296], ["output", K297]]);
-const K299 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([0, 5])});
-const K300 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K301 = $dict([["input", K299], ["output", K300]]);
-const K302 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K303 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K304 = $dict([["input", K302], ["output", K303]]);
-const K305 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([1, 5])});
-const K306 = Object.freeze({types: K93, ranks: $T([0, null]), same: null, same_rank: "input", required_types: $T(["int32"]), required_ranks: $T([1, 5])});
-const K307 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K308 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K309 = $dict([["input", K305], ["indices", K306], ["updates", K307], ["output", K308]]);
-const K310 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([1, 5])});
-const K311 = Object.freeze({types: K93, ranks: $T([1, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([1, 5])});
-const K312 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
-const K313 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K314 = $dict([["input", K310], ["indices", K311], ["updates", K312], ["output", K313]]);
-const K315 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K316 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K317 = $dict([["input", K315], ["output", K316]]);
-const K318 = Object.freeze({types: K0, ranks: $T([0, null]), same: null, same_rank: null, required_types: K1, required_ranks: $T([0, 5])});
-const K319 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K320 = $dict([["input", K318], ["output", K319]]);
-const K321 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K322 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K323 = $dict([["input", K321], ["output", K322]]);
-const K324 = Object.freeze({types: K83, ranks: $T([0, null]), same: null, same_rank: null, required_types: K91, required_ranks: $T([0, 5])});
-const K325 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K326 = $dict([["input", K324], ["output", K325]]);
-const K327 = Object.freeze({types: K18, ranks: $T([1, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([1, 5])});
-const K328 = Object.freeze({types: K3, ranks: $T([1, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K329 = $dict([["input", K327], ["output", K328]]);
-const K330 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K331 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K332 = $dict([["input", K330], ["output", K331]]);
-const K333 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K334 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K335 = $dict([["input", K333], ["output", K334]]);
-const K336 = Object.freeze({types: K3, ranks: $T([1, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([1, 5])});
-const K337 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K338 = $dict([["input", K336], ["outputs", K337]]);
-const K339 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K340 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K341 = $dict([["input", K339], ["output", K340]]);
-const K342 = $dict([["a", K7], ["b", K8], ["output", K9]]);
-const K343 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K344 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K345 = $dict([["input", K343], ["output", K344]]);
-const K346 = Object.freeze({types: K18, ranks: $T([0, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([0, 5])});
-const K347 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K348 = $dict([["input", K346], ["output", K347]]);
-const K349 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K84, required_ranks: $T([0, 5])});
-const K350 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K351 = $dict([["input", K349], ["output", K350]]);
-const K352 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4"]);
-const K353 = $T(["float32", "float16", "int32"]);
-const K354 = Object.freeze({types: K352, ranks: $T([0, null]), same: null, same_rank: null, required_types: K353, required_ranks: $T([0, 5])});
-const K355 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K356 = $dict([["input", K354], ["output", K355]]);
-const K357 = Object.freeze({types: K3, ranks: $T([2, null]), same: null, same_rank: null, required_types: K18, required_ranks: $T([2, 5])});
-const K358 = Object.freeze({types: K3, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
-const K359 = $dict([["input", K357], ["output", K358]]);
-const K360 = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
-const K361 = Object.freeze({types: K3, ranks: $T([0, null]), same: null, same_rank: null, required_types: K72, required_ranks: $T([0, 5])});
-const K362 = Object.freeze({types: K3, ranks: $T([0, null]), same: "trueValue", same_rank: null, required_types: $T([]), required_ranks: null});
-const K363 = Object.freeze({types: K3, ranks: $T([0, null]), same: "trueValue", same_rank: null, required_types: $T([]), required_ranks: null});
-const K364 = $dict([["condition", K360], ["trueValue", K361], ["falseValue", K362], ["output", K363]]);
-const K365 = $dict([["oihw", $T([0, 1, 2, 3])], ["hwio", $T([3, 2, 0, 1])], ["ohwi", $T([0, 3, 1, 2])], ["ihwo", $T([3, 0, 1, 2])]]);
-const K366 = $dict([["iohw", $T([0, 1, 2, 3])], ["hwoi", $T([3, 2, 0, 1])], ["ohwi", $T([3, 0, 1, 2])]]);
-const K367 = Object.freeze({name: "float32", numpy: null, js_array: "Float32Array", onnx: 1, bits: 0});
-const K368 = Object.freeze({name: "float16", numpy: null, js_array: "Float16Array", onnx: 10, bits: 0});
-const K369 = Object.freeze({name: "int32", numpy: null, js_array: "Int32Array", onnx: 6, bits: 0});
-const K370 = Object.freeze({name: "uint32", numpy: null, js_array: "Uint32Array", onnx: 12, bits: 0});
-const K371 = Object.freeze({name: "int64", numpy: null, js_array: "BigInt64Array", onnx: 7, bits: 0});
-const K372 = Object.freeze({name: "uint64", numpy: null, js_array: "BigUint64Array", onnx: 13, bits: 0});
-const K373 = Object.freeze({name: "int8", numpy: null, js_array: "Int8Array", onnx: 3, bits: 0});
-const K374 = Object.freeze({name: "uint8", numpy: null, js_array: "Uint8Array", onnx: 2, bits: 0});
-const K375 = Object.freeze({name: "int4", numpy: "int4", js_array: "Uint8Array", onnx: 3, bits: 4});
-const K376 = Object.freeze({name: "uint4", numpy: "uint4", js_array: "Uint8Array", onnx: 2, bits: 4});
-const K377 = $dict([["float32", K367], ["float16", K368], ["int32", K369], ["uint32", K370], ["int64", K371], ["uint64", K372], ["int8", K373], ["uint8", K374], ["int4", K375], ["uint4", K376]]);
-const K378 = $dict([["nchw", $T([0, 1, 2, 3])], ["nhwc", $T([0, 3, 1, 2])]]);
+const K_e1da7d4990 = $T(["float32", "float16", "int32", "int64", "int8"]);
+const K_702a2b6e38 = $T(["float32", "float16", "int32"]);
+const K_eff2ec8eb3 = Object.freeze({types: K_e1da7d4990, ranks: $T([0, null]), same: null, same_rank: null, required_types: K_702a2b6e38, required_ranks: $T([0, 5])});
+const K_209ac31552 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8"]);
+const K_962004578a = Object.freeze({types: K_209ac31552, ranks: $T([0, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const LIMITS_abs = $dict([["input", K_eff2ec8eb3], ["output", K_962004578a]]);
+const K_ae51133240 = Object.freeze({types: K_209ac31552, ranks: $T([0, null]), same: null, same_rank: null, required_types: K_702a2b6e38, required_ranks: $T([0, 5])});
+const K_ea2b64b0fd = Object.freeze({types: K_209ac31552, ranks: $T([0, null]), same: "a", same_rank: null, required_types: $T([]), required_ranks: null});
+const LIMITS_add = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_ea2b64b0fd]]);
+const K_84ad5872fc = Object.freeze({types: K_209ac31552, ranks: $T([1, null]), same: null, same_rank: null, required_types: K_702a2b6e38, required_ranks: $T([1, 5])});
+const K_483ce21255 = Object.freeze({types: $T(["int32", "int64"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([0, 5])});
+const LIMITS_argMax = $dict([["input", K_84ad5872fc], ["output", K_483ce21255]]);
+const LIMITS_argMin = $dict([["input", K_84ad5872fc], ["output", K_483ce21255]]);
+const K_bae45b5002 = $T(["float32", "float16"]);
+const K_79225d608f = Object.freeze({types: K_bae45b5002, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([4, 4])});
+const K_4de310b4f7 = Object.freeze({types: K_209ac31552, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: K_bae45b5002, required_ranks: $T([4, 4])});
+const LIMITS_averagePool2d = $dict([["input", K_79225d608f], ["output", K_4de310b4f7]]);
+const K_c235410c24 = Object.freeze({types: K_bae45b5002, ranks: $T([1, null]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([3, 5])});
+const K_e738674f48 = Object.freeze({types: K_209ac31552, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const LIMITS_batchNormalization = $dict([["input", K_c235410c24], ["mean", K_e738674f48], ["variance", K_e738674f48], ["scale", K_e738674f48], ["bias", K_e738674f48], ["output", K_962004578a]]);
+const K_2bc5df3d3b = $T(["float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int4", "uint4"]);
+const K_20404df4df = $T(["float32", "float16", "int32", "int8", "uint8"]);
+const K_7f842b7442 = Object.freeze({types: K_2bc5df3d3b, ranks: $T([0, null]), same: null, same_rank: null, required_types: K_20404df4df, required_ranks: $T([0, 5])});
+const K_1558e06cfe = Object.freeze({types: K_2bc5df3d3b, ranks: $T([0, null]), same: null, same_rank: "input", required_types: K_20404df4df, required_ranks: $T([0, 5])});
+const LIMITS_cast = $dict([["input", K_7f842b7442], ["output", K_1558e06cfe]]);
+const K_c403ab9305 = Object.freeze({types: K_bae45b5002, ranks: $T([0, null]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([0, 5])});
+const LIMITS_ceil = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const K_1801814665 = Object.freeze({types: K_209ac31552, ranks: $T([0, null]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([0, 5])});
+const LIMITS_clamp = $dict([["input", K_1801814665], ["output", K_962004578a]]);
+const K_c73bc136d3 = Object.freeze({types: K_2bc5df3d3b, ranks: $T([1, null]), same: null, same_rank: null, required_types: K_702a2b6e38, required_ranks: $T([1, 5])});
+const K_a42ada13dc = Object.freeze({types: K_209ac31552, ranks: $T([1, null]), same: "inputs", same_rank: null, required_types: K_702a2b6e38, required_ranks: $T([1, 5])});
+const LIMITS_concat = $dict([["inputs", K_c73bc136d3], ["output", K_a42ada13dc]]);
+const K_76c0cd1eca = Object.freeze({types: K_209ac31552, ranks: $T([1, 1]), same: "input", same_rank: null, required_types: K_bae45b5002, required_ranks: $T([1, 1])});
+const LIMITS_conv2d = $dict([["input", K_79225d608f], ["filter", K_4de310b4f7], ["bias", K_76c0cd1eca], ["output", K_4de310b4f7]]);
+const LIMITS_convTranspose2d = $dict([["input", K_79225d608f], ["filter", K_962004578a], ["bias", K_e738674f48], ["output", K_962004578a]]);
+const LIMITS_cos = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const K_157c81d968 = $T(["float32", "float16", "int32", "uint32", "int64", "uint64"]);
+const K_d6d96036e3 = Object.freeze({types: K_157c81d968, ranks: $T([1, null]), same: null, same_rank: null, required_types: K_702a2b6e38, required_ranks: $T([1, 5])});
+const LIMITS_cumulativeSum = $dict([["input", K_d6d96036e3], ["output", K_962004578a]]);
+const K_7ac38f0167 = $T(["uint8", "int8", "uint32", "int32", "int4", "uint4"]);
+const K_5f2b8d4aae = Object.freeze({types: K_7ac38f0167, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8", "int8"]), required_ranks: $T([0, 5])});
+const K_f666e6a0e9 = Object.freeze({types: K_209ac31552, ranks: $T([0, null]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K_4c15503e4c = Object.freeze({types: K_209ac31552, ranks: $T([0, null]), same: "scale", same_rank: null, required_types: $T([]), required_ranks: null});
+const LIMITS_dequantizeLinear = $dict([["input", K_5f2b8d4aae], ["scale", K_c403ab9305], ["zeroPoint", K_f666e6a0e9], ["output", K_4c15503e4c]]);
+const LIMITS_div = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_ea2b64b0fd]]);
+const LIMITS_elu = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const K_2476ba01cf = Object.freeze({types: $T(["uint8"]), ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["uint8"]), required_ranks: $T([0, 5])});
+const LIMITS_equal = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_2476ba01cf]]);
+const LIMITS_erf = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_exp = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const K_d81a6f9ad3 = Object.freeze({types: K_2bc5df3d3b, ranks: $T([0, null]), same: null, same_rank: null, required_types: K_702a2b6e38, required_ranks: $T([0, 5])});
+const LIMITS_expand = $dict([["input", K_d81a6f9ad3], ["output", K_f666e6a0e9]]);
+const LIMITS_floor = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const K_ac280b1974 = Object.freeze({types: K_2bc5df3d3b, ranks: $T([1, null]), same: null, same_rank: null, required_types: K_20404df4df, required_ranks: $T([1, 5])});
+const K_b76c9212cf = $T(["int32", "uint32", "int64"]);
+const K_800b119349 = Object.freeze({types: K_b76c9212cf, ranks: $T([0, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([0, 5])});
+const LIMITS_gather = $dict([["input", K_ac280b1974], ["indices", K_800b119349], ["output", K_f666e6a0e9]]);
+const K_db4d17008b = Object.freeze({types: K_b76c9212cf, ranks: $T([0, null]), same: null, same_rank: "input", required_types: $T(["int32"]), required_ranks: $T([1, 5])});
+const LIMITS_gatherElements = $dict([["input", K_84ad5872fc], ["indices", K_db4d17008b], ["output", K_962004578a]]);
+const K_733dbce0cc = Object.freeze({types: K_209ac31552, ranks: $T([1, null]), same: null, same_rank: null, required_types: K_20404df4df, required_ranks: $T([1, 5])});
+const K_d612551be1 = Object.freeze({types: K_b76c9212cf, ranks: $T([1, null]), same: null, same_rank: null, required_types: $T(["int32"]), required_ranks: $T([1, 5])});
+const LIMITS_gatherND = $dict([["input", K_733dbce0cc], ["indices", K_d612551be1], ["output", K_f666e6a0e9]]);
+const LIMITS_gelu = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const K_118abdf5c9 = Object.freeze({types: K_bae45b5002, ranks: $T([2, 2]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([2, 2])});
+const K_dcda90c6a0 = Object.freeze({types: K_209ac31552, ranks: $T([2, 2]), same: "a", same_rank: null, required_types: K_bae45b5002, required_ranks: $T([2, 2])});
+const K_bc782e19d7 = Object.freeze({types: K_209ac31552, ranks: $T([0, 2]), same: "a", same_rank: null, required_types: K_bae45b5002, required_ranks: $T([0, 2])});
+const LIMITS_gemm = $dict([["a", K_118abdf5c9], ["b", K_dcda90c6a0], ["c", K_bc782e19d7], ["output", K_dcda90c6a0]]);
+const LIMITS_greater = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_2476ba01cf]]);
+const LIMITS_greaterOrEqual = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_2476ba01cf]]);
+const K_3d50ebbc9b = Object.freeze({types: K_bae45b5002, ranks: $T([3, 3]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([3, 3])});
+const K_5f5e7861db = Object.freeze({types: K_209ac31552, ranks: $T([3, 3]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K_9ab3ef5ded = Object.freeze({types: K_209ac31552, ranks: $T([2, 2]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const K_1c1495ea9c = Object.freeze({types: K_209ac31552, ranks: $T([4, 4]), same: "input", same_rank: null, required_types: $T([]), required_ranks: null});
+const LIMITS_gru = $dict([["input", K_3d50ebbc9b], ["weight", K_5f5e7861db], ["recurrentWeight", K_5f5e7861db], ["bias", K_9ab3ef5ded], ["recurrentBias", K_9ab3ef5ded], ["initialHiddenState", K_5f5e7861db], ["output0", K_5f5e7861db], ["output1", K_1c1495ea9c]]);
+const K_8633add586 = $T(["output0", "output1"]);
+const LIMITS_gruCell = $dict([["input", K_118abdf5c9], ["weight", K_9ab3ef5ded], ["recurrentWeight", K_9ab3ef5ded], ["hiddenState", K_9ab3ef5ded], ["bias", K_e738674f48], ["recurrentBias", K_e738674f48], ["output", K_9ab3ef5ded]]);
+const LIMITS_hardSigmoid = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_hardSwish = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_identity = $dict([["input", K_ae51133240], ["output", K_962004578a]]);
+const LIMITS_instanceNormalization = $dict([["input", K_79225d608f], ["scale", K_e738674f48], ["bias", K_e738674f48], ["output", K_962004578a]]);
+const LIMITS_isInfinite = $dict([["a", K_1801814665], ["output", K_2476ba01cf]]);
+const LIMITS_isNaN = $dict([["a", K_1801814665], ["output", K_2476ba01cf]]);
+const LIMITS_l2Pool2d = $dict([["input", K_79225d608f], ["output", K_4de310b4f7]]);
+const LIMITS_layerNormalization = $dict([["input", K_c403ab9305], ["scale", K_f666e6a0e9], ["bias", K_f666e6a0e9], ["output", K_962004578a]]);
+const LIMITS_leakyRelu = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_lesser = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_2476ba01cf]]);
+const LIMITS_lesserOrEqual = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_2476ba01cf]]);
+const LIMITS_linear = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_log = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_logicalAnd = $dict([["a", K_2476ba01cf], ["b", K_ea2b64b0fd], ["output", K_2476ba01cf]]);
+const LIMITS_logicalNot = $dict([["a", K_2476ba01cf], ["output", K_2476ba01cf]]);
+const LIMITS_logicalOr = $dict([["a", K_2476ba01cf], ["b", K_ea2b64b0fd], ["output", K_2476ba01cf]]);
+const LIMITS_logicalXor = $dict([["a", K_2476ba01cf], ["b", K_ea2b64b0fd], ["output", K_2476ba01cf]]);
+const LIMITS_lstm = $dict([["input", K_3d50ebbc9b], ["weight", K_5f5e7861db], ["recurrentWeight", K_5f5e7861db], ["bias", K_9ab3ef5ded], ["recurrentBias", K_9ab3ef5ded], ["peepholeWeight", K_9ab3ef5ded], ["initialHiddenState", K_5f5e7861db], ["initialCellState", K_5f5e7861db], ["output0", K_5f5e7861db], ["output1", K_5f5e7861db], ["output2", K_1c1495ea9c]]);
+const K_498c568eab = $T(["output0", "output1", "output2"]);
+const LIMITS_lstmCell = $dict([["input", K_118abdf5c9], ["weight", K_9ab3ef5ded], ["recurrentWeight", K_9ab3ef5ded], ["hiddenState", K_9ab3ef5ded], ["cellState", K_9ab3ef5ded], ["bias", K_e738674f48], ["recurrentBias", K_e738674f48], ["peepholeWeight", K_e738674f48], ["output0", K_9ab3ef5ded], ["output1", K_9ab3ef5ded]]);
+const K_38679d715e = Object.freeze({types: K_bae45b5002, ranks: $T([2, null]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([2, 5])});
+const K_f9622b94c1 = Object.freeze({types: K_209ac31552, ranks: $T([2, null]), same: "a", same_rank: null, required_types: K_bae45b5002, required_ranks: $T([2, 5])});
+const LIMITS_matmul = $dict([["a", K_38679d715e], ["b", K_f9622b94c1], ["output", K_f9622b94c1]]);
+const LIMITS_max = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_ea2b64b0fd]]);
+const K_632523aa5f = Object.freeze({types: K_209ac31552, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([4, 4])});
+const LIMITS_maxPool2d = $dict([["input", K_632523aa5f], ["output", K_4de310b4f7]]);
+const LIMITS_min = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_ea2b64b0fd]]);
+const LIMITS_mul = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_ea2b64b0fd]]);
+const LIMITS_neg = $dict([["input", K_eff2ec8eb3], ["output", K_962004578a]]);
+const LIMITS_notEqual = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_2476ba01cf]]);
+const LIMITS_pad = $dict([["input", K_1801814665], ["output", K_962004578a]]);
+const LIMITS_pow = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_ea2b64b0fd]]);
+const K_1d4764acf2 = $T(["float32", "float16", "int64", "int32", "int8"]);
+const K_62a1d3a7ea = Object.freeze({types: K_1d4764acf2, ranks: $T([0, null]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([0, 5])});
+const LIMITS_prelu = $dict([["input", K_62a1d3a7ea], ["slope", K_f666e6a0e9], ["output", K_962004578a]]);
+const K_78c5ee6108 = Object.freeze({types: K_209ac31552, ranks: $T([0, null]), same: "zeroPoint", same_rank: null, required_types: $T([]), required_ranks: null});
+const LIMITS_quantizeLinear = $dict([["input", K_c403ab9305], ["scale", K_f666e6a0e9], ["zeroPoint", K_5f2b8d4aae], ["output", K_78c5ee6108]]);
+const LIMITS_reciprocal = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const K_b40a079f40 = Object.freeze({types: K_157c81d968, ranks: $T([0, null]), same: null, same_rank: null, required_types: K_702a2b6e38, required_ranks: $T([0, 5])});
+const LIMITS_reduceL1 = $dict([["input", K_b40a079f40], ["output", K_f666e6a0e9]]);
+const LIMITS_reduceL2 = $dict([["input", K_c403ab9305], ["output", K_f666e6a0e9]]);
+const LIMITS_reduceLogSum = $dict([["input", K_c403ab9305], ["output", K_f666e6a0e9]]);
+const LIMITS_reduceLogSumExp = $dict([["input", K_c403ab9305], ["output", K_f666e6a0e9]]);
+const LIMITS_reduceMax = $dict([["input", K_ae51133240], ["output", K_f666e6a0e9]]);
+const LIMITS_reduceMean = $dict([["input", K_c403ab9305], ["output", K_f666e6a0e9]]);
+const LIMITS_reduceMin = $dict([["input", K_ae51133240], ["output", K_f666e6a0e9]]);
+const K_8057929a14 = Object.freeze({types: K_157c81d968, ranks: $T([0, null]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([0, 5])});
+const LIMITS_reduceProduct = $dict([["input", K_8057929a14], ["output", K_f666e6a0e9]]);
+const LIMITS_reduceSum = $dict([["input", K_b40a079f40], ["output", K_f666e6a0e9]]);
+const LIMITS_reduceSumSquare = $dict([["input", K_b40a079f40], ["output", K_f666e6a0e9]]);
+const K_8b48c32812 = Object.freeze({types: K_e1da7d4990, ranks: $T([0, null]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([0, 5])});
+const LIMITS_relu = $dict([["input", K_8b48c32812], ["output", K_962004578a]]);
+const K_9cf7f6c535 = $T(["float32", "float16", "int8", "uint8"]);
+const K_e5d8849e04 = Object.freeze({types: K_9cf7f6c535, ranks: $T([4, 4]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([4, 4])});
+const LIMITS_resample2d = $dict([["input", K_e5d8849e04], ["output", K_962004578a]]);
+const K_fe1865fb10 = Object.freeze({types: K_209ac31552, ranks: $T([0, null]), same: "input", same_rank: null, required_types: K_20404df4df, required_ranks: $T([0, 5])});
+const LIMITS_reshape = $dict([["input", K_7f842b7442], ["output", K_fe1865fb10]]);
+const LIMITS_reverse = $dict([["input", K_ae51133240], ["output", K_962004578a]]);
+const LIMITS_roundEven = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_scatterElements = $dict([["input", K_84ad5872fc], ["indices", K_db4d17008b], ["updates", K_962004578a], ["output", K_962004578a]]);
+const LIMITS_scatterND = $dict([["input", K_84ad5872fc], ["indices", K_d612551be1], ["updates", K_f666e6a0e9], ["output", K_962004578a]]);
+const LIMITS_sigmoid = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_sign = $dict([["input", K_eff2ec8eb3], ["output", K_962004578a]]);
+const LIMITS_sin = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_slice = $dict([["input", K_7f842b7442], ["output", K_962004578a]]);
+const K_35a54300b8 = Object.freeze({types: K_bae45b5002, ranks: $T([1, null]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([1, 5])});
+const K_fef593e64c = Object.freeze({types: K_209ac31552, ranks: $T([1, null]), same: "input", same_rank: "input", required_types: $T([]), required_ranks: null});
+const LIMITS_softmax = $dict([["input", K_35a54300b8], ["output", K_fef593e64c]]);
+const LIMITS_softplus = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_softsign = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_split = $dict([["input", K_84ad5872fc], ["outputs", K_962004578a]]);
+const LIMITS_sqrt = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_sub = $dict([["a", K_ae51133240], ["b", K_ea2b64b0fd], ["output", K_ea2b64b0fd]]);
+const LIMITS_tan = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_tanh = $dict([["input", K_c403ab9305], ["output", K_962004578a]]);
+const LIMITS_tile = $dict([["input", K_ae51133240], ["output", K_962004578a]]);
+const LIMITS_transpose = $dict([["input", K_d81a6f9ad3], ["output", K_962004578a]]);
+const K_96c55ff513 = Object.freeze({types: K_209ac31552, ranks: $T([2, null]), same: null, same_rank: null, required_types: K_bae45b5002, required_ranks: $T([2, 5])});
+const LIMITS_triangular = $dict([["input", K_96c55ff513], ["output", K_962004578a]]);
+const K_13f2a18df2 = Object.freeze({types: K_209ac31552, ranks: $T([0, null]), same: "trueValue", same_rank: null, required_types: $T([]), required_ranks: null});
+const LIMITS_where = $dict([["condition", K_2476ba01cf], ["trueValue", K_ae51133240], ["falseValue", K_13f2a18df2], ["output", K_13f2a18df2]]);
+const K_eb180c2376 = $dict([["oihw", $T([0, 1, 2, 3])], ["hwio", $T([3, 2, 0, 1])], ["ohwi", $T([0, 3, 1, 2])], ["ihwo", $T([3, 0, 1, 2])]]);
+const K_99b977ae70 = $dict([["iohw", $T([0, 1, 2, 3])], ["hwoi", $T([3, 2, 0, 1])], ["ohwi", $T([3, 0, 1, 2])]]);
+const K_dd1d1920c1 = Object.freeze({name: "float32", numpy: null, js_array: "Float32Array", onnx: 1, bits: 0});
+const K_2e8d5c8e49 = Object.freeze({name: "float16", numpy: null, js_array: "Float16Array", onnx: 10, bits: 0});
+const K_b117928217 = Object.freeze({name: "int32", numpy: null, js_array: "Int32Array", onnx: 6, bits: 0});
+const K_b2253334a1 = Object.freeze({name: "uint32", numpy: null, js_array: "Uint32Array", onnx: 12, bits: 0});
+const K_79ba208cd5 = Object.freeze({name: "int64", numpy: null, js_array: "BigInt64Array", onnx: 7, bits: 0});
+const K_9c5d655241 = Object.freeze({name: "uint64", numpy: null, js_array: "BigUint64Array", onnx: 13, bits: 0});
+const K_281e4e2922 = Object.freeze({name: "int8", numpy: null, js_array: "Int8Array", onnx: 3, bits: 0});
+const K_4b66c8dee6 = Object.freeze({name: "uint8", numpy: null, js_array: "Uint8Array", onnx: 2, bits: 0});
+const K_c3b1875b29 = Object.freeze({name: "int4", numpy: "int4", js_array: "Uint8Array", onnx: 3, bits: 4});
+const K_3adc6d4285 = Object.freeze({name: "uint4", numpy: "uint4", js_array: "Uint8Array", onnx: 2, bits: 4});
+const K_173ca94225 = $dict([["float32", K_dd1d1920c1], ["float16", K_2e8d5c8e49], ["int32", K_b117928217], ["uint32", K_b2253334a1], ["int64", K_79ba208cd5], ["uint64", K_9c5d655241], ["int8", K_281e4e2922], ["uint8", K_4b66c8dee6], ["int4", K_c3b1875b29], ["uint4", K_3adc6d4285]]);
+const K_1ee0ab029c = $dict([["nchw", $T([0, 1, 2, 3])], ["nhwc", $T([0, 3, 1, 2])]]);
 
 function calls_validate_call(opdef, call, caps) {
   let outs;
@@ -1393,7 +1185,7 @@ function conv2d_parse(call, input_shape, filter_shape) {
   in_channels = $t1[1];
   in_h = $t1[2];
   in_w = $t1[3];
-  const $t2 = $unpack($getitem(K365, filter_layout), 4);
+  const $t2 = $unpack($getitem(K_eb180c2376, filter_layout), 4);
   o = $t2[0];
   i = $t2[1];
   h = $t2[2];
@@ -1428,7 +1220,7 @@ function conv_transpose2d__geometry(call, in_shape, f_shape) {
   h = $t1[2];
   w = $t1[3];
   const $t3 = $unpack((() => { const $r = [];
-  for (const $t2 of $iter($getitem(K366, flayout))) { let p;
+  for (const $t2 of $iter($getitem(K_99b977ae70, flayout))) { let p;
   p = $t2;
     $r.push($getitem(f_shape, p));
   }
@@ -1806,10 +1598,10 @@ function calls__is_desc(v) {
 }
 
 function core_data_type(name) {
-  if (!$in(name, K377)) {
+  if (!$in(name, K_173ca94225)) {
     throw new $WebNNTypeError(`Unknown data type '${$str(name)}'.`);
   }
-  return $getitem(K377, name);
+  return $getitem(K_173ca94225, name);
 }
 
 function core_shape_text(shape, most = 10) {
@@ -1825,7 +1617,7 @@ function core_shape_text(shape, most = 10) {
 
 function nn_split_input_shape(shape, layout) {
   let n, c, h, w;
-  const $t1 = $unpack($getitem(K378, layout), 4);
+  const $t1 = $unpack($getitem(K_1ee0ab029c, layout), 4);
   n = $t1[0];
   c = $t1[1];
   h = $t1[2];
@@ -1902,100 +1694,100 @@ const RULES = {
   check_byte_length: calls_OperandChecks__check_byte_length,
   opdef_validate: registry_OpDef_validate,
   ops: {
-    "abs": $opdef("abs", K5, $T(["output"]), unary__infer),
-    "add": $opdef("add", K10, $T(["output"]), binary_infer),
-    "argMax": $opdef("argMax", K14, $T(["output"]), reduction__arg_infer),
-    "argMin": $opdef("argMin", K17, $T(["output"]), reduction__arg_infer),
-    "averagePool2d": $opdef("averagePool2d", K21, $T(["output"]), pool2d_infer),
-    "batchNormalization": $opdef("batchNormalization", K28, $T(["output"]), normalization__bn_infer),
-    "cast": $opdef("cast", K33, $T(["output"]), cast_infer),
-    "ceil": $opdef("ceil", K36, $T(["output"]), unary__infer),
-    "clamp": $opdef("clamp", K39, $T(["output"]), clamp_infer),
-    "concat": $opdef("concat", K44, $T(["output"]), concat_infer),
-    "conv2d": $opdef("conv2d", K49, $T(["output"]), conv2d_infer),
-    "convTranspose2d": $opdef("convTranspose2d", K54, $T(["output"]), conv_transpose2d__infer),
-    "cos": $opdef("cos", K57, $T(["output"]), unary__infer),
-    "cumulativeSum": $opdef("cumulativeSum", K61, $T(["output"]), reduction__cumsum_infer),
-    "dequantizeLinear": $opdef("dequantizeLinear", K67, $T(["output"]), quantization__dq_infer),
-    "div": $opdef("div", K68, $T(["output"]), binary_infer),
-    "elu": $opdef("elu", K71, $T(["output"]), activation__infer),
-    "equal": $opdef("equal", K76, $T(["output"]), logical__infer_binary),
-    "erf": $opdef("erf", K79, $T(["output"]), unary__infer),
-    "exp": $opdef("exp", K82, $T(["output"]), unary__infer),
-    "expand": $opdef("expand", K87, $T(["output"]), movement__expand_infer),
-    "floor": $opdef("floor", K90, $T(["output"]), unary__infer),
-    "gather": $opdef("gather", K96, $T(["output"]), movement__gather_infer),
-    "gatherElements": $opdef("gatherElements", K100, $T(["output"]), movement__gather_el_infer),
-    "gatherND": $opdef("gatherND", K104, $T(["output"]), movement__gather_nd_infer),
-    "gelu": $opdef("gelu", K107, $T(["output"]), unary__infer),
-    "gemm": $opdef("gemm", K112, $T(["output"]), gemm_infer),
-    "greater": $opdef("greater", K116, $T(["output"]), logical__infer_binary),
-    "greaterOrEqual": $opdef("greaterOrEqual", K120, $T(["output"]), logical__infer_binary),
-    "gru": $opdef("gru", K129, K130, rnn__gru_infer),
-    "gruCell": $opdef("gruCell", K138, $T(["output"]), rnn__gru_cell_infer),
-    "hardSigmoid": $opdef("hardSigmoid", K141, $T(["output"]), activation__infer),
-    "hardSwish": $opdef("hardSwish", K144, $T(["output"]), unary__infer),
-    "identity": $opdef("identity", K147, $T(["output"]), unary__infer),
-    "instanceNormalization": $opdef("instanceNormalization", K152, $T(["output"]), normalization__in_infer),
-    "isInfinite": $opdef("isInfinite", K155, $T(["output"]), logical__infer_unary),
-    "isNaN": $opdef("isNaN", K158, $T(["output"]), logical__infer_unary),
-    "l2Pool2d": $opdef("l2Pool2d", K161, $T(["output"]), pool2d_infer),
-    "layerNormalization": $opdef("layerNormalization", K166, $T(["output"]), normalization__ln_infer),
-    "leakyRelu": $opdef("leakyRelu", K169, $T(["output"]), activation__infer),
-    "lesser": $opdef("lesser", K173, $T(["output"]), logical__infer_binary),
-    "lesserOrEqual": $opdef("lesserOrEqual", K177, $T(["output"]), logical__infer_binary),
-    "linear": $opdef("linear", K180, $T(["output"]), activation__infer),
-    "log": $opdef("log", K183, $T(["output"]), unary__infer),
-    "logicalAnd": $opdef("logicalAnd", K187, $T(["output"]), logical__infer_binary),
-    "logicalNot": $opdef("logicalNot", K190, $T(["output"]), logical__infer_unary),
-    "logicalOr": $opdef("logicalOr", K194, $T(["output"]), logical__infer_binary),
-    "logicalXor": $opdef("logicalXor", K198, $T(["output"]), logical__infer_binary),
-    "lstm": $opdef("lstm", K210, K211, rnn__lstm_infer),
-    "lstmCell": $opdef("lstmCell", K222, K130, rnn__lstm_cell_infer),
-    "matmul": $opdef("matmul", K226, $T(["output"]), matmul_infer),
-    "max": $opdef("max", K227, $T(["output"]), binary_infer),
-    "maxPool2d": $opdef("maxPool2d", K230, $T(["output"]), pool2d_infer),
-    "min": $opdef("min", K231, $T(["output"]), binary_infer),
-    "mul": $opdef("mul", K232, $T(["output"]), binary_infer),
-    "neg": $opdef("neg", K235, $T(["output"]), unary__infer),
-    "notEqual": $opdef("notEqual", K239, $T(["output"]), logical__infer_binary),
-    "pad": $opdef("pad", K242, $T(["output"]), movement__pad_infer),
-    "pow": $opdef("pow", K243, $T(["output"]), binary_infer),
-    "prelu": $opdef("prelu", K248, $T(["output"]), activation__prelu_infer),
-    "quantizeLinear": $opdef("quantizeLinear", K253, $T(["output"]), quantization__q_infer),
-    "reciprocal": $opdef("reciprocal", K256, $T(["output"]), unary__infer),
-    "reduceL1": $opdef("reduceL1", K259, $T(["output"]), reduction__reduce_infer),
-    "reduceL2": $opdef("reduceL2", K262, $T(["output"]), reduction__reduce_infer),
-    "reduceLogSum": $opdef("reduceLogSum", K265, $T(["output"]), reduction__reduce_infer),
-    "reduceLogSumExp": $opdef("reduceLogSumExp", K268, $T(["output"]), reduction__reduce_infer),
-    "reduceMax": $opdef("reduceMax", K271, $T(["output"]), reduction__reduce_infer),
-    "reduceMean": $opdef("reduceMean", K274, $T(["output"]), reduction__reduce_infer),
-    "reduceMin": $opdef("reduceMin", K277, $T(["output"]), reduction__reduce_infer),
-    "reduceProduct": $opdef("reduceProduct", K280, $T(["output"]), reduction__reduce_infer),
-    "reduceSum": $opdef("reduceSum", K283, $T(["output"]), reduction__reduce_infer),
-    "reduceSumSquare": $opdef("reduceSumSquare", K286, $T(["output"]), reduction__reduce_infer),
-    "relu": $opdef("relu", K289, $T(["output"]), unary__infer),
-    "resample2d": $opdef("resample2d", K293, $T(["output"]), resample2d__infer),
-    "reshape": $opdef("reshape", K298, $T(["output"]), reshape_infer),
-    "reverse": $opdef("reverse", K301, $T(["output"]), movement__reverse_infer),
-    "roundEven": $opdef("roundEven", K304, $T(["output"]), unary__infer),
-    "scatterElements": $opdef("scatterElements", K309, $T(["output"]), movement__scatter_el_infer),
-    "scatterND": $opdef("scatterND", K314, $T(["output"]), movement__scatter_nd_infer),
-    "sigmoid": $opdef("sigmoid", K317, $T(["output"]), unary__infer),
-    "sign": $opdef("sign", K320, $T(["output"]), unary__infer),
-    "sin": $opdef("sin", K323, $T(["output"]), unary__infer),
-    "slice": $opdef("slice", K326, $T(["output"]), movement__slice_infer),
-    "softmax": $opdef("softmax", K329, $T(["output"]), softmax_infer),
-    "softplus": $opdef("softplus", K332, $T(["output"]), unary__infer),
-    "softsign": $opdef("softsign", K335, $T(["output"]), unary__infer),
-    "split": $opdef("split", K338, $T(["outputs"]), movement__split_infer),
-    "sqrt": $opdef("sqrt", K341, $T(["output"]), unary__infer),
-    "sub": $opdef("sub", K342, $T(["output"]), binary_infer),
-    "tan": $opdef("tan", K345, $T(["output"]), unary__infer),
-    "tanh": $opdef("tanh", K348, $T(["output"]), unary__infer),
-    "tile": $opdef("tile", K351, $T(["output"]), movement__tile_infer),
-    "transpose": $opdef("transpose", K356, $T(["output"]), transpose_infer),
-    "triangular": $opdef("triangular", K359, $T(["output"]), movement__tri_infer),
-    "where": $opdef("where", K364, $T(["output"]), logical__where_infer),
+    "abs": $opdef("abs", LIMITS_abs, $T(["output"]), unary__infer),
+    "add": $opdef("add", LIMITS_add, $T(["output"]), binary_infer),
+    "argMax": $opdef("argMax", LIMITS_argMax, $T(["output"]), reduction__arg_infer),
+    "argMin": $opdef("argMin", LIMITS_argMin, $T(["output"]), reduction__arg_infer),
+    "averagePool2d": $opdef("averagePool2d", LIMITS_averagePool2d, $T(["output"]), pool2d_infer),
+    "batchNormalization": $opdef("batchNormalization", LIMITS_batchNormalization, $T(["output"]), normalization__bn_infer),
+    "cast": $opdef("cast", LIMITS_cast, $T(["output"]), cast_infer),
+    "ceil": $opdef("ceil", LIMITS_ceil, $T(["output"]), unary__infer),
+    "clamp": $opdef("clamp", LIMITS_clamp, $T(["output"]), clamp_infer),
+    "concat": $opdef("concat", LIMITS_concat, $T(["output"]), concat_infer),
+    "conv2d": $opdef("conv2d", LIMITS_conv2d, $T(["output"]), conv2d_infer),
+    "convTranspose2d": $opdef("convTranspose2d", LIMITS_convTranspose2d, $T(["output"]), conv_transpose2d__infer),
+    "cos": $opdef("cos", LIMITS_cos, $T(["output"]), unary__infer),
+    "cumulativeSum": $opdef("cumulativeSum", LIMITS_cumulativeSum, $T(["output"]), reduction__cumsum_infer),
+    "dequantizeLinear": $opdef("dequantizeLinear", LIMITS_dequantizeLinear, $T(["output"]), quantization__dq_infer),
+    "div": $opdef("div", LIMITS_div, $T(["output"]), binary_infer),
+    "elu": $opdef("elu", LIMITS_elu, $T(["output"]), activation__infer),
+    "equal": $opdef("equal", LIMITS_equal, $T(["output"]), logical__infer_binary),
+    "erf": $opdef("erf", LIMITS_erf, $T(["output"]), unary__infer),
+    "exp": $opdef("exp", LIMITS_exp, $T(["output"]), unary__infer),
+    "expand": $opdef("expand", LIMITS_expand, $T(["output"]), movement__expand_infer),
+    "floor": $opdef("floor", LIMITS_floor, $T(["output"]), unary__infer),
+    "gather": $opdef("gather", LIMITS_gather, $T(["output"]), movement__gather_infer),
+    "gatherElements": $opdef("gatherElements", LIMITS_gatherElements, $T(["output"]), movement__gather_el_infer),
+    "gatherND": $opdef("gatherND", LIMITS_gatherND, $T(["output"]), movement__gather_nd_infer),
+    "gelu": $opdef("gelu", LIMITS_gelu, $T(["output"]), unary__infer),
+    "gemm": $opdef("gemm", LIMITS_gemm, $T(["output"]), gemm_infer),
+    "greater": $opdef("greater", LIMITS_greater, $T(["output"]), logical__infer_binary),
+    "greaterOrEqual": $opdef("greaterOrEqual", LIMITS_greaterOrEqual, $T(["output"]), logical__infer_binary),
+    "gru": $opdef("gru", LIMITS_gru, K_8633add586, rnn__gru_infer),
+    "gruCell": $opdef("gruCell", LIMITS_gruCell, $T(["output"]), rnn__gru_cell_infer),
+    "hardSigmoid": $opdef("hardSigmoid", LIMITS_hardSigmoid, $T(["output"]), activation__infer),
+    "hardSwish": $opdef("hardSwish", LIMITS_hardSwish, $T(["output"]), unary__infer),
+    "identity": $opdef("identity", LIMITS_identity, $T(["output"]), unary__infer),
+    "instanceNormalization": $opdef("instanceNormalization", LIMITS_instanceNormalization, $T(["output"]), normalization__in_infer),
+    "isInfinite": $opdef("isInfinite", LIMITS_isInfinite, $T(["output"]), logical__infer_unary),
+    "isNaN": $opdef("isNaN", LIMITS_isNaN, $T(["output"]), logical__infer_unary),
+    "l2Pool2d": $opdef("l2Pool2d", LIMITS_l2Pool2d, $T(["output"]), pool2d_infer),
+    "layerNormalization": $opdef("layerNormalization", LIMITS_layerNormalization, $T(["output"]), normalization__ln_infer),
+    "leakyRelu": $opdef("leakyRelu", LIMITS_leakyRelu, $T(["output"]), activation__infer),
+    "lesser": $opdef("lesser", LIMITS_lesser, $T(["output"]), logical__infer_binary),
+    "lesserOrEqual": $opdef("lesserOrEqual", LIMITS_lesserOrEqual, $T(["output"]), logical__infer_binary),
+    "linear": $opdef("linear", LIMITS_linear, $T(["output"]), activation__infer),
+    "log": $opdef("log", LIMITS_log, $T(["output"]), unary__infer),
+    "logicalAnd": $opdef("logicalAnd", LIMITS_logicalAnd, $T(["output"]), logical__infer_binary),
+    "logicalNot": $opdef("logicalNot", LIMITS_logicalNot, $T(["output"]), logical__infer_unary),
+    "logicalOr": $opdef("logicalOr", LIMITS_logicalOr, $T(["output"]), logical__infer_binary),
+    "logicalXor": $opdef("logicalXor", LIMITS_logicalXor, $T(["output"]), logical__infer_binary),
+    "lstm": $opdef("lstm", LIMITS_lstm, K_498c568eab, rnn__lstm_infer),
+    "lstmCell": $opdef("lstmCell", LIMITS_lstmCell, K_8633add586, rnn__lstm_cell_infer),
+    "matmul": $opdef("matmul", LIMITS_matmul, $T(["output"]), matmul_infer),
+    "max": $opdef("max", LIMITS_max, $T(["output"]), binary_infer),
+    "maxPool2d": $opdef("maxPool2d", LIMITS_maxPool2d, $T(["output"]), pool2d_infer),
+    "min": $opdef("min", LIMITS_min, $T(["output"]), binary_infer),
+    "mul": $opdef("mul", LIMITS_mul, $T(["output"]), binary_infer),
+    "neg": $opdef("neg", LIMITS_neg, $T(["output"]), unary__infer),
+    "notEqual": $opdef("notEqual", LIMITS_notEqual, $T(["output"]), logical__infer_binary),
+    "pad": $opdef("pad", LIMITS_pad, $T(["output"]), movement__pad_infer),
+    "pow": $opdef("pow", LIMITS_pow, $T(["output"]), binary_infer),
+    "prelu": $opdef("prelu", LIMITS_prelu, $T(["output"]), activation__prelu_infer),
+    "quantizeLinear": $opdef("quantizeLinear", LIMITS_quantizeLinear, $T(["output"]), quantization__q_infer),
+    "reciprocal": $opdef("reciprocal", LIMITS_reciprocal, $T(["output"]), unary__infer),
+    "reduceL1": $opdef("reduceL1", LIMITS_reduceL1, $T(["output"]), reduction__reduce_infer),
+    "reduceL2": $opdef("reduceL2", LIMITS_reduceL2, $T(["output"]), reduction__reduce_infer),
+    "reduceLogSum": $opdef("reduceLogSum", LIMITS_reduceLogSum, $T(["output"]), reduction__reduce_infer),
+    "reduceLogSumExp": $opdef("reduceLogSumExp", LIMITS_reduceLogSumExp, $T(["output"]), reduction__reduce_infer),
+    "reduceMax": $opdef("reduceMax", LIMITS_reduceMax, $T(["output"]), reduction__reduce_infer),
+    "reduceMean": $opdef("reduceMean", LIMITS_reduceMean, $T(["output"]), reduction__reduce_infer),
+    "reduceMin": $opdef("reduceMin", LIMITS_reduceMin, $T(["output"]), reduction__reduce_infer),
+    "reduceProduct": $opdef("reduceProduct", LIMITS_reduceProduct, $T(["output"]), reduction__reduce_infer),
+    "reduceSum": $opdef("reduceSum", LIMITS_reduceSum, $T(["output"]), reduction__reduce_infer),
+    "reduceSumSquare": $opdef("reduceSumSquare", LIMITS_reduceSumSquare, $T(["output"]), reduction__reduce_infer),
+    "relu": $opdef("relu", LIMITS_relu, $T(["output"]), unary__infer),
+    "resample2d": $opdef("resample2d", LIMITS_resample2d, $T(["output"]), resample2d__infer),
+    "reshape": $opdef("reshape", LIMITS_reshape, $T(["output"]), reshape_infer),
+    "reverse": $opdef("reverse", LIMITS_reverse, $T(["output"]), movement__reverse_infer),
+    "roundEven": $opdef("roundEven", LIMITS_roundEven, $T(["output"]), unary__infer),
+    "scatterElements": $opdef("scatterElements", LIMITS_scatterElements, $T(["output"]), movement__scatter_el_infer),
+    "scatterND": $opdef("scatterND", LIMITS_scatterND, $T(["output"]), movement__scatter_nd_infer),
+    "sigmoid": $opdef("sigmoid", LIMITS_sigmoid, $T(["output"]), unary__infer),
+    "sign": $opdef("sign", LIMITS_sign, $T(["output"]), unary__infer),
+    "sin": $opdef("sin", LIMITS_sin, $T(["output"]), unary__infer),
+    "slice": $opdef("slice", LIMITS_slice, $T(["output"]), movement__slice_infer),
+    "softmax": $opdef("softmax", LIMITS_softmax, $T(["output"]), softmax_infer),
+    "softplus": $opdef("softplus", LIMITS_softplus, $T(["output"]), unary__infer),
+    "softsign": $opdef("softsign", LIMITS_softsign, $T(["output"]), unary__infer),
+    "split": $opdef("split", LIMITS_split, $T(["outputs"]), movement__split_infer),
+    "sqrt": $opdef("sqrt", LIMITS_sqrt, $T(["output"]), unary__infer),
+    "sub": $opdef("sub", LIMITS_sub, $T(["output"]), binary_infer),
+    "tan": $opdef("tan", LIMITS_tan, $T(["output"]), unary__infer),
+    "tanh": $opdef("tanh", LIMITS_tanh, $T(["output"]), unary__infer),
+    "tile": $opdef("tile", LIMITS_tile, $T(["output"]), movement__tile_infer),
+    "transpose": $opdef("transpose", LIMITS_transpose, $T(["output"]), transpose_infer),
+    "triangular": $opdef("triangular", LIMITS_triangular, $T(["output"]), movement__tri_infer),
+    "where": $opdef("where", LIMITS_where, $T(["output"]), logical__where_infer),
   },
 };

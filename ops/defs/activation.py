@@ -53,12 +53,22 @@ def _l_linear(lb, x, o):
     return lb.node("Add", [a, lb.scalar(o["beta"], "float32")])
 
 
+def _f32(v) -> float:
+    return float(np.float32(v))
+
+
 _ROWS = {
-    # name: (numpy fn, option names, lowering on float32, ulp f32, ulp f16)
-    "elu": (_elu, ("alpha",), _l_elu, 18, 18),
-    "hardSigmoid": (_hard_sigmoid, ("alpha", "beta"), _l_hard_sigmoid, 2, 2),
-    "leakyRelu": (_leaky, ("alpha",), _l_leaky, 1, 2),
-    "linear": (_linear, ("alpha", "beta"), _l_linear, 2, 2),
+    # name: (numpy fn, option names, lowering on float32, ulp f32, ulp f16, PyTorch lowering)
+    # The PyTorch lowering, fn(torch, x, call) on the input in float32 (float16 widened; the backend rounds
+    # once), the options as float32 scalars as np.float32 makes them; None: PyTorch does not claim the op.
+    "elu": (_elu, ("alpha",), _l_elu, 18, 18,
+            lambda torch, x, c: torch.where(x > 0, x, torch.expm1(torch.clamp_max(x, 0.0)) * _f32(c["alpha"]))),
+    "hardSigmoid": (_hard_sigmoid, ("alpha", "beta"), _l_hard_sigmoid, 2, 2,
+                    lambda torch, x, c: torch.clamp(x * _f32(c["alpha"]) + _f32(c["beta"]), 0.0, 1.0)),
+    "leakyRelu": (_leaky, ("alpha",), _l_leaky, 1, 2,
+                  lambda torch, x, c: torch.where(x >= 0, x, x * _f32(c["alpha"]))),
+    "linear": (_linear, ("alpha", "beta"), _l_linear, 2, 2,
+               lambda torch, x, c: x * _f32(c["alpha"]) + _f32(c["beta"])),
 }
 
 
@@ -127,7 +137,7 @@ def _prelu_lower(lb, call: Call):
 
 
 register(
-    *(_make(n, *row) for n, row in _ROWS.items()),
+    *(_make(n, *row[:5]) for n, row in _ROWS.items()),
     OpDef(
         name="prelu",
         limits={
@@ -162,22 +172,11 @@ attach_coreml({
 })
 
 
-# PyTorch lowerings: the reference's formulas in float32 (float16 widened; rounded once by the
-# backend); the options are float32 scalars as np.float32 makes them. prelu on integers in int64,
-# the product wrapped back by the backend.
-def _torch_act(name: str):
+# PyTorch lowerings: the reference's formulas in float32, each row's last entry (an op whose row has
+# none is not claimed by PyTorch). prelu on integers in int64, the product wrapped back by the backend.
+def _torch_act(fn):
     def lower(tb, call: Call):
-        torch = tb.torch
-        x = tb.f32(call["input"])
-        if name == "elu":
-            return [torch.where(x > 0, x, torch.expm1(torch.clamp_max(x, 0.0)) * float(np.float32(call["alpha"])))]
-        a = float(np.float32(call["alpha"]))
-        if name == "leakyRelu":
-            return [torch.where(x >= 0, x, x * a)]
-        b = float(np.float32(call["beta"]))
-        if name == "linear":
-            return [x * a + b]
-        return [torch.clamp(x * a + b, 0.0, 1.0)]  # hardSigmoid
+        return [fn(tb.torch, tb.f32(call["input"]), call)]
 
     return lower
 
@@ -191,4 +190,5 @@ def _torch_prelu(tb, call: Call):
     return [tb.torch.where(x >= 0, x, x * s)]
 
 
-attach_torch({**{n: _torch_act(n) for n in _ROWS}, "prelu": _torch_prelu})
+attach_torch({**{n: _torch_act(row[5]) for n, row in _ROWS.items() if len(row) > 5 and row[5] is not None},
+              "prelu": _torch_prelu})

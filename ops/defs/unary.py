@@ -1,7 +1,9 @@
 """Element-wise unary operators whose whole definition is one table row.
 
 Each row: allowed input types (output has the input's type and shape), required types,
-numpy reference, and the ONNX lowering (an op name, or a function for decompositions).
+numpy reference, the ONNX lowering (an op name, or a function for decompositions), the float32
+tolerance in ULP, and the PyTorch lowering (a torch function's name, a function, or None: then
+PyTorch does not claim the operator, and policy places it on another backend).
 """
 
 from __future__ import annotations
@@ -76,30 +78,68 @@ def _hard_swish(x):
     return x * np.clip(x + 3.0, 0.0, 6.0) / 6.0
 
 
+# PyTorch lowerings (the last entry of a row): the same function on float32 (float16 widened; the backend
+# rounds once); integers (abs, neg, sign, relu) in int64 and wrapped back by the backend, so that
+# abs(-128) and -(-128) are -128 in int8 as in the reference. gelu in float64, as the reference.
+class _raw:  # noqa: N801 - reads as a marker in the rows
+    """A row's PyTorch lowering fn(tb, x) that takes the input as it is (not widened)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+
+def _torch_gelu(tb, x):
+    torch = tb.torch
+    x64 = x.double()
+    y = 0.5 * x64 * torch.special.erfc(-x64 / math.sqrt(2.0))
+    return torch.where(torch.isneginf(x64), -0.0, y)
+
+
+def _torch_lowering(entry):
+    """A row's PyTorch entry as a lowering fn(tb, call): see _ROWS."""
+    def lower(tb, call: Call):
+        x = call["input"]
+        if isinstance(entry, _raw):
+            return [entry.fn(tb, x)]
+        x = tb.f32(x) if x.is_floating_point() else tb.wide(x)
+        fn = getattr(tb.torch, entry) if isinstance(entry, str) else (lambda v: entry(tb.torch, v))
+        return [fn(x)]
+
+    return lower
+
+
 _ROWS = {
-    # name: (allowed, required, numpy fn, onnx op or lowering fn, ulp tolerance for float32)
-    "abs": (SIGNED, REQ_SIGNED, np.abs, "Abs", 0),
-    "neg": (SIGNED, REQ_SIGNED, np.negative, "Neg", 0),
-    "sign": (SIGNED, REQ_SIGNED, np.sign, "Sign", 0),
-    "identity": (ALL_TYPES, ("float32", "float16", "int32"), lambda x: x.copy(), "Identity", 0),
-    "relu": (SIGNED, FLOAT_TYPES, lambda x: np.maximum(x, x.dtype.type(0)), _lower_relu, 0),
-    "ceil": (FLOAT_TYPES, FLOAT_TYPES, np.ceil, "Ceil", 0),
-    "floor": (FLOAT_TYPES, FLOAT_TYPES, np.floor, "Floor", 0),
-    "roundEven": (FLOAT_TYPES, FLOAT_TYPES, np.round, "Round", 0),
-    "cos": (FLOAT_TYPES, FLOAT_TYPES, np.cos, "Cos", 2),
-    "sin": (FLOAT_TYPES, FLOAT_TYPES, np.sin, "Sin", 2),
-    "tan": (FLOAT_TYPES, FLOAT_TYPES, np.tan, "Tan", 2),
-    "erf": (FLOAT_TYPES, FLOAT_TYPES, _erf, "Erf", 2),
-    "exp": (FLOAT_TYPES, FLOAT_TYPES, np.exp, "Exp", 32),
-    "log": (FLOAT_TYPES, FLOAT_TYPES, np.log, "Log", 8),
-    "sqrt": (FLOAT_TYPES, FLOAT_TYPES, np.sqrt, "Sqrt", 1),
-    "reciprocal": (FLOAT_TYPES, FLOAT_TYPES, lambda x: 1.0 / x, "Reciprocal", 2),
-    "sigmoid": (FLOAT_TYPES, FLOAT_TYPES, lambda x: 1.0 / (1.0 + np.exp(-x)), lower_sigmoid, 34),
-    "tanh": (FLOAT_TYPES, FLOAT_TYPES, np.tanh, "Tanh", 16),
-    "softplus": (FLOAT_TYPES, FLOAT_TYPES, lambda x: np.logaddexp(0.0, x), "Softplus", 18),
-    "softsign": (FLOAT_TYPES, FLOAT_TYPES, lambda x: x / (1.0 + np.abs(x)), "Softsign", 3),
-    "gelu": (FLOAT_TYPES, FLOAT_TYPES, _gelu, _lower_gelu, 18),
-    "hardSwish": (FLOAT_TYPES, FLOAT_TYPES, _hard_swish, "HardSwish", 4),
+    # name: (allowed, required, numpy fn, onnx op or lowering fn, ulp tolerance for float32, PyTorch lowering)
+    # The PyTorch lowering (backends/torch.py) is the name of a torch function, or fn(torch, x): either gets
+    # the input widened (float16 to float32, integers to int64; the backend rounds or wraps the result
+    # back once), or _raw(fn(tb, x)) gets it as it is; None: PyTorch does not claim the operator.
+    "abs": (SIGNED, REQ_SIGNED, np.abs, "Abs", 0, "abs"),
+    "neg": (SIGNED, REQ_SIGNED, np.negative, "Neg", 0, "neg"),
+    "sign": (SIGNED, REQ_SIGNED, np.sign, "Sign", 0, "sign"),
+    "identity": (ALL_TYPES, ("float32", "float16", "int32"), lambda x: x.copy(), "Identity", 0,
+                 _raw(lambda tb, x: x.clone())),
+    "relu": (SIGNED, FLOAT_TYPES, lambda x: np.maximum(x, x.dtype.type(0)), _lower_relu, 0,
+             lambda torch, v: torch.where(v < 0, 0, v)),
+    "ceil": (FLOAT_TYPES, FLOAT_TYPES, np.ceil, "Ceil", 0, "ceil"),
+    "floor": (FLOAT_TYPES, FLOAT_TYPES, np.floor, "Floor", 0, "floor"),
+    "roundEven": (FLOAT_TYPES, FLOAT_TYPES, np.round, "Round", 0, "round"),
+    "cos": (FLOAT_TYPES, FLOAT_TYPES, np.cos, "Cos", 2, "cos"),
+    "sin": (FLOAT_TYPES, FLOAT_TYPES, np.sin, "Sin", 2, "sin"),
+    "tan": (FLOAT_TYPES, FLOAT_TYPES, np.tan, "Tan", 2, "tan"),
+    "erf": (FLOAT_TYPES, FLOAT_TYPES, _erf, "Erf", 2, "erf"),
+    "exp": (FLOAT_TYPES, FLOAT_TYPES, np.exp, "Exp", 32, "exp"),
+    "log": (FLOAT_TYPES, FLOAT_TYPES, np.log, "Log", 8, "log"),
+    "sqrt": (FLOAT_TYPES, FLOAT_TYPES, np.sqrt, "Sqrt", 1, "sqrt"),
+    "reciprocal": (FLOAT_TYPES, FLOAT_TYPES, lambda x: 1.0 / x, "Reciprocal", 2, lambda torch, v: 1.0 / v),
+    "sigmoid": (FLOAT_TYPES, FLOAT_TYPES, lambda x: 1.0 / (1.0 + np.exp(-x)), lower_sigmoid, 34, "sigmoid"),
+    "tanh": (FLOAT_TYPES, FLOAT_TYPES, np.tanh, "Tanh", 16, "tanh"),
+    "softplus": (FLOAT_TYPES, FLOAT_TYPES, lambda x: np.logaddexp(0.0, x), "Softplus", 18,
+                 lambda torch, v: torch.logaddexp(torch.zeros_like(v), v)),
+    "softsign": (FLOAT_TYPES, FLOAT_TYPES, lambda x: x / (1.0 + np.abs(x)), "Softsign", 3,
+                 lambda torch, v: v / (1.0 + torch.abs(v))),
+    "gelu": (FLOAT_TYPES, FLOAT_TYPES, _gelu, _lower_gelu, 18, _raw(lambda tb, x: _torch_gelu(tb, tb.f32(x)))),
+    "hardSwish": (FLOAT_TYPES, FLOAT_TYPES, _hard_swish, "HardSwish", 4,
+                  lambda torch, v: v * torch.clamp(v + 3.0, 0.0, 6.0) / 6.0),
 }
 
 
@@ -134,7 +174,7 @@ def _make(name, allowed, required, fn, lowering, ulp) -> OpDef:
     )
 
 
-register(*(_make(n, *row) for n, row in _ROWS.items()))
+register(*(_make(n, *row[:5]) for n, row in _ROWS.items()))
 
 
 # Core ML (MIL) lowerings: the MIL op of the same function; roundEven: MilBuilder.round_even (MIL's
@@ -173,43 +213,11 @@ attach_coreml({
 }, types=("float32", "float16", "int32", "int8", "uint8"))
 
 
-# PyTorch lowerings: the same function on float32 (float16 widened; the backend rounds once);
-# integers (abs, neg, sign, relu, identity) in int64 and wrapped back by the backend, so that
-# abs(-128) and -(-128) are -128 in int8 as in the reference. gelu in float64, as the reference.
-def _torch_gelu(tb, x):
-    torch = tb.torch
-    x64 = x.double()
-    y = 0.5 * x64 * torch.special.erfc(-x64 / math.sqrt(2.0))
-    return torch.where(torch.isneginf(x64), -0.0, y)
+# PyTorch lowerings: each row's last entry (above), attached to the ops whose row has one: an op
+# without one is not claimed by PyTorch (backends/torch.py claims an op when its OpDef.torch is set).
+def torch_lowerings(rows: dict) -> dict:
+    """op -> PyTorch lowering, for the rows that carry one (a row without one is left unclaimed)."""
+    return {n: _torch_lowering(row[5]) for n, row in rows.items() if len(row) > 5 and row[5] is not None}
 
 
-def _torch_unary(name: str):
-    def lower(tb, call: Call):
-        torch = tb.torch
-        x = call["input"]
-        if name == "identity":
-            return [x.clone()]
-        if not x.is_floating_point():
-            x = tb.wide(x)
-            fn = {"abs": torch.abs, "neg": torch.neg, "sign": torch.sign,
-                  "relu": lambda v: torch.where(v < 0, 0, v)}[name]
-            return [fn(x)]
-        x = tb.f32(x)
-        fns = {
-            "abs": torch.abs, "neg": torch.neg, "sign": torch.sign,
-            "relu": lambda v: torch.where(v < 0, 0.0, v),
-            "ceil": torch.ceil, "floor": torch.floor, "roundEven": torch.round,
-            "cos": torch.cos, "sin": torch.sin, "tan": torch.tan, "erf": torch.erf, "exp": torch.exp,
-            "log": torch.log, "sqrt": torch.sqrt, "reciprocal": lambda v: 1.0 / v,
-            "sigmoid": torch.sigmoid, "tanh": torch.tanh,
-            "softplus": lambda v: torch.logaddexp(torch.zeros_like(v), v),
-            "softsign": lambda v: v / (1.0 + torch.abs(v)),
-            "gelu": lambda v: _torch_gelu(tb, v),
-            "hardSwish": lambda v: v * torch.clamp(v + 3.0, 0.0, 6.0) / 6.0,
-        }
-        return [fns[name](x)]
-
-    return lower
-
-
-attach_torch({n: _torch_unary(n) for n in _ROWS})
+attach_torch(torch_lowerings(_ROWS))

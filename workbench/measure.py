@@ -6,7 +6,7 @@ warm-up, then repetitions interleaved across devices (a busy machine slows every
 until ``reps`` or the time budget. Per (graph, device): p50, p90, n, a 95% confidence interval of
 the p50 (order statistics), and the process CPU time per dispatch (all threads: the energy proxy
 on a CPU). The result is a *matrix* (JSON, ``write_matrix``; read with matrix.read_matrix).
-policy/insitu.py (``--browser chromium``) writes the same matrix timed where pages run the graphs.
+workbench/insitu.py (``--browser chromium``) writes the same matrix timed where pages run the graphs.
 
 ``calibrate(...)`` times a standard micro-benchmark set per real backend and operator class
 (convolution, matmul, elementwise, reduction, data movement, normalization, recurrent): a fixed
@@ -30,16 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from webnn_bridge.backends.base import Device
-
-from .graphs import GraphSummary, summarize
-from .matrix import FLOP_CLASSES, MATRIX_VERSION, OP_CLASSES, node_work, stats
+from webnn_bridge.policy.graphs import GraphSummary, summarize
+from webnn_bridge.policy.matrix import FLOP_CLASSES, MATRIX_VERSION, OP_CLASSES, node_work, stats
 
 # --------------------------------------------------------------------------- running graphs
 
 
 def real_devices(inventory: Sequence[Device] | None = None) -> list[Device]:
     """The devices of this machine that really execute (no declared/simulated ones, no numpy reference)."""
-    from .inventory import is_simulated, probe_inventory
+    from webnn_bridge.policy.inventory import is_simulated, probe_inventory
 
     inv = probe_inventory() if inventory is None else list(inventory)
     return [d for d in inv if not is_simulated(d) and d.backend != "reference"]
@@ -47,8 +46,7 @@ def real_devices(inventory: Sequence[Device] | None = None) -> list[Device]:
 
 def _runs_whole(summary: GraphSummary, device: Device) -> str | None:
     from webnn_bridge.backends.capabilities import graph_issues
-
-    from .inventory import capabilities_of
+    from webnn_bridge.policy.inventory import capabilities_of
 
     issues = [i for node_issues in graph_issues(summary.nodes, capabilities_of(device)) for i in node_issues]
     return "; ".join(dict.fromkeys(issues))[:200] if issues else None
@@ -165,9 +163,9 @@ def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = Non
     ``modes``: CPU modes (intra-op thread counts) also timed on the CPUs whose backend takes one,
     under the placement keys replay uses ("<device id>@threads=<n>")."""
     from webnn_bridge.backends import backend_for
+    from webnn_bridge.policy.inventory import takes_cpu_modes
+    from webnn_bridge.policy.replica import inputs_for, ir_from_json
 
-    from .inventory import takes_cpu_modes
-    from .replica import inputs_for, ir_from_json
     from .trace import MODE_MARK
 
     devs = real_devices(devices)
@@ -285,8 +283,7 @@ def calibrate(*, devices: Sequence[Device] | None = None, seconds: float = 30.0,
               progress=sys.stderr) -> dict:
     """Per real backend: dispatch_ms, and per op class ms per node and ms per unit of work."""
     from webnn_bridge.backends import backend_for
-
-    from .replica import inputs_for
+    from webnn_bridge.policy.replica import inputs_for
 
     devs = real_devices(devices)
     micro = _micro_graphs()

@@ -1,7 +1,7 @@
 """`webnn-bridge policy ...`: explain a decision, replay a trace, render the truth table.
 
 bridge/cli.py wires these in with ``register(subparsers)``; ``main(argv)`` runs them alone
-(``python -m policy.cli explain --options '{"powerPreference": "low-power"}' --devices dual-gpu``).
+(``python -m webnn_bridge.workbench.cli explain --options '{"powerPreference": "low-power"}' --devices dual-gpu``).
 
     policy explain [--options JSON|@FILE] [--graph GRAPH.json] [--devices PROFILE.json]
                    [--rules RULES.toml] [--json]
@@ -24,7 +24,7 @@ from pathlib import Path
 
 
 def _read_options(arg: str | None) -> dict:
-    from .engine import OPTION_KEYS
+    from webnn_bridge.policy.engine import OPTION_KEYS
 
     if not arg:
         return {}
@@ -55,7 +55,7 @@ def _load_trace(paths: str | list[str], *, replayable: bool = True) -> list[dict
 
 
 def _load_matrix(matrix: str | None, calibration: str | None) -> dict | None:
-    from .matrix import calibration_problem, read_matrix
+    from webnn_bridge.policy.matrix import calibration_problem, read_matrix
 
     m = read_matrix(matrix) if matrix else None
     if calibration:
@@ -72,7 +72,7 @@ def _load_matrix(matrix: str | None, calibration: str | None) -> dict | None:
 
 
 def _inventory(arg: str | None):
-    from .inventory import load_profile, probe_inventory
+    from webnn_bridge.policy.inventory import load_profile, probe_inventory
 
     if arg:
         return load_profile(arg), True
@@ -81,8 +81,8 @@ def _inventory(arg: str | None):
 
 def explain(options: dict, inventory, rules, graph=None, *, profile_label: str = "") -> dict:
     """Everything `policy explain` prints, as data (operator view)."""
-    from . import engine, privacy, qos
-    from .inventory import backend_name, capabilities_of, power_class
+    from webnn_bridge.policy import engine, privacy, qos
+    from webnn_bridge.policy.inventory import backend_name, capabilities_of, power_class
 
     norm = engine.normalize(options, rules)
     decision = engine.decide_context(options, inventory, rules)
@@ -110,7 +110,7 @@ def explain(options: dict, inventory, rules, graph=None, *, profile_label: str =
     out["limits"] = {"profile": prof, "deviceProfile": dev_prof,
                      "report": rules.get("privacy", {}).get("report", "context")}
     if graph is not None:
-        from .graphs import summarize
+        from webnn_bridge.policy.graphs import summarize
 
         summary = summarize(graph)
         out["graph"] = {"name": summary.name, "hash": summary.hash, "nodes": len(summary.nodes),
@@ -184,8 +184,8 @@ def format_explain(info: dict) -> str:
 
 
 def _cmd_explain(args) -> int:
-    from .engine import load_rules
-    from .graphs import load_graph
+    from webnn_bridge.policy.engine import load_rules
+    from webnn_bridge.policy.graphs import load_graph
 
     try:
         rules = load_rules(args.rules)
@@ -229,7 +229,8 @@ def _check_matrix_machine(matrix: dict | None, inventory, path: str | None) -> N
 
 
 def _cmd_replay(args) -> int:
-    from .engine import load_rules
+    from webnn_bridge.policy.engine import load_rules
+
     from .trace import format_table, replay, write_replay
 
     try:
@@ -268,7 +269,7 @@ def _cmd_replay(args) -> int:
 
 
 def _cmd_check(args) -> int:
-    from .engine import load_rules
+    from webnn_bridge.policy.engine import load_rules
 
     try:
         rules = load_rules(args.file)
@@ -280,7 +281,7 @@ def _cmd_check(args) -> int:
 
 def _thread_modes(text: str) -> tuple[int, ...]:
     """--threads: "1,2" -> (1, 2); "none" -> ()."""
-    from .engine import MAX_THREADS
+    from webnn_bridge.policy.engine import MAX_THREADS
 
     if text.strip().lower() in ("", "none"):
         return ()
@@ -304,7 +305,7 @@ def _cmd_measure(args) -> int:
         args.cache_dir = str(default_cache_dir())
     try:
         events = _load_trace(args.trace)
-        from .replica import store_constants
+        from webnn_bridge.policy.replica import store_constants
 
         store = None if args.no_store else store_constants(args.cache_dir)
         if args.browser:
@@ -358,7 +359,8 @@ def _cmd_calibrate(args) -> int:
 def _cmd_tune(args) -> int:
     import tomllib
 
-    from .engine import load_rules
+    from webnn_bridge.policy.engine import load_rules
+
     from .tune import tune, write_outputs
 
     try:
@@ -386,8 +388,8 @@ def _cmd_tune(args) -> int:
 
 
 def _cmd_truth_table(args) -> int:
-    from .engine import load_rules
-    from .truth_table import TRUTH_TABLE_MD, check_truth_table, render_truth_table, write_truth_table
+    from webnn_bridge.policy.engine import load_rules
+    from webnn_bridge.policy.truth_table import TRUTH_TABLE_MD, check_truth_table, render_truth_table, write_truth_table
 
     rules = load_rules(args.rules)
     if args.check:
@@ -440,7 +442,7 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
                         "(default none: tune then keeps the backends' own threading)")
     m.add_argument("--browser", choices=["chromium"], default=None,
                    help="time each graph where pages run it: rebuilt in a Chromium page, run through a host per "
-                        "device (policy/insitu.py); the host-side latency a trace records (default: in-process)")
+                        "device (workbench/insitu.py); the host-side latency a trace records (default: in-process)")
     m.add_argument("--browser-path", metavar="PATH", default=None, help="the Chromium to use (default /usr/bin/chromium)")
     m.add_argument("--quiet", action="store_true", help="no progress bar")
     m.set_defaults(parser=m, func=_cmd_measure)

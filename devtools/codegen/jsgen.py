@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import builtins
 import dataclasses
+import hashlib
 import inspect
 import json
 import math
@@ -37,14 +38,14 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 JS_OUT = ROOT / "js_shim" / "generated" / "webnn_ops.js"
 # packages whose functions may be translated (anything else referenced is an error)
-PACKAGES = (f"{__package__}.",)  # the op rules: this package (installed as webnn_bridge.ops)
+PACKAGES = ("webnn_bridge.ops.",)  # the op rules: ops/ (installed as webnn_bridge.ops)
 
 HEADER = (
     "// GENERATED FILE - DO NOT EDIT.\n"
-    "// Produced by `webnn-bridge codegen` (ops/jsgen.py) from the Python op rules (ops/defs/*, ops/registry.py,\n"
+    "// Produced by `webnn-bridge codegen` (devtools/codegen/jsgen.py) from the Python op rules (ops/defs/*, ops/registry.py,\n"
     "// ops/core.py, ops/calls.py). Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.\n"
 )
 
@@ -103,6 +104,7 @@ class Transpiler:
         self.consts: dict[int, str] = {}
         self.const_keep: list = []  # keep constants alive so their ids stay unique
         self.out_consts: list[str] = []
+        self.const_bodies: dict[str, str] = {}  # JS text of an immutable constant -> its const's name
         self.used_names: set[str] = set()
 
     # ------------------------------------------------------------------ naming
@@ -115,8 +117,10 @@ class Transpiler:
         return name
 
     # ------------------------------------------------------------------ functions
-    def function(self, fn: Callable, method_of: type | None = None) -> str:
-        """The JS name of a Python function, translated on first use."""
+    def function(self, fn: Callable, method_of: type | None = None, op: str | None = None) -> str:
+        """The JS name of a Python function, translated on first use. ``op``: the operator whose rule it
+        is; a closure (one function, several closures: one per op of a family) is named after it, so that
+        a new operator never renumbers the others' functions."""
         if isinstance(fn, (staticmethod, classmethod)):
             fn = fn.__func__
         if not isinstance(fn, types.FunctionType):
@@ -130,7 +134,8 @@ class Transpiler:
         if fn.__name__ == "<lambda>":
             raise JsGenError(f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}: a lambda cannot be a root")
         mod = fn.__module__.rsplit(".", 1)[-1].lstrip("_")
-        name = self._fresh(f"{mod}_{fn.__qualname__.replace('.<locals>.', '_').replace('.', '_')}")
+        base = f"{mod}_{fn.__qualname__.replace('.<locals>.', '_').replace('.', '_')}"
+        name = self._fresh(f"{base}__{op}" if op and fn.__closure__ else base)
         self.funcs[key] = name
         src_lines, first = inspect.getsourcelines(fn)
         tree = ast.parse(textwrap.dedent("".join(src_lines))).body[0]
@@ -147,7 +152,7 @@ class Transpiler:
             self.out_funcs.append(FunctionWriter(self, info).render())
 
     # ------------------------------------------------------------------ constants
-    def const(self, value, where: str) -> str:
+    def const(self, value, where: str, name: str | None = None) -> str:
         """A JS expression for a constant value (data inline or a shared top-level const)."""
         if value is None:
             return "null"
@@ -185,10 +190,19 @@ class Transpiler:
             raise JsGenError(f"{where}: constant {value!r} ({type(value).__name__}) cannot be translated")
         if len(body) < 24 and isinstance(value, tuple):
             return body
-        name = self._fresh(f"K{len(self.consts)}")
+        # Named by content, never by position: a new op adds lines for its own constants and renames
+        # none of the others (an immutable value shares the const of an equal one). ``name``: a given one.
+        immutable = isinstance(value, (tuple, frozenset)) or (
+            dataclasses.is_dataclass(value) and value.__dataclass_params__.frozen)
+        if name is None and immutable and body in self.const_bodies:
+            name = self.const_bodies[body]
+        else:
+            name = self._fresh(name or f"K_{hashlib.sha1(body.encode()).hexdigest()[:10]}")
+            self.out_consts.append(f"const {name} = {body};")
+            if immutable:
+                self.const_bodies[body] = name
         self.consts[id(value)] = name
         self.const_keep.append(value)
-        self.out_consts.append(f"const {name} = {body};")
         return name
 
     def _field(self, value, where: str) -> str:
@@ -752,13 +766,13 @@ CONSTRUCTORS = {"OperandDesc": "$Desc", "Call": "$Call", "OperandList": "$Operan
 def _primitives() -> dict:
     """Numeric primitives with a hand-written JS twin in the prelude (value casts, not op rules);
     the equivalence test covers them through the ops that use them."""
-    from .core import cast_number
+    from webnn_bridge.ops.core import cast_number
 
     return {cast_number: "$cast_number"}
 
 
 def _type_error():
-    from .core import WebNNTypeError
+    from webnn_bridge.ops.core import WebNNTypeError
 
     return WebNNTypeError
 
@@ -768,8 +782,8 @@ def _type_error():
 
 def roots() -> tuple[dict, list[tuple[str, Callable, type | None]]]:
     """The registry (op name -> OpDef) and the generic entry points the shim calls."""
-    from . import calls
-    from .registry import OpDef, load_all
+    from webnn_bridge.ops import calls
+    from webnn_bridge.ops.registry import OpDef, load_all
 
     entries = [
         ("validate_call", calls.validate_call, None),
@@ -795,9 +809,9 @@ def render() -> str:
     op_lines = []
     for op, d in sorted(registry.items()):
         where = f"ops registry '{op}'"
-        limits = tp.const(dict(d.limits), where)
+        limits = tp.const(dict(d.limits), where, name=f"LIMITS_{op}")
         outputs = tp.const(tuple(d.outputs), where)
-        op_lines.append(f"  {_js_str(op)}: $opdef({_js_str(op)}, {limits}, {outputs}, {tp.function(d.infer)}),")
+        op_lines.append(f"  {_js_str(op)}: $opdef({_js_str(op)}, {limits}, {outputs}, {tp.function(d.infer, op=op)}),")
     tp.run()
     return (
         HEADER

@@ -1,6 +1,6 @@
 """`policy measure --browser chromium`: time every recorded graph where pages run it, through a page.
 
-``measure`` (policy/measure.py) times a compiled graph in this process. A page's dispatch runs
+``measure`` (workbench/measure.py) times a compiled graph in this process. A page's dispatch runs
 elsewhere: in the host, between the page's writes and reads, beside a browser that shares the
 machine's cores. Backends do not suffer alike there (measured 2026-11-26 on the 2-core machine:
 ONNX Runtime's statically split thread pool ran the 512x512 matmul 15 to 50% slower in the host
@@ -38,9 +38,9 @@ import numpy as np
 
 from webnn_bridge.backends.base import Device
 from webnn_bridge.ops.calls import positional_args
+from webnn_bridge.policy.graphs import summarize
+from webnn_bridge.policy.matrix import MATRIX_VERSION, stats
 
-from .graphs import summarize
-from .matrix import MATRIX_VERSION, stats
 from .measure import (
     BLOCK,
     IDLE_MAX_S,
@@ -120,7 +120,7 @@ def page_spec(structure: Mapping, files: Path, prefix: str,
     """What the page rebuilds a graph from: the trace's structure, with each constant's and each
     input's bytes written under ``files`` (served as ``prefix``/...). Returns (spec, constants
     found in the store)."""
-    from .replica import inputs_for, ir_from_json
+    from webnn_bridge.policy.replica import inputs_for, ir_from_json
 
     ir = ir_from_json(structure, constants)
     files.mkdir(parents=True, exist_ok=True)

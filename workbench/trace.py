@@ -9,12 +9,13 @@ One JSON object per line. Event types and their fields:
                                   "latencyMs": {DEVICE_ID: ms, ...}, "t": UNIX_SECONDS}
     {"v": 1, "event": "pageLatency", "ctx": ID, "gid": BUILD, "graph": {"hash": H}, "ms": ms}
 
-Since the tuner (policy/tune.py) needs them, the host also records: per build ``page`` (the
+Since the tuner (workbench/tune.py) needs them, the host also records: per build ``page`` (the
 page's path), ``label`` (the graph's output names), ``gid`` (a build id its dispatches repeat) and
 ``ir`` (the full structure, policy/replica.py, for `policy measure`); per dispatch ``gid``,
 ``placement`` (the device id, or "partition:A>B" for a partitioned graph) and ``segmentsMs``
 (host time per segment device of a partitioned graph), ``idleMs`` (how long its context sat
-idle before it, which `policy measure` repeats between timed runs) and ``t`` (when it ended, wall
+idle before it, which `policy measure` repeats between timed runs), ``cpuMs`` (the host's CPU
+time spent on it, bridge/metrics.py DispatchCpu) and ``t`` (when it ended, wall
 clock, so that rounds recorded by several hosts at once can be paired); ``pageLatency``: the page's own time from
 dispatch() to the read of an output resolving, measured in the shim (js_shim/runtime.js).
 
@@ -26,7 +27,7 @@ dispatches of one context, broken by another graph's dispatch in that context or
 of ROUND_GAP_MS or more. Each round is one sample of the machine's speed at the time: a recorded
 p50's interval covers its rounds' own p50s (``_recorded_stats``), and rounds of two placements
 recorded interleaved (by time ``t``, else in trace order) are *pairs* whose per-round ratios
-``paired_ratio`` summarizes (policy/tune.py decides on that ratio's interval).
+``paired_ratio`` summarizes (workbench/tune.py decides on that ratio's interval).
 
 ``graph`` summaries hold op counts, data types, sizes, a stable hash and the node list (op and
 operand types/shapes), never tensor values. Traces stay on the host: they name device ids and
@@ -55,8 +56,7 @@ from typing import Any
 
 from webnn_bridge.backends.base import Device
 from webnn_bridge.ops.core import NotSupportedError
-
-from .graphs import summarize
+from webnn_bridge.policy.graphs import summarize
 
 VERSION = 1
 
@@ -141,8 +141,7 @@ def _is_number(v: Any) -> bool:
 
 def _options_problem(options: Any) -> str | None:
     from webnn_bridge.ops.core import WebNNError
-
-    from .engine import OPTION_KEYS, effective_options
+    from webnn_bridge.policy.engine import OPTION_KEYS, effective_options
 
     if not isinstance(options, dict):
         return "options must be an object"
@@ -205,6 +204,8 @@ def event_problem(ev: Any) -> str | None:
             return "dispatch event: idleMs must be a finite, non-negative number"
         if "t" in ev and not _is_number(ev["t"]):
             return "dispatch event: t must be a finite, non-negative number (seconds)"
+        if "cpuMs" in ev and not _is_number(ev["cpuMs"]):
+            return "dispatch event: cpuMs must be a finite, non-negative number"
         return None
     if kind == "pageLatency":
         if not isinstance(graph, dict) or not isinstance(graph.get("hash"), str):
@@ -293,7 +294,7 @@ IDLE_CAP_MS = 1000.0  # a dispatch's recorded idle time (idleMs) is at most this
 
 def dispatch_event(graph, latency_ms: Mapping[str, float], *, ctx: Any = None, device: str | None = None,
                    gid: Any = None, placement: str | None = None, segments: Mapping[str, float] | None = None,
-                   idle_ms: float | None = None, t: float | None = None) -> dict:
+                   idle_ms: float | None = None, t: float | None = None, cpu_ms: float | None = None) -> dict:
     h = graph if isinstance(graph, str) else summarize(graph).hash
     ev = {"event": "dispatch", "ctx": ctx, "graph": {"hash": h}, "latencyMs": {k: float(v) for k, v in latency_ms.items()}}
     if device is not None:
@@ -306,9 +307,15 @@ def dispatch_event(graph, latency_ms: Mapping[str, float], *, ctx: Any = None, d
         ev["segmentsMs"] = {k: float(v) for k, v in segments.items()}
     if idle_ms is not None:
         ev["idleMs"] = float(idle_ms)
+    if cpu_ms is not None:
+        ev["cpuMs"] = round(float(cpu_ms), 3)
     if t is not None:
         ev["t"] = round(float(t), 3)
     return ev
+
+
+def _number_or_none(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0 else None
 
 
 def graph_label(ir) -> str:
@@ -378,7 +385,7 @@ class SessionTracer:
             ir = getattr(g, "ir", g)
             ir_json = None
             if self.with_ir and hasattr(ir, "nodes") and hasattr(ir, "operands"):
-                from .replica import ir_to_json
+                from webnn_bridge.policy.replica import ir_to_json
 
                 try:
                     ir_json = ir_to_json(ir)
@@ -404,7 +411,7 @@ class SessionTracer:
                                               device=dev, gid=self._id(g), placement=key,
                                               segments=dict(segments) if segments else None,
                                               idle_ms=self._idle_before(ctx, sum(latency.values())),
-                                              t=time.time()))
+                                              t=time.time(), cpu_ms=_number_or_none(facts.get("cpuMs"))))
         elif event == "pageLatency":
             g, c = facts.get("graph"), facts.get("context")
             h = summarize(getattr(g, "ir", g)).hash
@@ -621,7 +628,7 @@ def _recorded_stats(events: Sequence[Mapping], rounds: Mapping | None = None) ->
     several rounds recorded a graph on a device, the 95% interval of its p50 is therefore at
     least the interval of the rounds' own p50s (each round one sample), so that a difference
     that did not hold from one round to the next never counts as significant."""
-    from .matrix import stats
+    from webnn_bridge.policy.matrix import stats
 
     rounds = recorded_rounds(events) if rounds is None else rounds
     out: dict[str, dict[str, dict]] = {}
@@ -659,7 +666,7 @@ def align_recorded(recorded: dict[str, dict[str, Any]], facts: Mapping[str, tupl
     """Latencies recorded on devices the replay inventory lacks (a trace of the real host replayed
     under --devices) count for the inventory's one device of the same kind AND backend; never for
     another backend. Returns the aligned latencies and one note per mapped or dropped device."""
-    from .inventory import backend_name
+    from webnn_bridge.policy.inventory import backend_name
 
     ids = {d.id for d in inventory}
     mapping: dict[str, str | None] = {}
@@ -759,8 +766,8 @@ def aligned_rounds(events: Sequence[Mapping], inventory: Sequence[Device]) -> di
 
 
 def load_matrix(path: str | Path) -> dict:
-    """A measurement matrix written by `policy measure` (policy/measure.py)."""
-    from .matrix import read_matrix
+    """A measurement matrix written by `policy measure` (workbench/measure.py)."""
+    from webnn_bridge.policy.matrix import read_matrix
 
     return read_matrix(path)
 
@@ -785,9 +792,9 @@ def _anchor_widths(rec_ms: float, rec_stats: Mapping | None, measured: Mapping,
 def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device],
              recorded: Mapping[str, float], matrix: Mapping | None = None,
              recorded_stats: Mapping[str, dict] | None = None) -> ReplayOutcome:
-    from .engine import decide_build, decide_context
-    from .inventory import backend_name
-    from .qos import estimate_latency_ms, qos_tier
+    from webnn_bridge.policy.engine import decide_build, decide_context
+    from webnn_bridge.policy.inventory import backend_name
+    from webnn_bridge.policy.qos import estimate_latency_ms, qos_tier
 
     decision = decide_context(options, inventory, rules)
     if decision.device is None:
@@ -857,7 +864,7 @@ def _outcome(options: Mapping, graph, rules: Mapping, inventory: Sequence[Device
             if rounds < MIN_ANCHOR_ROUNDS:  # one round's overhead: the interval also covers the bare measurement
                 ci = (min(ci[0], measured_ci[0]), max(ci[1], measured_ci[1]))
     else:
-        from .matrix import modelled_latency_ms
+        from webnn_bridge.policy.matrix import modelled_latency_ms
 
         ms, src = modelled_latency_ms(graph, placement, rules, matrix), "modelled"
         if ms is None:

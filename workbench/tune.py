@@ -32,7 +32,7 @@ plus the difference's half-width at or below the current one); otherwise the rou
 gain and the default stays. Routes match by a threshold at the moved graphs' own extreme, so a
 graph between the seen ones keeps its place, and the current rules' own routes follow the new ones.
 
-Every candidate is priced by replay (policy/trace.py) with the matrix: routes only reorder the
+Every candidate is priced by replay (workbench/trace.py) with the matrix: routes only reorder the
 candidates a context already has, so "fallback" and accelerated=false never get an accelerator,
 and the truth table is unchanged (the report shows its diff). The winner is the lowest weighted
 total of the objective (latency-p50, latency-p90 or cpu-time) among the eligible candidates that
@@ -51,10 +51,10 @@ from pathlib import Path
 from typing import Any
 
 from webnn_bridge.backends.base import Device
+from webnn_bridge.policy.engine import POLICIES, _merge, backend_order, io_bytes, normalize, validate_rules
+from webnn_bridge.policy.graphs import summarize
+from webnn_bridge.policy.inventory import backend_name
 
-from .engine import POLICIES, _merge, backend_order, io_bytes, normalize, validate_rules
-from .graphs import summarize
-from .inventory import backend_name
 from .trace import PairedRatio, ReplayOutcome, aligned_rounds, pair_rounds, paired_ratio, plot_bars, replay, workloads
 
 OBJECTIVES = ("latency-p50", "latency-p90", "cpu-time")
@@ -201,7 +201,7 @@ def hint_violations(c: Candidate, ws: Sequence) -> list[str]:
     "low-power" with more threads than the default (its cpu_threads, else every core)."""
     import os
 
-    from .engine import policy_threads
+    from webnn_bridge.policy.engine import policy_threads
 
     bad = []
     default_threads = policy_threads(c.rules, "default") or (os.cpu_count() or 1)
@@ -434,7 +434,7 @@ def _probes(base_rules: Mapping, base_override: Mapping, by_kind: Mapping[str, l
 def _defaults(rules: Mapping, by_kind: Mapping[str, list[str]]) -> tuple:
     """What graphs no route matches get: the order of this machine's backends of each kind, and
     each policy's CPU mode."""
-    from .engine import policy_threads
+    from webnn_bridge.policy.engine import policy_threads
 
     return (tuple(tuple(sorted(bs, key=lambda b, k=k: _rank(rules, k, b))) for k, bs in by_kind.items()),
             tuple(policy_threads(rules, p) for p in POLICIES))
@@ -720,8 +720,8 @@ def write_outputs(result: Mapping, rules_path: str | Path, report_dir: str | Pat
     takes the rules' name once the report is written (a failure leaves no rules file behind)."""
     import os
 
-    from .engine import load_rules
-    from .truth_table import render_truth_table
+    from webnn_bridge.policy.engine import load_rules
+    from webnn_bridge.policy.truth_table import render_truth_table
 
     best = result["best"]
     header = (f"Written by `webnn-bridge policy tune` (objective {result['objective']}): {best.name}.\n"

@@ -8,7 +8,7 @@ value; default chromium). With several, every test that uses a browser fixture r
 (its id ends in ``[firefox]`` etc.), one browser at a time, each launched once per session. Chromium
 is Debian's ``chromium`` driven by Playwright; Firefox is Debian's ``firefox-esr`` driven over WebDriver
 BiDi and WebKit is Debian's WebKitGTK (``webkit2gtk-driver``) driven by WebKitWebDriver under Xvfb, both
-through :mod:`webnn_bridge.bridge.browsers`, which gives the Playwright page API tests use. A browser that
+through :mod:`webnn_bridge.bridge.testing.browsers`, which gives the Playwright page API tests use. A browser that
 is not installed skips its tests (fails them when ``CI=true``).
 
 Markers: ``@pytest.mark.webnn_engines("chromium", ...)`` runs a test on those browsers only (others are
@@ -153,7 +153,7 @@ def _watched(page):
 
 def allowed_origins(config) -> list[str]:
     """--webnn-allow-origin and the webnn_allow_origins ini lines (a malformed one is a usage error)."""
-    from .server import normalize_origin
+    from ..server import normalize_origin
 
     origins = [*config.getoption("--webnn-allow-origin"), *config.getini("webnn_allow_origins")]
     for o in origins:
@@ -165,7 +165,7 @@ def allowed_origins(config) -> list[str]:
 
 
 def _start(app_dir: Path | None, allow_origins: list[str] | None = None):
-    from .embed import start_host
+    from ..embed import start_host
 
     if app_dir is not None and not app_dir.is_dir():
         pytest.fail(f"webnn-bridge: app directory {app_dir} does not exist")
@@ -182,7 +182,7 @@ def webnn_host(pytestconfig):
 @pytest.fixture(scope="session")
 def webnn_shim(webnn_host) -> str:
     """The shim script ``webnn_host`` serves (bound to it), for ``add_init_script``."""
-    from .shim import shim_source
+    from ..shim import shim_source
 
     return shim_source(webnn_host.url)
 
@@ -197,7 +197,7 @@ def webnn_engine(request):
 def webnn_available(pytestconfig, webnn_engine):
     """Skips (fails for Chromium, or under CI=true) when ``webnn_engine`` is not installed: for tests
     that launch the browser themselves."""
-    from .embed import CHROMIUM
+    from ..embed import CHROMIUM
 
     exe = pytestconfig.getoption("--webnn-chromium") or CHROMIUM
     why = missing(webnn_engine, exe)
@@ -210,7 +210,7 @@ def webnn_available(pytestconfig, webnn_engine):
 
 @pytest.fixture(scope="session")
 def webnn_browser(webnn_available, webnn_engine):
-    from .embed import CHROMIUM_ARGS
+    from ..embed import CHROMIUM_ARGS
 
     exe = webnn_available
     if webnn_engine != "chromium":

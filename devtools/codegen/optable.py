@@ -1,13 +1,21 @@
-"""The README's operators x backends x data types table, rendered from the registry and each
-backend's capabilities (`webnn-bridge codegen` writes it; `--check` fails when it is stale)."""
+"""Generator: the operators x backends x data types table of docs/operators.md, rendered from the
+op registry and each backend's capabilities (`webnn-bridge codegen` splices it between the markers of
+that hand-written page; `--check` fails when it is stale).
+
+It lives with the code generators, not in ops/: it reads every backend's capabilities, and the
+runtime's ops/ never imports backends/."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from webnn_bridge.backends.base import Capabilities, Device
+from webnn_bridge.ops.registry import Limits, load_all, resolve_same
 
-from .registry import Limits, load_all, resolve_same
+from .header import COMMAND, MARKER
 
-BEGIN = "<!-- ops-table:begin (GENERATED FILE - DO NOT EDIT: `webnn-bridge codegen` writes it from ops/ and backends/) -->"
+DOC = Path("docs/operators.md")  # relative to the repository root
+BEGIN = f"<!-- ops-table:begin ({MARKER}: `{COMMAND}` writes it from ops/ and backends/) -->"
 END = "<!-- ops-table:end -->"
 SHORT = {"float32": "f32", "float16": "f16", "int32": "i32", "uint32": "u32", "int64": "i64",
          "uint64": "u64", "int8": "i8", "uint8": "u8", "int4": "i4*", "uint4": "u4*"}
@@ -102,9 +110,15 @@ def render() -> str:
     return "\n".join(lines)
 
 
-def splice(readme: str) -> str:
-    """README text with the table between the markers replaced (the markers must be present)."""
-    start, end = readme.find(BEGIN), readme.find(END)
+def splice(text: str) -> str:
+    """The page's text with the table between the markers replaced (the markers must be present)."""
+    start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < 0:
-        raise ValueError("README.md lacks the ops-table markers")
-    return readme[:start] + render() + readme[end + len(END):]
+        raise ValueError(f"{DOC} lacks the ops-table markers")
+    return text[:start] + render() + text[end + len(END):]
+
+
+def outputs(root: Path) -> dict[Path, str]:
+    """{docs/operators.md: its text with a current table}."""
+    path = root / DOC
+    return {path: splice(path.read_text())}

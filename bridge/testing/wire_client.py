@@ -9,7 +9,7 @@ import ssl
 import numpy as np
 from websockets.asyncio.client import connect
 
-from . import protocol
+from .. import protocol
 
 
 class WireError(Exception):

@@ -1,0 +1,62 @@
+"""Memory given back to the OS: glibc's heap (malloc_trim, the mmap threshold) and the shared
+caches' idle sizes. The session trims after a page leaves; the server tunes the allocator once
+and calls idle() when no page is left."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import sys
+
+
+@functools.cache
+def _malloc_trim():
+    """glibc's malloc_trim, None elsewhere (musl, macOS, Windows)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+M_MMAP_THRESHOLD = -3  # mallopt's parameter (glibc malloc.h)
+MMAP_THRESHOLD_BYTES = 1 << 20
+
+
+def tune_malloc() -> bool:
+    """Process-wide, for a host that owns its process: buffers of MMAP_THRESHOLD_BYTES and more
+    (tensors, frames, a runtime's big values) are mapped on their own and unmapped when freed.
+    glibc's default threshold grows with the largest buffer freed (up to 32 MiB), after which such
+    buffers come from its heaps, whose freed space fragments and stays with the process. Whether
+    it could."""
+    if _malloc_trim() is None:
+        return False
+    try:
+        return bool(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt(M_MMAP_THRESHOLD,
+                                                                                     MMAP_THRESHOLD_BYTES))
+    except (OSError, AttributeError):
+        return False
+
+
+def trim_heap() -> bool:
+    """Hand the C heap's free memory back to the OS (glibc keeps the free space of its heaps,
+    fragmented by runtimes' small allocations, for the process). Whether it could."""
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True
+
+
+def idle(ml) -> None:
+    """The host (``ml``, its bridge.api.ML) has no page left: shared caches keep what they may keep
+    while idle (the compile cache's warm sessions: CompileCache.idle_bytes; the build memo's and the
+    constant store's memory: their idle_bytes, the disk keeps the rest), and freed memory goes back
+    to the OS."""
+    ml.compile_cache.trim()
+    ml.build_memo.trim()
+    ml.constant_store.trim()
+    trim_heap()
