@@ -484,8 +484,8 @@ def fold_constants(graph: GraphIR) -> GraphIR:
 
 
 # Operations the CPU plugin also computes in float32 for 32-bit integers, beyond the measured
-# table's "float32_ints" (its large-value cases, tests/test_capability_sweep.py LARGE32, do not
-# cover them): webnn-bridge fuzz found int32 reduceMin of -880226899 giving -880226880 (seed 8444
+# table's "float32_ints" (the capability sweep's large-value cases it is measured from, LARGE32 in
+# devtools/sweep_cases.py, do not cover them): webnn-bridge fuzz found int32 reduceMin of -880226899 giving -880226880 (seed 8444
 # int32), and every comparison and reduceMax came out alike (equal(16777217, 16777216) was true;
 # a where() fused with the comparison that picks its values passed them through float32 too).
 FLOAT32_INTS_UNMEASURED = {op: ("int32", "uint32") for op in (

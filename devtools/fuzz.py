@@ -17,8 +17,8 @@ graph is built on every CPU backend's context (a backend that does not claim an 
 the graph uses sits that graph out, as WPT skips what ``opSupportLimits()`` leaves out) and run on
 the same inputs; every output is compared with the numpy reference: integers exactly, float32
 within 1e-4 (relative, and absolute scaled by the output's magnitude), float16 within 5e-3.
-Values stay finite (exp of tanh, sqrt of abs, division by |x| + 0.5), so a difference is a
-backend's, not the arithmetic's.
+Values stay finite (exp of tanh, sqrt of abs, division by |x| + 0.5, float16 products of tanh),
+so a difference is a backend's, not the arithmetic's.
 
     webnn-bridge fuzz [--seeds 0:500] [--type float32] [--backends onnxruntime,openvino] [--show SEED] [--trace]
 

@@ -267,7 +267,7 @@ NAN_OTHER = np.array([0.5, np.nan, -2.0, 1.0, np.nan, 3.0, -1.0, 0.0,
 
 def _nan_case(op: str, b, x, y, dt: str):
     """The graph of ``op`` on the input ``x`` (and a second input ``y``, both of NAN_DATA's shape)."""
-    if op in ("max", "min"):  # against a constant (what the plugin turns into relu or a clamp)
+    if op in ("max", "min"):  # against a constant: the form that lost NaN
         return getattr(b, op)(x, b.constant(dt, 0.0))
     if op in ("max-of-two", "min-of-two"):
         return getattr(b, op[:3])(x, y)
