@@ -13,7 +13,12 @@ On a machine without a GPU backend it says so and exits 0. With one it:
      Runtime's CPU with the host's default pool (pool_threads(), no spinning), with spinning
      (`serve --spin`), and with a thread per core, spinning or not (the host before issue 39 had
      a thread per core, spinning within runs); and the chain on each GPU device; then, where
-     websockets is installed, benchmarks/bench_cpu.py through a host (`--skip-cpu` skips both).
+     websockets is installed, benchmarks/bench_cpu.py through a host (`--skip-cpu` skips both);
+  5. the tuning loop through hosts driven over the wire, the page's path (issue 36;
+     benchmarks/tune_loop.py, `--skip-tune` skips it): on the first GPU and ONNX Runtime's CPU
+     (with --devices: those), tiny, small, MLP, MobileNetV2 and transformer graphs recorded under
+     the current rules and each single device's, `policy measure`, `policy tune`, then the tuned
+     rules and each single device re-run: prediction errors, tuned against each single device.
 For PyTorch GPU devices the timings are given four ways: compute() as a page gets it (host arrays
 in and out; on CUDA a run after the first replays a CUDA graph, the default), the same without CUDA
 graphs (eager), device-resident without them (inputs already on the GPU, outputs left there) and
@@ -421,6 +426,12 @@ def main(argv=None) -> int:
                     help="do not run the unit tests that use GPU devices (pytest: the capability sweep, "
                          "the PyTorch backend's tests, the fuzz tests)")
     ap.add_argument("--skip-cpu", action="store_true", help="do not measure CPU time per run (step 4)")
+    ap.add_argument("--skip-tune", action="store_true", help="do not run the tuning loop (step 5)")
+    ap.add_argument("--tune-rounds", type=int, default=3, help="tuning loop: rounds recorded and re-run")
+    ap.add_argument("--tune-seconds", type=float, default=15.0, help="tuning loop: `policy measure` time budget")
+    ap.add_argument("--tune-size", default="2x256x512",
+                    help="tuning loop: its transformer's LAYERSxSEQxDIM (default 2x256x512)")
+    ap.add_argument("--tune-out", help="tuning loop: keep its traces, matrix, rules and report here")
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--devices", help="check these device ids (comma-separated) as the GPU path would, whatever "
                                       "their kind: a dry run of the check on a machine without a GPU")
@@ -504,6 +515,8 @@ def main(argv=None) -> int:
                       args.iters, 3)
     result["transformer"] = rows
     _print_rows(name, rows)
+    if not args.skip_tune:
+        result["tune"] = tune_step(args, data)
     if not args.skip_cpu:
         weights = None
         if data is not None and (data / "mobilenetv2" / "weights").is_dir():
@@ -520,6 +533,32 @@ def main(argv=None) -> int:
     print(f"RESULT: {len(gpus)} GPU device(s) checked in {result['seconds']} s")
     _write(args.json, result)
     return 0
+
+
+def tune_step(args, data: Path | None) -> dict:
+    """benchmarks/tune_loop.py in this process (its hosts are subprocesses): on the first GPU
+    (PyTorch's where it has one) and ONNX Runtime's CPU, or the --devices given; its figures, or
+    why it did not run."""
+    import importlib.util
+
+    if importlib.util.find_spec("websockets") is None:
+        print("tuning loop: not run: websockets is not installed (the hosts need it)")
+        return {"error": "websockets is not installed"}
+    ids = args.devices.split(",") if args.devices else None  # None: the first GPU (PyTorch's first) and ORT's CPU
+    try:
+        layers, seq, dim = (int(x) for x in args.tune_size.lower().split("x"))
+        from benchmarks import tune_loop
+
+        print("tuning loop (benchmarks/tune_loop.py: hosts over the wire, the page's path):", flush=True)
+        return tune_loop.run(devices=ids, rounds=args.tune_rounds, seconds=args.tune_seconds, data=data,
+                             out=Path(args.tune_out) if args.tune_out else None, layers=layers, seq=seq, dim=dim,
+                             log=lambda text: print(text, flush=True))
+    except Exception as e:  # noqa: BLE001 - reported, the check goes on
+        import traceback
+
+        traceback.print_exc()
+        print(f"tuning loop: error: {type(e).__name__}: {e}")
+        return {"error": f"{type(e).__name__}: {e}"}
 
 
 GPU_TESTS = ("tests/test_capability_sweep.py", "tests/test_backend_torch.py", "tests/test_fuzz.py")
