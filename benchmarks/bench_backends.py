@@ -4,7 +4,7 @@ Prints, per backend configuration, build() time and compute() latency (median) o
 and the ratio to ONNX Runtime CPU measured in the same run (no pass/fail: shared, noisy machines):
   - ONNX Runtime CPU, OpenVINO CPU, the numpy reference (whole graph on one backend);
   - OpenVINO + ONNX Runtime partition: OpenVINO is declared without softmax
-    (policy/fixtures/openvino-ort-cpu.json) and preferred, so the graph runs in three segments
+    (src/webnn_bridge/policy/fixtures/openvino-ort-cpu.json) and preferred, so the graph runs in three segments
     with tensors handed between the two runtimes.
 
 Run: .venv/bin/python benchmarks/bench_backends.py [--iters 200] [--size 56]

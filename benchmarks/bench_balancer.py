@@ -1,6 +1,6 @@
 """N pages against one host and against two hosts behind Debian's HAProxy (deploy/haproxy.cfg).
 
-Each page is a wire-protocol client (bridge/wire_client.py, the shim's messages without a
+Each page is a wire-protocol client (src/webnn_bridge/bridge/testing/wire_client.py, the shim's messages without a
 browser, so that the browsers' own cost does not hide the hosts'): it builds a matmul graph and
 runs write + dispatch + read in a loop, as an inference page does. Clients run in separate
 processes. Prints dispatches per second and p50/p99 latency for each setup, and the ratios.

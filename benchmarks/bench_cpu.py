@@ -58,17 +58,10 @@ sys.path.insert(0, str(ROOT))
 
 
 def _package_path() -> str:
-    """A PYTHONPATH under which ``webnn_bridge`` is this checkout: the checkout itself where it is
-    installed (pip install -e), else a temporary folder with a link to it (scripts/gpu_check.py
-    runs from a checkout that was never installed)."""
-    import importlib.util
-
-    if importlib.util.find_spec("webnn_bridge") is not None:
-        return str(ROOT)
-    link = Path(tempfile.mkdtemp(prefix="bench-cpu-pkg-")) / "webnn_bridge"
-    link.symlink_to(ROOT)
-    sys.path.insert(0, str(link.parent))
-    return os.pathsep.join([str(link.parent), str(ROOT)])
+    """A PYTHONPATH under which ``webnn_bridge`` is this checkout (its src/, installed or not:
+    scripts/gpu_check.py runs from a checkout that was never installed) and ``tests`` is importable."""
+    sys.path.insert(0, str(ROOT / "src"))
+    return os.pathsep.join([str(ROOT / "src"), str(ROOT)])
 
 
 PACKAGE_PATH = _package_path()
@@ -294,7 +287,7 @@ def _num(v: float | None, width: int, suffix: str = "") -> str:
 def rules_file(threads: int, folder: str) -> str:
     """The repository's rules with cpu_threads = ``threads`` for every policy (beside a copy of
     the files they name, such as profiles.toml)."""
-    for f in (ROOT / "policy").glob("*.toml"):
+    for f in (ROOT / "src" / "webnn_bridge" / "policy").glob("*.toml"):
         (Path(folder) / f.name).write_text(f.read_text())
     path = Path(folder) / "rules.toml"
     path.write_text(re.sub(r"^cpu_threads = \d+$", f"cpu_threads = {threads}", path.read_text(), flags=re.M))

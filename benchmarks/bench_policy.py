@@ -14,7 +14,7 @@ side by side are seconds apart. Recording uses rules that put ONNX Runtime first
 twice: two hosts) and rules that put OpenVINO first. Then:
 
 1. `policy measure` re-runs every recorded graph on both backends (the matrix), twice: in this
-   process, and through Chromium pages (`--browser chromium`, policy/insitu.py);
+   process, and through Chromium pages (`--browser chromium`, src/webnn_bridge/workbench/insitu.py);
 2. replay with the matrix predicts each workload's p50 on the *other* backend; the error is
    against what the pages' dispatches recorded on that backend (host-side p50);
 3. `policy tune` writes rules from the traces and the matrix; then rounds of three rule sets
@@ -282,7 +282,7 @@ def main() -> int:
             phase.close()
 
         # 1. measure the graphs of the default-rules trace on both backends: in this process, and
-        #    through pages (policy/insitu.py); --measure picks the one tune uses
+        #    through pages (src/webnn_bridge/workbench/insitu.py); --measure picks the one tune uses
         events = trace.read_trace(traces["ort"]) + trace.read_trace(traces["ort2"])
         recorded = {"ort": events, "ov": trace.read_trace(traces["ov"])}
         matrices = {}

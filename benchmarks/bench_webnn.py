@@ -26,7 +26,7 @@ every process (this one, which runs the host, Chromium's, Playwright's driver) f
 launch to the end of the inferences, which a busy machine inflates far less than wall-clock times.
 
 Hosts run in this process with the served host's process settings (own_process: its garbage
-collector tuning, bridge/server.py tune_gc).
+collector tuning, src/webnn_bridge/bridge/server.py tune_gc).
 
 Run (from the repository root):
   PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py [--iters 30] [--runs 3] [--rounds 3] \
@@ -490,7 +490,7 @@ def mobilenet_under_playwright(pw, app: Path, iters: int, transport: str | None 
         host.stop()
 
 
-# the same page under the project's pytest plugin (bridge/pytest_plugin.py): its webnn_app fixture's
+# the same page under the project's pytest plugin (src/webnn_bridge/bridge/testing/pytest_plugin.py): its webnn_app fixture's
 # host and its webnn_browser's Chromium, in a pytest run of its own
 PLUGIN_TEST = """import json, os
 

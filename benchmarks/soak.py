@@ -48,6 +48,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))  # webnn_bridge: this checkout's, installed or not
 
 from tests.wire import Wire, WireError  # noqa: E402  (the tests' link to a host)
 
@@ -71,11 +72,11 @@ def _die_with_parent() -> None:
 
 class HostProcess:
     """A `webnn-bridge serve --port 0 --no-cache` subprocess that ends with this script. ``root``:
-    the checkout it runs from; ``pythonpath``: where its ``webnn_bridge`` is (default ``root``);
+    the checkout it runs from; ``pythonpath``: where its ``webnn_bridge`` is (default ``root``'s src/);
     ``as_limit``: a cap on its address space."""
 
     def __init__(self, *extra: str, as_limit: int | None = None, root: Path = ROOT, pythonpath: str | None = None):
-        env = {**os.environ, "PYTHONPATH": pythonpath or str(root)}
+        env = {**os.environ, "PYTHONPATH": pythonpath or os.pathsep.join([str(root / "src"), str(root)])}
 
         def start() -> None:
             _die_with_parent()

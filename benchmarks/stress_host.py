@@ -43,7 +43,7 @@ REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTen
 
 class HostProcess:
     def __init__(self, root: Path, *extra: str):
-        env = {**os.environ, "PYTHONPATH": str(root)}
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), str(root)])}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from webnn_bridge.bridge.cli import main; main()", "serve", "--port", "0", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=root)

@@ -1,4 +1,4 @@
-"""The page API every browser gives the tests (bridge/browsers.py for Firefox and WebKit,
+"""The page API every browser gives the tests (src/webnn_bridge/bridge/testing/browsers.py for Firefox and WebKit,
 Playwright for Chromium): the same assertions in each, so the adapters answer as Playwright does."""
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ SUBSET = {
     "resize": ["test_resize_upsample_scales_nearest"],
     "where": ["test_where_example"],
     "cumsum": ["test_cumsum_1d_exclusive"],
-    # recurrent cells: each is unrolled into one weight product per cell and step (ops/defs/rnn.py)
+    # recurrent cells: each is unrolled into one weight product per cell and step (src/webnn_bridge/ops/defs/rnn.py)
     "lstm": ["test_lstm_defaults", "test_lstm_with_initial_bias", "test_lstm_with_peepholes", "test_lstm_batchwise",
              "test_lstm_reverse", "test_lstm_bidirectional"],
     "gru": ["test_gru_defaults", "test_gru_with_initial_bias", "test_gru_seq_length", "test_gru_batchwise",

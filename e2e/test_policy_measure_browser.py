@@ -1,5 +1,5 @@
 """`policy measure --browser chromium`: recorded graphs rebuilt in a real Chromium page through the
-shim and timed in a host per device (policy/insitu.py), with the matrix replay and tune read."""
+shim and timed in a host per device (src/webnn_bridge/workbench/insitu.py), with the matrix replay and tune read."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from webnn_bridge.workbench.trace import read_trace
 from .conftest import FRAMES, ROOT, start_host
 from .test_attacks_and_hangs import ATTACK, HOSTILE_FRAMES
 
-FIXTURES = ROOT / "policy" / "fixtures"
+FIXTURES = ROOT / "src" / "webnn_bridge" / "policy" / "fixtures"
 TIERS = {"excellent", "good", "fair", "moderate", "slow", "very-slow", "poor"}
 LATENCY_BUCKET = re.compile(r"^(\d+-\d+ ms|>=\d+ ms)$")
 

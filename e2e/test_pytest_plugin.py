@@ -1,4 +1,4 @@
-"""The pytest plugin (bridge/pytest_plugin.py) run the way a user runs it: a separate pytest on a
+"""The pytest plugin (src/webnn_bridge/bridge/testing/pytest_plugin.py) run the way a user runs it: a separate pytest on a
 user's own project, with the plugin loaded as its entry point would load it."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The op rules exist once: the JS the shim runs (js_shim/generated/webnn_ops.js, translated from the
-Python rules by devtools/codegen/jsgen.py) must behave exactly as the Python originals, for every registered op.
+"""The op rules exist once: the JS the shim runs (src/webnn_bridge/js_shim/generated/webnn_ops.js, translated from the
+Python rules by src/webnn_bridge/devtools/codegen/jsgen.py) must behave exactly as the Python originals, for every registered op.
 
 Cases (a builder's input() operands, then builder calls in JS argument order):
 - seeds: every operator call of the WPT-derived conformance JSON (../shared/data/wpt_conformance);
@@ -454,7 +454,7 @@ def narrow_rules(tmp_path_factory) -> Path:
     """Device-selection rules whose largest canonical profile is "gpu-common" (no 64-bit types,
     ranks up to 5, some ops excluded): contexts whose capabilities narrow the spec's limits."""
     d = tmp_path_factory.mktemp("narrow")
-    text = (ROOT / "policy" / "profiles.toml").read_text()
+    text = (ROOT / "src" / "webnn_bridge" / "policy" / "profiles.toml").read_text()
     blocks = text.split("[[profile]]")
     assert 'name = "cpu-full"' in blocks[1]
     (d / "profiles.toml").write_text("[[profile]]".join([blocks[0], *blocks[2:]]))

@@ -572,7 +572,7 @@ def test_held_messages_leave_in_bounded_frames(page, host):
 
 def test_dispatch_checks_are_the_hosts_rules_with_the_hosts_messages(page, host):
     """dispatch()'s checks of its tensors run in the page from the rules the host runs
-    (ops/calls.py check_dispatch): the same TypeError and message on both sides."""
+    (src/webnn_bridge/ops/calls.py check_dispatch): the same TypeError and message on both sides."""
     from webnn_bridge.bridge.api import ML, MLGraphBuilder
     from webnn_bridge.ops.core import WebNNTypeError
 

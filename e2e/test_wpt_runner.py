@@ -120,7 +120,7 @@ def test_server_refuses_paths_outside_the_root(mini_wpt):
         server.stop()
 
 
-# --browser: Firefox's path is WebKit's (devtools/wpt.py run_pages_driven) with another launch(), which
+# --browser: Firefox's path is WebKit's (src/webnn_bridge/devtools/wpt.py run_pages_driven) with another launch(), which
 # every Firefox e2e test exercises; a second Firefox start here would cost ~10 s of CI time
 @pytest.mark.webnn_engines("chromium", "webkit")
 def test_runner_end_to_end(mini_wpt, tmp_path, capsys, webnn_engine, webnn_available):

@@ -45,13 +45,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _in_place() -> None:
-    """Import this checkout as ``webnn_bridge`` (its package directories are the repo's top-level
-    folders, see pyproject.toml) and make ``tests`` importable; stand-ins for pytest (the
-    conformance module decorates its tests at import) and Pillow where they are missing."""
-    pkg = types.ModuleType("webnn_bridge")
-    pkg.__path__ = [str(REPO)]
-    sys.modules["webnn_bridge"] = pkg
+    """Import this checkout as ``webnn_bridge`` (its src/webnn_bridge/) and make ``tests`` importable;
+    stand-ins for pytest (the conformance module decorates its tests at import) and Pillow where they
+    are missing."""
     sys.path.insert(0, str(REPO))
+    sys.path.insert(0, str(REPO / "src"))
     try:
         import PIL.Image  # noqa: F401 - tests/models/mobilenet_data imports it (only its preprocess() uses it)
     except ImportError:
@@ -438,7 +436,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     _in_place()
-    os.environ.setdefault("WEBNN_BRIDGE_TORCH", "gpu")  # ask PyTorch itself for GPUs (backends/torch.py)
+    os.environ.setdefault("WEBNN_BRIDGE_TORCH", "gpu")  # ask PyTorch itself for GPUs (src/webnn_bridge/backends/torch.py)
     import numpy as np
 
     from webnn_bridge.policy.inventory import probe_inventory
@@ -566,22 +564,19 @@ GPU_TESTS = ("tests/test_capability_sweep.py", "tests/test_backend_torch.py", "t
 
 def unit_tests(data: Path | None) -> str:
     """The test files that add every GPU device PyTorch sees, run with pytest from the checkout
-    in place (``webnn_bridge`` mapped onto it through a link in a temporary folder): pytest's
+    in place (``webnn_bridge`` from its src/ on PYTHONPATH): pytest's
     summary line, or why they did not run."""
     import importlib.util
     import subprocess
-    import tempfile
 
     if importlib.util.find_spec("pytest") is None:
         return "not run: pytest is not installed"
-    with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "webnn_bridge").symlink_to(REPO)
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(REPO), os.environ.get("PYTHONPATH", "")])}
-        if data is not None:
-            env["WEBNN_BRIDGE_DATA"] = str(data)
-        xdist = ["-n", str(min(8, os.cpu_count() or 1))] if importlib.util.find_spec("xdist") else []
-        r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *xdist, *GPU_TESTS],
-                           cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO), os.environ.get("PYTHONPATH", "")])}
+    if data is not None:
+        env["WEBNN_BRIDGE_DATA"] = str(data)
+    xdist = ["-n", str(min(8, os.cpu_count() or 1))] if importlib.util.find_spec("xdist") else []
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *xdist, *GPU_TESTS],
+                       cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     lines = [ln for ln in r.stdout.splitlines() if ln.strip()]
     failed = [ln for ln in lines if ln.startswith("FAILED")]
     for ln in failed[:10]:

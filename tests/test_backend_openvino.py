@@ -5,7 +5,7 @@ ONNX Runtime context reports, plus the secondary operands and the large 64-bit i
 built once, run on the numpy reference and on OpenVINO, and compared. A case the table claims
 must pass; and the table rebuilt from the measured outcomes must equal the committed one, so a
 new OpenVINO version that gains or loses a case is noticed. The measuring code is the table's
-generator (devtools/codegen/backend_tables.py); regenerate with ``webnn-bridge codegen``.
+generator (src/webnn_bridge/devtools/codegen/backend_tables.py); regenerate with ``webnn-bridge codegen``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ arrays handed between them, and agrees with the numpy reference.
 
 The executor is tested with ONNX Runtime CPU + the reference backend (always present); the
 end-to-end path (policy -> build() -> compute()) with OpenVINO's CPU plugin + ONNX Runtime CPU,
-where OpenVINO is given a declared capability gap (policy/fixtures/openvino-ort-cpu.json).
+where OpenVINO is given a declared capability gap (src/webnn_bridge/policy/fixtures/openvino-ort-cpu.json).
 """
 
 from __future__ import annotations

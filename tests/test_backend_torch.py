@@ -1,4 +1,4 @@
-"""The PyTorch backend (backends/torch.py): probing and capabilities per device, the integer
+"""The PyTorch backend (src/webnn_bridge/backends/torch.py): probing and capabilities per device, the integer
 semantics the conformance cases and the capability sweep do not reach (wrap-around, unsigned
 64-bit values, divisions that would trap), build-time errors, device-resident runs and CUDA
 graphs, policy placement on a torch GPU, and scripts/gpu-check.sh.

@@ -1,4 +1,4 @@
-"""bridge/browsers.py without a browser: the JSON codec evaluate() uses both ways, and what
+"""src/webnn_bridge/bridge/testing/browsers.py without a browser: the JSON codec evaluate() uses both ways, and what
 `missing()` says about a browser that is not installed."""
 
 from __future__ import annotations

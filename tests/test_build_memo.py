@@ -1,4 +1,4 @@
-"""The host's build memo (bridge/memo.py), fed frames sans-I/O: an identical build message (up to
+"""The host's build memo (src/webnn_bridge/bridge/memo.py), fed frames sans-I/O: an identical build message (up to
 the page's object ids) skips the replay; anything that differs, or comes from another origin,
 is validated again; failures are never remembered."""
 

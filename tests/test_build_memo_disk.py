@@ -1,4 +1,4 @@
-"""The build memo on disk (bridge/memo.py BuildMemo, bridge/memo_disk.py), fed frames sans-I/O: a
+"""The build memo on disk (src/webnn_bridge/bridge/memo.py BuildMemo, src/webnn_bridge/bridge/memo_disk.py), fed frames sans-I/O: a
 restarted host (a new ML on the same cache directory) builds a message it validated before with no
 replay, and reads its constants only when they are needed; anything that differs (the message,
 the origin, the context, the host's devices or rules) or any damaged entry is replayed, with the

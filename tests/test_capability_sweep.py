@@ -3,7 +3,7 @@
 For every operator in the registry and for every data type that a context reports for the op's main
 input operand (read from ``opSupportLimits()``, never from a hard-coded list), a minimal valid graph
 using that op with that data type must build and run on the backend and agree with the numpy reference
-backend. The cases live in devtools/sweep_cases.py (the contexts and case lists in devtools/sweep_run.py),
+backend. The cases live in src/webnn_bridge/devtools/sweep_cases.py (the contexts and case lists in src/webnn_bridge/devtools/sweep_run.py),
 which `webnn-bridge codegen`'s measured tables share: an operator with one operand, ``input``, gets its case from its row; any other has its own entry
 there, and ``test_every_registered_op_has_a_case`` makes sure a new operator cannot be silently skipped.
 
@@ -93,7 +93,7 @@ def test_large_64bit_values_are_exact(backend, op, dt):
 
 # cast from a float type to an integer type, for values outside the target's range (and NaN,
 # +/-Infinity). The spec leaves this implementation-defined; this project's reference defines it
-# (ops/defs/cast.py: truncate, NaN -> 0, saturate), so both backends of one host should agree.
+# (src/webnn_bridge/ops/defs/cast.py: truncate, NaN -> 0, saturate), so both backends of one host should agree.
 
 
 @pytest.mark.parametrize(("backend", "src", "to"), CAST_CASES, ids=[_id(be, f"{s}-to-{t}") for be, s, t in CAST_CASES])
@@ -131,5 +131,5 @@ def test_an_operator_with_one_input_gets_its_case_from_its_row():
     assert "abs" not in CASES and sweep_cases.default_case("abs") is not None  # derived from the row
     assert sweep_cases.default_case("softmax") is None  # required axis: its own entry
     assert sweep_cases.default_case("add") is None  # two operands
-    with pytest.raises(sweep_cases.SweepCaseMissing, match="devtools/sweep_cases.py"):
+    with pytest.raises(sweep_cases.SweepCaseMissing, match="src/webnn_bridge/devtools/sweep_cases.py"):
         sweep_cases._Table()["no_such_op"]

@@ -1,6 +1,6 @@
-"""`webnn-bridge codegen` (devtools/codegen/): every generated file is current, the repository holds no
+"""`webnn-bridge codegen` (src/webnn_bridge/devtools/codegen/): every generated file is current, the repository holds no
 generated file the command does not know, skipped generators say why, and the check mode really checks.
-Also the IDL model (devtools/codegen/idl.py) and the interface layer generated from it."""
+Also the IDL model (src/webnn_bridge/devtools/codegen/idl.py) and the interface layer generated from it."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_every_file_with_a_generated_header_has_a_generator(tmp_path):
     # the scan is not vacuous: a stray file with the header is seen
     stray = tmp_path / "stray.js"
     stray.write_text(f"// {codegen.MARKER}.\n")
-    assert _marked(stray) and not _marked(ROOT / "js_shim" / "runtime.js")
+    assert _marked(stray) and not _marked(codegen.PACKAGE / "js_shim" / "runtime.js")
 
 
 def _only(monkeypatch, *names):
@@ -126,7 +126,7 @@ def test_an_operator_without_a_sweep_case_is_named_with_its_step(monkeypatch):
     monkeypatch.delitem(sweep_cases.CASES, "add")
     problems = preflight.problems()
     assert len(problems) == 1 and problems[0].startswith(preflight.STEP_SWEEP), problems
-    assert "['add']" in problems[0] and "CASES in devtools/sweep_cases.py" in problems[0]
+    assert "['add']" in problems[0] and "CASES in src/webnn_bridge/devtools/sweep_cases.py" in problems[0]
 
 
 def test_a_failing_generator_puts_back_what_the_run_wrote(tmp_path, monkeypatch, capsys):

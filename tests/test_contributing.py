@@ -1,10 +1,10 @@
 """The checklists of CONTRIBUTING.md, as tests: each fails, naming the step, when a contribution
 misses one. Adding an operator: its IDL lines (the MLGraphBuilder method and its MLOpSupportLimits
-member), one op definition under ops/defs/ with its rules, reference and lowerings, its capability-sweep
+member), one op definition under src/webnn_bridge/ops/defs/ with its rules, reference and lowerings, its capability-sweep
 case, `webnn-bridge codegen` (tests/test_codegen.py checks every generated file), and test data
 (tests/test_contributing_walk.py follows the steps on a copy of the repository). Adding a backend:
-one module under backends/ behind the small interface,
-its registration in backends/__init__.py, no runtime imported until it is used."""
+one module under src/webnn_bridge/backends/ behind the small interface,
+its registration in src/webnn_bridge/backends/__init__.py, no runtime imported until it is used."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from webnn_bridge.ops import idl
 from webnn_bridge.ops.registry import _no_lowering, load_all
 
 ROOT = Path(__file__).resolve().parent.parent
+PKG = ROOT / "src" / "webnn_bridge"  # the package's folders
 CONFORMANCE = ROOT.parent / "shared" / "data" / "wpt_conformance"
 NOT_OPERATORS = preflight.NOT_OPERATORS  # MLGraphBuilder methods that are not operators
 
@@ -38,9 +39,9 @@ def _rel(fn) -> str:
 def test_every_idl_operator_has_an_op_definition_and_every_definition_its_idl_line():
     idl_ops = set(idl.operations("MLGraphBuilder")) - NOT_OPERATORS
     registry = set(load_all())
-    assert not idl_ops - registry, (f"step 2 (CONTRIBUTING.md): no OpDef registered under ops/defs/ for "
+    assert not idl_ops - registry, (f"step 2 (CONTRIBUTING.md): no OpDef registered under src/webnn_bridge/ops/defs/ for "
                                     f"{sorted(idl_ops - registry)}")
-    assert not registry - idl_ops, (f"step 1 (CONTRIBUTING.md): no MLGraphBuilder method in idl/*.idl for "
+    assert not registry - idl_ops, (f"step 1 (CONTRIBUTING.md): no MLGraphBuilder method in src/webnn_bridge/idl/*.idl for "
                                     f"{sorted(registry - idl_ops)}")
 
 
@@ -49,7 +50,7 @@ def test_every_operator_method_has_its_op_support_limits_member_and_every_member
     both backend tables (the capability sweep walks what opSupportLimits() reports)."""
     model = idl_model()
     methods, members = preflight.idl_operators(model), preflight.limits_members(model)
-    assert not methods - members, (f"step 1 (CONTRIBUTING.md): no MLOpSupportLimits member in idl/webnn.idl for "
+    assert not methods - members, (f"step 1 (CONTRIBUTING.md): no MLOpSupportLimits member in src/webnn_bridge/idl/webnn.idl for "
                                    f"{sorted(methods - members)}")
     assert not members - methods, (f"step 1 (CONTRIBUTING.md): MLOpSupportLimits members without an MLGraphBuilder "
                                    f"method: {sorted(members - methods)}")
@@ -74,8 +75,8 @@ def test_an_operator_lives_in_one_module_with_its_rules_reference_and_lowering(o
     assert d.lower is not _no_lowering, f"{op}: step 2: no ONNX lowering (OpDef.lower)"
     assert d.doc, f"{op}: step 2: no doc (the README's table and help() show it)"
     homes = {_rel(fn) for fn in (d.infer, d.reference, d.lower)}
-    assert len(homes) == 1 and next(iter(homes)).startswith("ops/defs/"), (
-        f"{op}: step 2: its rules, reference and lowering live in {sorted(homes)}, not in one ops/defs/ module")
+    assert len(homes) == 1 and next(iter(homes)).startswith("src/webnn_bridge/ops/defs/"), (
+        f"{op}: step 2: its rules, reference and lowering live in {sorted(homes)}, not in one src/webnn_bridge/ops/defs/ module")
 
 
 def _ops_in_tests(path: Path) -> set[str]:
@@ -135,9 +136,9 @@ THIRD_PARTY_CORE = {"numpy", "onnx", "ml_dtypes"}  # the host's own dependencies
 
 
 def _backend_modules() -> dict[str, list[str]]:
-    """backends/*.py that define a Backend subclass -> the class names."""
+    """src/webnn_bridge/backends/*.py that define a Backend subclass -> the class names."""
     out = {}
-    for path in sorted((ROOT / "backends").glob("*.py")):
+    for path in sorted((PKG / "backends").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         classes = [n.name for n in tree.body if isinstance(n, ast.ClassDef)
                    and any(isinstance(b, ast.Name) and b.id == "Backend" for b in n.bases)]
@@ -151,7 +152,7 @@ def test_every_backend_module_is_registered():
     defined = {c for classes in _backend_modules().values() for c in classes}
     assert defined, "no backend module found"
     assert not defined - registered, (f"step 2 (CONTRIBUTING.md): {sorted(defined - registered)} not listed in "
-                                      "backends/__init__.py all_backends()")
+                                      "src/webnn_bridge/backends/__init__.py all_backends()")
 
 
 @pytest.mark.parametrize("cls", all_backends(), ids=lambda c: c.name)
@@ -172,7 +173,7 @@ def test_a_backend_module_imports_its_runtime_only_when_used(module):
     of anything but the standard library, the host's own dependencies and the project."""
     import sys
 
-    tree = ast.parse((ROOT / "backends" / f"{module}.py").read_text(encoding="utf-8"))
+    tree = ast.parse((PKG / "backends" / f"{module}.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("webnn_bridge")):
@@ -180,5 +181,5 @@ def test_a_backend_module_imports_its_runtime_only_when_used(module):
             for name in ([a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]):
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names or top in THIRD_PARTY_CORE or top == "__future__", (
-                    f"backends/{module}.py: step 3 (CONTRIBUTING.md): imports {name} at module level; import the "
+                    f"src/webnn_bridge/backends/{module}.py: step 3 (CONTRIBUTING.md): imports {name} at module level; import the "
                     "runtime inside probe()/compile() so that its absence only shrinks the inventory")

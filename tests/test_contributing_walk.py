@@ -5,9 +5,9 @@ run), and the documented commands must pass there. Then each step is left out in
 applied, and the check that catches it must fail with a message naming the step: so the document is
 the whole truth (an undocumented step fails the walk) and every step it names is needed.
 
-The copy runs this interpreter with the copy's own code: `PYTHONPATH` holds a `webnn_bridge` package
-made of links to the copy's folders (pyproject.toml's package-dir mapping), ahead of the editable
-install, which points at this checkout (``test_the_copy_runs_its_own_code``). The measured OpenVINO
+The copy runs this interpreter with the copy's own code: `PYTHONPATH` holds the copy's `src/` (where the
+`webnn_bridge` package lives), ahead of the editable install, which points at this checkout's `src/`
+(``test_the_copy_runs_its_own_code``). The measured OpenVINO
 table is skipped there (``WEBNN_BRIDGE_CODEGEN_SKIP_MEASURED=1``): measuring it takes longer than the
 whole walk, and tests/test_backend_openvino.py covers it. Bounded: about a minute and a half.
 """
@@ -20,7 +20,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +27,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "CONTRIBUTING.md"
+PKG = "src/webnn_bridge"  # the package's folders, relative to the repository
 BLOCK = re.compile(r"^```(\w+) walk=(\S+)([^\n]*)\n(.*?)^```$", re.M | re.S)
 CLI = "import sys; from webnn_bridge.bridge.cli import main; sys.exit(main(sys.argv[1:]))"
 # what leaving out each step makes fail, and the words its message must hold
@@ -59,7 +59,7 @@ def steps() -> list[Step]:
 
 def _copy(tmp: Path) -> Path:
     """The repository's files (tracked and untracked, not ignored: no .venv) in tmp/repo, with the shared
-    data beside it as it is beside this checkout, and a `webnn_bridge` package of links into the copy."""
+    data beside it as it is beside this checkout."""
     repo = tmp / "repo"
     files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout.split("\0")
@@ -70,20 +70,12 @@ def _copy(tmp: Path) -> Path:
             shutil.copy2(src, repo / f)
     if (ROOT.parent / "shared").is_dir():
         (tmp / "shared").symlink_to(ROOT.parent / "shared")
-    pkg = repo / ".walk" / "webnn_bridge"
-    pkg.mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    dirs = tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
-    for name, folder in dirs.items():
-        parts = name.split(".")
-        if len(parts) == 2:  # webnn_bridge.<sub>; deeper packages are folders inside these
-            (pkg / parts[1]).symlink_to(repo / folder, target_is_directory=True)
     return repo
 
 
 def _env(repo: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WEBNN_BRIDGE_"))}
-    env.update(PYTHONPATH=f"{repo / '.walk'}{os.pathsep}{repo}", PYTHONDONTWRITEBYTECODE="1",
+    env.update(PYTHONPATH=f"{repo / 'src'}{os.pathsep}{repo}", PYTHONDONTWRITEBYTECODE="1",
                WEBNN_BRIDGE_CODEGEN_SKIP_MEASURED="1")
     return env
 
@@ -139,22 +131,22 @@ def test_the_copy_runs_its_own_code(tmp_path):
                         "from pathlib import Path; print(Path(r.__file__).resolve()); print(c.ROOT)"],
                        cwd=repo, env=_env(repo), capture_output=True, text=True, timeout=60, check=True)
     registry, root = r.stdout.split()
-    assert Path(registry).is_relative_to(repo) and Path(root) == repo, r.stdout
+    assert Path(registry).is_relative_to(repo / PKG) and Path(root) == repo, r.stdout
 
 
 def test_following_the_guide_adds_an_operator(tmp_path):
     repo = _copy(tmp_path)
-    ops_js = (repo / "js_shim/generated/webnn_ops.js").read_text().splitlines()
+    ops_js = (repo / PKG / "js_shim/generated/webnn_ops.js").read_text().splitlines()
     _walk(repo)
     for line in next(s for s in steps() if s.id == "6").body.splitlines():
         r = _run(repo, line, timeout=180)
         out = r.stdout + r.stderr
         assert r.returncode == 0, f"walk step 6: `{line}` failed:\n{out[-4000:]}"
         assert "pytest" not in line or re.search(r"\b[1-9]\d* passed", out), f"`{line}` ran no test:\n{out[-2000:]}"
-    assert "square" in (repo / "idl/model.json").read_text()
-    assert '"square"' in (repo / "backends/onnx_op_types.json").read_text()
+    assert "square" in (repo / PKG / "idl/model.json").read_text()
+    assert '"square"' in (repo / PKG / "backends/onnx_op_types.json").read_text()
     # one operator adds its own lines to the op rules and renumbers none of the others
-    after = (repo / "js_shim/generated/webnn_ops.js").read_text().splitlines()
+    after = (repo / PKG / "js_shim/generated/webnn_ops.js").read_text().splitlines()
     assert set(ops_js) <= set(after) and len(after) - len(ops_js) <= 4, [ln for ln in after if ln not in set(ops_js)]
 
 
@@ -164,14 +156,14 @@ def test_leaving_out_a_step_is_named(tmp_path, left_out):
     before writing; `codegen --check` finds the files it did not write; step 5's test finds no test data)."""
     repo = _copy(tmp_path)
     how, words = OMISSIONS[left_out]
-    generated = {p: (repo / p).read_text() for p in ("idl/model.json", "js_shim/generated/webnn_ops.js")}
+    generated = {p: (repo / PKG / p).read_text() for p in ("idl/model.json", "js_shim/generated/webnn_ops.js")}
     # the edits only: the check below is the command that catches the omission (the test-data check
     # reads no generated file, so step 5's case runs no codegen, to keep the walk affordable)
     _walk(repo, leave_out=left_out, run_commands=False)
     if how == "codegen":
         r = _run(repo, "webnn-bridge codegen")
         assert r.returncode != 0
-        assert all((repo / p).read_text() == text for p, text in generated.items()), "codegen wrote files"
+        assert all((repo / PKG / p).read_text() == text for p, text in generated.items()), "codegen wrote files"
     elif how == "check":
         r = _run(repo, "webnn-bridge codegen --check")
         assert r.returncode == 1

@@ -1,4 +1,4 @@
-"""The crash journal (backends/crash_journal.py): a graph whose compile crashed the host's process
+"""The crash journal (src/webnn_bridge/backends/crash_journal.py): a graph whose compile crashed the host's process
 is not compiled on that device again, after the host restarts.
 
 Crashes here are real: child processes that abort (SIGABRT) in the middle of a journaled compile,

@@ -1,4 +1,4 @@
-"""Graphs of several operators agree with the reference on every CPU backend (devtools/fuzz.py).
+"""Graphs of several operators agree with the reference on every CPU backend (src/webnn_bridge/devtools/fuzz.py).
 
 The sweep runs a fixed set of seeds of every data type through ``webnn-bridge fuzz``'s generator;
 the tests after it keep the smallest form of each difference the fuzzer found, so that each fix

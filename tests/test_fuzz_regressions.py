@@ -1,5 +1,5 @@
 """The smallest form of each difference that the wider fuzz campaign (seeds 7000 and up, every data
-type, devtools/fuzz.py) found, each with its seed: the graph is written out, so that the fix stays
+type, src/webnn_bridge/devtools/fuzz.py) found, each with its seed: the graph is written out, so that the fix stays
 checked whatever the generator draws later, and the seed is run too."""
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """No import cycles among the project's own modules (issue 23), and the layers point one way (issue 37).
 
-Every ``.py`` under bridge/, policy/, workbench/, ops/, backends/ and devtools/ is parsed with ``ast``; each import of
-another project module -- absolute (``webnn_bridge.<folder>...``) or relative, at module level or
-inside a function -- is an edge (package ``webnn_bridge.<folder>`` is folder ``<folder>/``). The
-test fails on any cycle and prints it (one closed path per strongly connected component).
+Every ``.py`` under src/webnn_bridge/'s src/webnn_bridge/bridge/, src/webnn_bridge/policy/, src/webnn_bridge/workbench/, src/webnn_bridge/ops/, src/webnn_bridge/backends/ and src/webnn_bridge/devtools/ is parsed
+with ``ast``, and named as Python imports it (its path under src/: src/webnn_bridge/bridge/api.py is
+``webnn_bridge.bridge.api``); each import of another project module -- absolute (``webnn_bridge.<folder>...``)
+or relative, at module level or inside a function -- is an edge. The test fails on any cycle and prints it
+(one closed path per strongly connected component).
 
 A lazy (function-level) import that exists only to dodge a cycle is still a cycle, so lazy
 imports count. ``ALLOWED`` lists the edges that are genuinely optional-runtime lazy loads and
@@ -12,8 +13,8 @@ may close a cycle; each entry states its reason. It is empty.
 The same edges, grouped by layer (``LAYERS``: each module belongs to the longest name there that
 is, or contains, it), must have no cycle either and must point down: a module imports only layers
 ranked below its own (CONTRIBUTING.md's "Where things live"). The layers are the folders, except
-the host's command line (bridge/cli.py) and its testing kit (bridge/testing/), which sit above the
-workbench that bridge/cli.py wires in and that starts hosts itself; bridge/ itself is ranked
+the host's command line (src/webnn_bridge/bridge/cli.py) and its testing kit (src/webnn_bridge/bridge/testing/), which sit above the
+workbench that src/webnn_bridge/bridge/cli.py wires in and that starts hosts itself; src/webnn_bridge/bridge/ itself is ranked
 inside: the object model (api.py) above its helpers, the session above that, the server above it.
 The CLI's by-name dispatch of the developer tools is no import (tests/test_packaging.py).
 """
@@ -24,32 +25,34 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("bridge", "policy", "workbench", "ops", "backends", "devtools")
+SRC = ROOT / "src"  # module names are paths under src/
 PACKAGE = "webnn_bridge"
+FOLDERS = tuple(f"{PACKAGE}.{f}" for f in ("bridge", "policy", "workbench", "ops", "backends", "devtools"))
 
 # (importer, imported) module-name pairs that may close a cycle, with the reason for each.
 ALLOWED: dict[tuple[str, str], str] = {}
 
 # The layers, bottom first; the layers of one row are peers (neither imports the other).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("ops",),  # operators: definitions, shape rules, references, lowerings
-    ("backends",),  # the runtimes behind probe / capabilities / compile / run
-    ("policy",),  # the policy engine: pure decisions over (options, inventory, graph, rules)
-    ("bridge",),  # the host's parts below its object model: protocol.py, memo, budget, heap, tls, ...
-    ("bridge.api",),  # the object model: ML, MLContext, MLGraphBuilder, MLGraph, MLTensor
-    ("bridge.wire", "bridge.host_ml"),  # replies' encoders; the host's ML from its options
-    ("bridge.session",),  # one page's messages
-    ("bridge.server",),  # the sockets
-    ("bridge.embed",),  # a host in a thread of this process
-    ("workbench", "bridge.testing"),  # traces, measure, tune; the pytest plugin, browsers, wire client
-    ("bridge.cli",),  # the command line: serve, policy (the workbench), ...
-    ("devtools",),  # code generators, WPT runner, oracle, fuzzer
+    ("webnn_bridge.ops",),  # operators: definitions, shape rules, references, lowerings
+    ("webnn_bridge.backends",),  # the runtimes behind probe / capabilities / compile / run
+    ("webnn_bridge.policy",),  # the policy engine: pure decisions over (options, inventory, graph, rules)
+    ("webnn_bridge.bridge",),  # the host's parts below its object model: protocol.py, memo, budget, heap, tls, ...
+    ("webnn_bridge.bridge.api",),  # the object model: ML, MLContext, MLGraphBuilder, MLGraph, MLTensor
+    ("webnn_bridge.bridge.wire", "webnn_bridge.bridge.host_ml"),  # replies' encoders; the host's ML from its options
+    ("webnn_bridge.bridge.session",),  # one page's messages
+    ("webnn_bridge.bridge.server",),  # the sockets
+    ("webnn_bridge.bridge.embed",),  # a host in a thread of this process
+    ("webnn_bridge.workbench", "webnn_bridge.bridge.testing"),  # traces, measure, tune; the pytest plugin, browsers, wire client
+    ("webnn_bridge.bridge.cli",),  # the command line: serve, policy (the workbench), ...
+    ("webnn_bridge.devtools",),  # code generators, WPT runner, oracle, fuzzer
 )
-FOLDER_LAYERS = {"bridge.cli", "bridge.testing"}  # the layers the folder graph keeps apart from bridge/
+# the layers the folder graph keeps apart from src/webnn_bridge/bridge/
+FOLDER_LAYERS = {"webnn_bridge.bridge.cli", "webnn_bridge.bridge.testing"}
 
 
 def _module_name(path: Path) -> str:
-    rel = path.relative_to(ROOT).with_suffix("")
+    rel = path.relative_to(SRC).with_suffix("")
     parts = list(rel.parts)
     if parts[-1] == "__init__":
         parts = parts[:-1]
@@ -59,13 +62,13 @@ def _module_name(path: Path) -> str:
 def _modules() -> dict[str, Path]:
     found = {}
     for folder in FOLDERS:
-        for path in sorted((ROOT / folder).rglob("*.py")):
+        for path in sorted(SRC.joinpath(*folder.split(".")).rglob("*.py")):
             found[_module_name(path)] = path
     return found
 
 
 def _resolve(name: str, modules: dict[str, Path]) -> str | None:
-    """The project module ``name`` (dotted, without the package prefix) is, or lies in."""
+    """The project module ``name`` (dotted, as imported) is, or lies in."""
     while name:
         if name in modules:
             return name
@@ -86,8 +89,7 @@ def _imports(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.startswith(PACKAGE + "."):
-                    add(alias.name[len(PACKAGE) + 1:])
+                add(alias.name)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = module.split(".")
@@ -98,8 +100,8 @@ def _imports(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 prefix = ".".join(base)
                 if node.module:
                     prefix = f"{prefix}.{node.module}" if prefix else node.module
-            elif node.module and (node.module == PACKAGE or node.module.startswith(PACKAGE + ".")):
-                prefix = node.module[len(PACKAGE) + 1:]
+            elif node.module:
+                prefix = node.module
             else:
                 continue
             for alias in node.names:
@@ -147,7 +149,7 @@ def layer_graph(graph: dict[str, set[str]], names: set[str] | None = None) -> di
 
 
 def folder_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The folders' graph: top-level folders, with FOLDER_LAYERS on their own."""
+    """The folders' graph: the package's folders (src/webnn_bridge/<folder>), with FOLDER_LAYERS on their own."""
     return layer_graph(graph, set(FOLDERS) | FOLDER_LAYERS)
 
 
@@ -256,7 +258,9 @@ def test_graph_sees_known_edges():
     graph = import_graph()
     assert len(graph) > 40
     assert sum(len(t) for t in graph.values()) > 100
-    assert "ops.registry" in graph["bridge.api"] or any(t.startswith("ops.") for t in graph["bridge.api"])
+    api = graph["webnn_bridge.bridge.api"]
+    assert "webnn_bridge.ops.registry" in api or any(t.startswith("webnn_bridge.ops.") for t in api)
+    assert all(m.startswith(PACKAGE + ".") for m in graph)  # named as imported, from src/
 
 
 def test_find_cycle_reports_a_cycle():
@@ -295,7 +299,8 @@ def test_layers_name_real_modules():
 def test_no_folder_import_cycle():
     graph = folder_graph(import_graph())
     assert set(graph) == set(FOLDERS) | FOLDER_LAYERS
-    assert "policy" in graph["bridge"] and "workbench" in graph["bridge.cli"]  # not vacuous
+    # not vacuous
+    assert "webnn_bridge.policy" in graph["webnn_bridge.bridge"] and "webnn_bridge.workbench" in graph["webnn_bridge.bridge.cli"]
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle(s) among folders:\n" + _describe(graph)
 
@@ -314,12 +319,14 @@ def test_layers_point_down():
 
 
 def test_layer_check_sees_an_upward_import():
-    assert upward_edges({"policy.measure": {"bridge.api"}, "bridge.api": set()}) == [
-        "policy.measure -> bridge.api   (layer policy -> bridge.api)"]
-    assert upward_edges({"bridge.session": {"workbench.trace"}, "workbench.trace": set()})
-    assert upward_edges({"workbench.trace": {"bridge.testing.browsers"}, "bridge.testing.browsers": set()})
-    assert upward_edges({"bridge.cli": {"workbench.cli"}, "workbench.cli": {"bridge.api"}, "bridge.api": set()}) == []
-    assert layer_of("bridge.testing.pytest_plugin") == "bridge.testing"
-    assert layer_of("bridge.protocol") == "bridge"
-    assert layer_of("bridge.cli", set(FOLDERS) | FOLDER_LAYERS) == "bridge.cli"
-    assert layer_of("bridge.session", set(FOLDERS) | FOLDER_LAYERS) == "bridge"
+    p = PACKAGE + "."
+    assert upward_edges({p + "policy.measure": {p + "bridge.api"}, p + "bridge.api": set()}) == [
+        "webnn_bridge.policy.measure -> webnn_bridge.bridge.api   (layer webnn_bridge.policy -> webnn_bridge.bridge.api)"]
+    assert upward_edges({p + "bridge.session": {p + "workbench.trace"}, p + "workbench.trace": set()})
+    assert upward_edges({p + "workbench.trace": {p + "bridge.testing.browsers"}, p + "bridge.testing.browsers": set()})
+    assert upward_edges({p + "bridge.cli": {p + "workbench.cli"}, p + "workbench.cli": {p + "bridge.api"},
+                         p + "bridge.api": set()}) == []
+    assert layer_of(p + "bridge.testing.pytest_plugin") == p + "bridge.testing"
+    assert layer_of(p + "bridge.protocol") == p + "bridge"
+    assert layer_of(p + "bridge.cli", set(FOLDERS) | FOLDER_LAYERS) == p + "bridge.cli"
+    assert layer_of(p + "bridge.session", set(FOLDERS) | FOLDER_LAYERS) == p + "bridge"

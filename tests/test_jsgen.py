@@ -1,4 +1,4 @@
-"""The op-rules translator (devtools/codegen/jsgen.py): its output is committed and complete, and anything
+"""The op-rules translator (src/webnn_bridge/devtools/codegen/jsgen.py): its output is committed and complete, and anything
 outside its Python subset fails the generation loudly, naming the file and line.
 (Behavioural equivalence of the generated JS with Python: e2e/test_rules_equivalence.py.)"""
 
@@ -110,11 +110,11 @@ def test_the_subset_translates_to_prelude_calls():
 
 def test_codegen_reports_an_untranslatable_rule_and_writes_nothing(monkeypatch, capsys):
     def broken():
-        raise jsgen.JsGenError("ops/defs/x.py:3: the statement 'With' is outside the translatable Python subset")
+        raise jsgen.JsGenError("src/webnn_bridge/ops/defs/x.py:3: the statement 'With' is outside the translatable Python subset")
 
     monkeypatch.setattr(jsgen, "render", broken)
     assert codegen.main([]) == 2
-    assert "ops/defs/x.py:3:" in capsys.readouterr().err
+    assert "src/webnn_bridge/ops/defs/x.py:3:" in capsys.readouterr().err
 
 
 def test_a_new_operator_renumbers_nothing(monkeypatch):

@@ -1,4 +1,4 @@
-"""The operator row as the single source (issue 37): what a row of ops/defs/ carries is what the
+"""The operator row as the single source (issue 37): what a row of src/webnn_bridge/ops/defs/ carries is what the
 backends claim. A row's PyTorch lowering is carried in the row, so an operator without one is never
 claimed by PyTorch (before, a missing entry of a separate dictionary was a KeyError at compile time
 while the README showed the op as supported); every operator PyTorch claims runs its lowering."""

@@ -1,4 +1,4 @@
-"""The differential oracle's program generator and comparator (devtools/oracle.py), without native
+"""The differential oracle's program generator and comparator (src/webnn_bridge/devtools/oracle.py), without native
 Chromium: synthetic outcomes for the comparator, and the in-process runner on both backends."""
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
-"""The installed package exposes one import name, `webnn_bridge` (issue 11): the repo's folders
-(bridge, ops, policy, workbench, backends, idl, js_shim, devtools) are its subpackages, never top-level
-modules in a user's environment.
+"""The installed package exposes one import name, `webnn_bridge` (issue 11): the folders of
+src/webnn_bridge/ (bridge, ops, policy, workbench, backends, idl, js_shim, devtools) are its subpackages, never
+top-level modules in a user's environment.
 
-The developer tools (devtools/: the WPT runner and the oracle) sit above the runtime (issue 23): the
+The developer tools (src/webnn_bridge/devtools/: the WPT runner and the oracle) sit above the runtime (issue 23): the
 runtime packages never import them, statically or by name, except the CLI's one lazy dispatch of
 `webnn-bridge wpt|oracle`.
 
-The tuning workbench (workbench/) and the testing kit (bridge/testing/) sit above the host (issue 37):
+The tuning workbench (src/webnn_bridge/workbench/) and the testing kit (.../bridge/testing/) sit above the host (issue 37):
 serving pages loads neither."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ SUBPACKAGES = ("bridge", "bridge.testing", "ops", "policy", "workbench", "backen
 RUNTIME = ("bridge", "ops", "policy", "workbench", "backends", "idl", "js_shim")
 DEVTOOLS = "webnn_bridge.devtools"
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = ROOT / "src" / "webnn_bridge"
 
 
 def _run(code: str, tmp_path) -> subprocess.CompletedProcess:
@@ -34,6 +36,22 @@ def test_subpackage_importable_under_one_name(name, tmp_path):
     r = _run(f"import webnn_bridge.{name} as m; print(m.__name__)", tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == f"webnn_bridge.{name}"
+
+
+def test_src_layout_without_a_package_dir_mapping(tmp_path):
+    """The package is src/webnn_bridge/ (issue 37), a regular package that setuptools finds under src/: no
+    pyproject mapping from package names to other folders, so tools that follow imports see its layers."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "package-dir" not in setuptools
+    assert setuptools["packages"]["find"]["where"] == ["src"]
+    assert (PACKAGE_DIR / "__init__.py").is_file()
+    for name in SUBPACKAGES:
+        assert (PACKAGE_DIR / name.replace(".", "/") / "__init__.py").is_file(), name
+        top = name.split(".")[0]
+        assert not (ROOT / top / "__init__.py").exists(), f"a top-level package {top}/ beside src/"
+    r = _run("import webnn_bridge; print(webnn_bridge.__file__)", tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert Path(r.stdout.strip()).resolve() == PACKAGE_DIR / "__init__.py"
 
 
 @pytest.mark.parametrize("name", SUBPACKAGES)
@@ -77,15 +95,15 @@ def test_devtools_scan_sees_every_form():
 
 
 def test_runtime_packages_never_import_the_devtools():
-    files = [p for folder in RUNTIME for p in sorted((ROOT / folder).rglob("*.py"))]
+    files = [p for folder in RUNTIME for p in sorted((PACKAGE_DIR / folder).rglob("*.py"))]
     assert len(files) > 40
     offenders = {}
     for path in files:
-        rel = path.relative_to(ROOT).with_suffix("")
+        rel = path.relative_to(PACKAGE_DIR).with_suffix("")
         parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
         hits = devtools_imports(".".join(parts), path.read_text(encoding="utf-8"), rel.name == "__init__")
         if hits:
-            offenders[str(path.relative_to(ROOT))] = hits
+            offenders[str(path.relative_to(PACKAGE_DIR))] = hits
     # the one sanctioned reference: the CLI's lazy dispatch of `webnn-bridge wpt|oracle` by name
     assert offenders.pop("bridge/cli.py", None) == [DEVTOOLS]
     assert offenders == {}, f"runtime modules import the dev tools: {offenders}"
@@ -112,7 +130,7 @@ def test_devtools_ship_the_oracle_page(tmp_path):
 
 def test_serving_loads_neither_the_workbench_nor_the_testing_kit(tmp_path):
     """A host (the server, an embedded host, the policy engine) imports no workbench and no testing
-    module: they sit above it (only bridge/cli.py wires the workbench in, when its commands run)."""
+    module: they sit above it (only src/webnn_bridge/bridge/cli.py wires the workbench in, when its commands run)."""
     r = _run("import sys\n"
              "import webnn_bridge.bridge.server, webnn_bridge.bridge.embed, webnn_bridge.bridge.session\n"
              "import webnn_bridge.bridge.host_ml, webnn_bridge.bridge.heap, webnn_bridge.bridge.wire\n"

@@ -1,4 +1,4 @@
-"""policy/insitu.py without a browser: what its host observer attributes each dispatch to, and how
+"""src/webnn_bridge/workbench/insitu.py without a browser: what its host observer attributes each dispatch to, and how
 a recorded structure's arguments become a builder call's (the browser runs are in e2e/)."""
 
 from __future__ import annotations

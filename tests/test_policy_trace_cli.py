@@ -21,7 +21,7 @@ GRAPHS = FIXTURES_DIR / "graphs"
 def test_truth_table_doc_is_up_to_date():
     rules = engine.load_rules()
     assert TRUTH_TABLE_MD.read_text() == render_truth_table(rules), (
-        "policy/TRUTH_TABLE.md is stale: run `webnn-bridge policy truth-table --write`"
+        "src/webnn_bridge/policy/TRUTH_TABLE.md is stale: run `webnn-bridge policy truth-table --write`"
     )
     assert check_truth_table(rules)
     text = TRUTH_TABLE_MD.read_text()

@@ -16,6 +16,7 @@ from webnn_bridge.bridge.testing import pytest_plugin
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTING = ROOT / "src" / "webnn_bridge" / "bridge" / "testing"
 
 
 def _names(requirements: list[str]) -> set[str]:
@@ -29,7 +30,7 @@ def test_the_pytest_extra_is_what_the_plugin_needs():
     test = {r for r in extras["test"] if _names([r]) & {"pytest", "playwright"}}
     assert set(extras["pytest"]) == test
     # the plugin imports no other third-party package than those and webnn-bridge's own dependencies
-    source = (ROOT / "bridge" / "testing" / "pytest_plugin.py").read_text() + (ROOT / "bridge" / "testing" / "browsers.py").read_text()
+    source = (TESTING / "pytest_plugin.py").read_text() + (TESTING / "browsers.py").read_text()
     imported = {m.split(".")[0] for m in re.findall(r"^\s*(?:from|import) ([A-Za-z_][\w.]*)", source, re.M)}
     third_party = imported - set(sys.stdlib_module_names) - {"__future__"}
     core = _names(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"])

@@ -1,11 +1,11 @@
-"""`webnn-bridge serve --restart-on-crash` (bridge/cli.py `_supervise`): the supervisor and the host
+"""`webnn-bridge serve --restart-on-crash` (src/webnn_bridge/bridge/cli.py `_supervise`): the supervisor and the host
 it runs, with real processes and real signals.
 
 - a stop (SIGTERM, SIGINT) in the pause after a crash is final: no new host;
 - SIGHUP (reload the rules) never ends the host or the supervisor, in any phase;
 - the host ends with its supervisor, even when the supervisor is killed (SIGKILL);
 - a crash that several graphs share (their operators, or one page's origin) restarts the host a
-  bounded number of times, not once per graph (backends/crash_journal.py).
+  bounded number of times, not once per graph (src/webnn_bridge/backends/crash_journal.py).
 
 Runtime crashes are planted (tests/crash_plant.py) in every process of the host through a
 sitecustomize module. The /proc checks are Linux's."""

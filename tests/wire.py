@@ -1,4 +1,4 @@
-"""One link to a host over the wire for the sync tests (and scripts): bridge/wire_client.WireClient
+"""One link to a host over the wire for the sync tests (and scripts): webnn_bridge.bridge.testing.wire_client.WireClient
 on an event loop of its own, each call run to completion. Messages are read through
 WireClient.receive, so a batch frame of several replies is read one message at a time; the host's
 heartbeats are passed over unless asked for. Async tests use WireClient itself."""

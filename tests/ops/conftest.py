@@ -1,4 +1,4 @@
-"""The operator tests (one module per family, as ops/defs/<family>.py): each test draws its random data
+"""The operator tests (one module per family, as src/webnn_bridge/ops/defs/<family>.py): each test draws its random data
 from a generator seeded afresh, so it sees the same data whatever ran before it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Element-wise binary operators (ops/defs/binary.py): integer pow with negative exponents on both backends."""
+"""Element-wise binary operators (src/webnn_bridge/ops/defs/binary.py): integer pow with negative exponents on both backends."""
 
 from __future__ import annotations
 

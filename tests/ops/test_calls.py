@@ -1,4 +1,4 @@
-"""The rules of every builder call (ops/calls.py): "check dimensions" of every created operand, against
+"""The rules of every builder call (src/webnn_bridge/ops/calls.py): "check dimensions" of every created operand, against
 the context's limits (maxTensorByteLength, rank) and the largest valid dimension."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""cast (ops/defs/cast.py): output descriptors and values between data types."""
+"""cast (src/webnn_bridge/ops/defs/cast.py): output descriptors and values between data types."""
 
 from __future__ import annotations
 

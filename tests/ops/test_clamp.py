@@ -1,4 +1,4 @@
-"""clamp (ops/defs/clamp.py): builder-time validation (the spec's TypeError conditions) and values."""
+"""clamp (src/webnn_bridge/ops/defs/clamp.py): builder-time validation (the spec's TypeError conditions) and values."""
 
 from __future__ import annotations
 

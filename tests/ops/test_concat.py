@@ -1,4 +1,4 @@
-"""concat (ops/defs/concat.py): builder-time validation."""
+"""concat (src/webnn_bridge/ops/defs/concat.py): builder-time validation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""conv2d (ops/defs/conv2d.py): output shapes, the spec's TypeError conditions, and values against a naive
+"""conv2d (src/webnn_bridge/ops/defs/conv2d.py): output shapes, the spec's TypeError conditions, and values against a naive
 convolution in every layout."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""convTranspose2d (ops/defs/conv_transpose2d.py): layouts, groups and options, reference against ONNX
+"""convTranspose2d (src/webnn_bridge/ops/defs/conv_transpose2d.py): layouts, groups and options, reference against ONNX
 Runtime; the option rules of spec HEAD (groups, outputPadding with outputSizes, overflowing sizes)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The spec's error types (ops/core.py)."""
+"""The spec's error types (src/webnn_bridge/ops/core.py)."""
 
 from __future__ import annotations
 

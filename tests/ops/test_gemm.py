@@ -1,4 +1,4 @@
-"""gemm (ops/defs/gemm.py): builder-time validation and values."""
+"""gemm (src/webnn_bridge/ops/defs/gemm.py): builder-time validation and values."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""int4 / uint4 (extension, idl/extensions.idl): packed two per byte in every buffer, accepted by
+"""int4 / uint4 (extension, src/webnn_bridge/idl/extensions.idl): packed two per byte in every buffer, accepted by
 input/constant/cast/quantizeLinear/dequantizeLinear, reported by opSupportLimits(), computed
 the same way on both backends."""
 

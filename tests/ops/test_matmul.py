@@ -1,4 +1,4 @@
-"""matmul (ops/defs/matmul.py): output shapes (broadcasting) and the spec's TypeError conditions."""
+"""matmul (src/webnn_bridge/ops/defs/matmul.py): output shapes (broadcasting) and the spec's TypeError conditions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The data-movement operators (ops/defs/movement.py: gatherElements, gatherND, scatterElements, scatterND,
+"""The data-movement operators (src/webnn_bridge/ops/defs/movement.py: gatherElements, gatherND, scatterElements, scatterND,
 pad, tile, reverse, triangular, expand), reference against ONNX Runtime; one output of split() used
 alone."""
 

@@ -1,4 +1,4 @@
-"""The pool2d family (ops/defs/pool2d.py: averagePool2d, l2Pool2d, maxPool2d): output shapes, the spec's
+"""The pool2d family (src/webnn_bridge/ops/defs/pool2d.py: averagePool2d, l2Pool2d, maxPool2d): output shapes, the spec's
 TypeError conditions, data types, padding and rounding (and its pre-#770 name roundingType), and an
 exact 64-bit maxPool2d on both backends."""
 

@@ -1,4 +1,4 @@
-"""quantizeLinear / dequantizeLinear (ops/defs/quantization.py): blockwise scales, reference against
+"""quantizeLinear / dequantizeLinear (src/webnn_bridge/ops/defs/quantization.py): blockwise scales, reference against
 ONNX Runtime and a hand computation."""
 
 from __future__ import annotations

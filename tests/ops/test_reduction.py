@@ -1,4 +1,4 @@
-"""cumulativeSum and the reductions (ops/defs/reduction.py) on float and integer types, reference against
+"""cumulativeSum and the reductions (src/webnn_bridge/ops/defs/reduction.py) on float and integer types, reference against
 ONNX Runtime; unsigned reduceMax/reduceMin over axes."""
 
 from __future__ import annotations

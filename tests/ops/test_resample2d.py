@@ -1,4 +1,4 @@
-"""resample2d (ops/defs/resample2d.py): NHWC between convolutions, reference against ONNX Runtime."""
+"""resample2d (src/webnn_bridge/ops/defs/resample2d.py): NHWC between convolutions, reference against ONNX Runtime."""
 
 from __future__ import annotations
 

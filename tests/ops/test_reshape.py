@@ -1,4 +1,4 @@
-"""reshape (ops/defs/reshape.py): builder-time validation."""
+"""reshape (src/webnn_bridge/ops/defs/reshape.py): builder-time validation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""gru, lstm and their cells (ops/defs/rnn.py): against ONNX Runtime's own GRU/LSTM operators, and every
+"""gru, lstm and their cells (src/webnn_bridge/ops/defs/rnn.py): against ONNX Runtime's own GRU/LSTM operators, and every
 option, reference against ONNX Runtime; returnSequence is indexed by input time step in every direction."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""softmax (ops/defs/softmax.py): builder-time validation and values."""
+"""softmax (src/webnn_bridge/ops/defs/softmax.py): builder-time validation and values."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""transpose (ops/defs/transpose.py): builder-time validation, and values (with concat)."""
+"""transpose (src/webnn_bridge/ops/defs/transpose.py): builder-time validation, and values (with concat)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Unary operators and activations (ops/defs/unary.py, activation.py): float32 accuracy of sigmoid, gelu
+"""Unary operators and activations (src/webnn_bridge/ops/defs/unary.py, activation.py): float32 accuracy of sigmoid, gelu
 and elu on both backends, in ULP against exact values."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Element-wise unary operators the WPT-derived data does not cover (ops/defs/unary.py): float32 values
+"""Element-wise unary operators the WPT-derived data does not cover (src/webnn_bridge/ops/defs/unary.py): float32 values
 on both backends against expected values worked out with Python's math module (independently of the
 numpy reference), within each operator's WPT tolerance (OpDef.tolerance, in ULP)."""
 

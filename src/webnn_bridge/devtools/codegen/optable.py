@@ -15,7 +15,7 @@ from webnn_bridge.ops.registry import Limits, load_all, resolve_same
 from .header import COMMAND, MARKER
 
 DOC = Path("docs/operators.md")  # relative to the repository root
-BEGIN = f"<!-- ops-table:begin ({MARKER}: `{COMMAND}` writes it from ops/ and backends/) -->"
+BEGIN = f"<!-- ops-table:begin ({MARKER}: `{COMMAND}` writes it from src/webnn_bridge/ops/ and src/webnn_bridge/backends/) -->"
 END = "<!-- ops-table:end -->"
 SHORT = {"float32": "f32", "float16": "f16", "int32": "i32", "uint32": "u32", "int64": "i64",
          "uint64": "u64", "int8": "i8", "uint8": "u8", "int4": "i4*", "uint4": "u4*"}

@@ -37,7 +37,7 @@ import numpy as np
 
 from . import playwright_missing
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]  # the repository (src/webnn_bridge/devtools/ in it)
 DATA_DIR = REPO.parent / "shared" / "data" / "wpt_conformance"
 RUNNER_JS = Path(__file__).with_name("oracle.js")
 NATIVE_ARGS = ["--enable-features=WebMachineLearningNeuralNetwork", "--no-zygote", "--use-angle=swiftshader",

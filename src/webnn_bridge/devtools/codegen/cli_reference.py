@@ -18,7 +18,7 @@ from pathlib import Path
 from .header import COMMAND, HEADER_LINE, MARKER
 
 DOC = Path("docs/cli.md")  # relative to the repository root
-REPO = Path(__file__).resolve().parent.parent.parent
+REPO = Path(__file__).resolve().parents[4]  # the repository (src/webnn_bridge/devtools/codegen/ in it)
 DEVTOOLS = ("wpt", "oracle", "fuzz")  # subcommands whose parser lives in webnn_bridge.devtools.<name>
 WIDTH = 100  # usage lines wrap here
 
@@ -180,7 +180,7 @@ def render() -> str:
     parser = build_parser()
     lines = ["# Command-line reference", "",
              f"<!-- {MARKER}: `{COMMAND}` writes this file from the argparse parsers "
-             "(bridge/cli.py's build_parser() and the developer tools' own). " + HEADER_LINE + " -->", "", INTRO, ""]
+             "(src/webnn_bridge/bridge/cli.py's build_parser() and the developer tools' own). " + HEADER_LINE + " -->", "", INTRO, ""]
     commands = _subparsers(parser)
     lines += ["| command | what |", "|---|---|"]
     lines += [f"| [`webnn-bridge {name}`](#webnn-bridge-{name}) | {' '.join(h.split())} |"

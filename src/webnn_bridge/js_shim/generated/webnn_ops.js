@@ -1,6 +1,6 @@
 // GENERATED FILE - DO NOT EDIT.
-// Produced by `webnn-bridge codegen` (devtools/codegen/jsgen.py) from the Python op rules (ops/defs/*, ops/registry.py,
-// ops/core.py, ops/calls.py). Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.
+// Produced by `webnn-bridge codegen` (src/webnn_bridge/devtools/codegen/jsgen.py) from the Python op rules in src/webnn_bridge/ops/
+// (defs/*, registry.py, core.py, calls.py). Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.
 // The op rules (validation and shape inference), translated from Python; the prelude
 // (js_shim/rules_prelude.js) gives Python's value semantics.
 

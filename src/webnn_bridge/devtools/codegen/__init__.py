@@ -5,7 +5,7 @@ writes every stale file and ``webnn-bridge codegen --check`` fails when any comm
 from what would be generated (tests/test_codegen.py does the same, and also fails when a file
 carries a generated-file header that no generator here produces).
 
-| file | generator |
+| file (package files: in src/webnn_bridge/) | generator |
 |---|---|
 | idl/model.json, js_shim/generated/webnn_idl.js | idl.py: the WebIDL (idl/*.idl) model as data, and the JS interfaces |
 | js_shim/generated/webnn_ops.js | jsgen.py: the op rules (ops/) translated from Python |
@@ -14,6 +14,9 @@ carries a generated-file header that no generator here produces).
 | policy/TRUTH_TABLE.md | policy/truth_table.py (also `webnn-bridge policy truth-table --write`) |
 | backends/onnx_op_types.json | backend_tables.py: the ONNX operators each op's lowering emits |
 | backends/openvino_caps.json | backend_tables.py: measured on the installed OpenVINO's CPU plugin |
+
+``ROOT`` is the repository (docs/ is in it), ``PACKAGE`` the package's folder in it (src/webnn_bridge/);
+a generator's ``paths`` are relative to ``ROOT``.
 
 A generator that needs an optional runtime (OpenVINO's measured table) is run when that runtime is
 installed; otherwise the command says which file it skipped and why (``--check`` still passes, the
@@ -40,7 +43,9 @@ from pathlib import Path
 
 from .header import COMMAND, MARKER  # noqa: F401 (MARKER: read by tests/test_codegen.py)
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+PACKAGE = Path(__file__).resolve().parents[2]  # src/webnn_bridge: the package's folders
+ROOT = PACKAGE.parents[1]  # the repository (docs/, tests/ and src/ beside each other)
+SRC = PACKAGE.relative_to(ROOT)  # src/webnn_bridge, relative to ROOT
 SKIP_MEASURED = "WEBNN_BRIDGE_CODEGEN_SKIP_MEASURED"  # "1": skip the measured tables, saying so
 
 
@@ -132,13 +137,13 @@ def _reload_openvino_caps() -> None:
 # In dependency order (each one reads the files of those before it): the host needs the IDL model to
 # build the graphs the backend tables are measured on, and the operator table shows the backends' tables.
 GENERATORS: tuple[Generator, ...] = (
-    Generator("IDL model", (Path("js_shim/generated/webnn_idl.js"), Path("idl/model.json")), _idl, needs="pywebidl2",
+    Generator("IDL model", (SRC / "js_shim/generated/webnn_idl.js", SRC / "idl/model.json"), _idl, needs="pywebidl2",
               reload=_reload_idl),
-    Generator("op rules (JS)", (Path("js_shim/generated/webnn_ops.js"),), _ops_js),
-    Generator("policy truth table", (Path("policy/TRUTH_TABLE.md"),), _truth_table),
-    Generator("TensorRT ONNX operator table", (Path("backends/onnx_op_types.json"),), _onnx_op_types,
+    Generator("op rules (JS)", (SRC / "js_shim/generated/webnn_ops.js",), _ops_js),
+    Generator("policy truth table", (SRC / "policy/TRUTH_TABLE.md",), _truth_table),
+    Generator("TensorRT ONNX operator table", (SRC / "backends/onnx_op_types.json",), _onnx_op_types,
               reload=_reload_onnx_op_types),
-    Generator("OpenVINO capability table", (Path("backends/openvino_caps.json"),), _openvino_caps, needs="openvino",
+    Generator("OpenVINO capability table", (SRC / "backends/openvino_caps.json",), _openvino_caps, needs="openvino",
               unavailable=_no_openvino_cpu, reload=_reload_openvino_caps, measured=True),
     Generator("operator table", (Path("docs/operators.md"),), _ops_table),
     Generator("CLI reference", (Path("docs/cli.md"),), _cli_reference),

@@ -38,17 +38,17 @@ def idl_problems(model: dict, registry: set[str]) -> list[str]:
     methods, members = idl_operators(model), limits_members(model)
     out = []
     if registry - methods:
-        out.append(f"{STEP_IDL}: no MLGraphBuilder method in idl/webnn.idl for {sorted(registry - methods)} "
+        out.append(f"{STEP_IDL}: no MLGraphBuilder method in src/webnn_bridge/idl/webnn.idl for {sorted(registry - methods)} "
                    "(`MLOperand <op>(MLOperand input, optional MLOperatorOptions options = {});`)")
     if methods - members:
-        out.append(f"{STEP_IDL}: no MLOpSupportLimits member in idl/webnn.idl for {sorted(methods - members)} "
+        out.append(f"{STEP_IDL}: no MLOpSupportLimits member in src/webnn_bridge/idl/webnn.idl for {sorted(methods - members)} "
                    "(`MLSingleInputSupportLimits <op>;` in a `partial dictionary MLOpSupportLimits`); without it the "
                    "operator is missing from opSupportLimits() and from the backends' tables")
     if members - methods:
         out.append(f"{STEP_IDL}: MLOpSupportLimits members without an MLGraphBuilder method: {sorted(members - methods)}")
     if methods - registry:
-        out.append(f"{STEP_OP}: no OpDef registered under ops/defs/ for {sorted(methods - registry)} (a unary "
-                   "element-wise operator: one row of _ROWS in ops/defs/unary.py)")
+        out.append(f"{STEP_OP}: no OpDef registered under src/webnn_bridge/ops/defs/ for {sorted(methods - registry)} (a unary "
+                   "element-wise operator: one row of _ROWS in src/webnn_bridge/ops/defs/unary.py)")
     return out
 
 
@@ -79,6 +79,6 @@ def problems() -> list[str]:
     if missing:
         out.append(f"{STEP_SWEEP}: " + sweep_cases.missing_message(missing))
     if sweep_cases.unknown_cases():
-        out.append(f"{STEP_SWEEP}: CASES entries in devtools/sweep_cases.py for unknown operators "
+        out.append(f"{STEP_SWEEP}: CASES entries in src/webnn_bridge/devtools/sweep_cases.py for unknown operators "
                    f"{sweep_cases.unknown_cases()}")
     return out

@@ -38,15 +38,16 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-JS_OUT = ROOT / "js_shim" / "generated" / "webnn_ops.js"
+PACKAGE = Path(__file__).resolve().parents[2]  # src/webnn_bridge
+ROOT = PACKAGE.parents[1]  # the repository: messages name files from there
+JS_OUT = PACKAGE / "js_shim" / "generated" / "webnn_ops.js"
 # packages whose functions may be translated (anything else referenced is an error)
 PACKAGES = ("webnn_bridge.ops.",)  # the op rules: ops/ (installed as webnn_bridge.ops)
 
 HEADER = (
     "// GENERATED FILE - DO NOT EDIT.\n"
-    "// Produced by `webnn-bridge codegen` (devtools/codegen/jsgen.py) from the Python op rules (ops/defs/*, ops/registry.py,\n"
-    "// ops/core.py, ops/calls.py). Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.\n"
+    "// Produced by `webnn-bridge codegen` (src/webnn_bridge/devtools/codegen/jsgen.py) from the Python op rules in src/webnn_bridge/ops/\n"
+    "// (defs/*, registry.py, core.py, calls.py). Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.\n"
 )
 
 RESERVED = {

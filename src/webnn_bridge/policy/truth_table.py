@@ -61,7 +61,7 @@ def render_truth_table(rules: Mapping | None = None) -> str:
     add = lines.append
     add("# Context options truth table")
     add("")
-    add("<!-- GENERATED FILE - DO NOT EDIT. Produced from policy/rules.toml by `webnn-bridge codegen` (also "
+    add("<!-- GENERATED FILE - DO NOT EDIT. Produced from src/webnn_bridge/policy/rules.toml by `webnn-bridge codegen` (also "
         "`webnn-bridge policy truth-table --write`); CI runs `webnn-bridge codegen --check`. -->")
     add("")
     add("`createContext(options)` accepts three shapes of options: the spec HEAD members `powerPreference`")

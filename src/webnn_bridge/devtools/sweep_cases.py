@@ -546,7 +546,7 @@ class _Table(dict):
 
 def missing_message(ops: list[str]) -> str:
     return (f"no capability-sweep case for {ops}: an operator whose IDL method takes more than one operand "
-            "(or required arguments besides `input`) needs its own entry in CASES in devtools/sweep_cases.py "
+            "(or required arguments besides `input`) needs its own entry in CASES in src/webnn_bridge/devtools/sweep_cases.py "
             "(CONTRIBUTING.md, adding an operator, step 3)")
 
 

@@ -14,11 +14,11 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-IDL_DIR = ROOT / "idl"
+PACKAGE = Path(__file__).resolve().parents[2]  # src/webnn_bridge
+IDL_DIR = PACKAGE / "idl"
 IDL_FILES = ("external.idl", "webnn.idl", "extensions.idl")
-JS_OUT = ROOT / "js_shim" / "generated" / "webnn_idl.js"
-MODEL_OUT = ROOT / "idl" / "model.json"  # the model as data: the host loads it, and serves it inside the shim
+JS_OUT = PACKAGE / "js_shim" / "generated" / "webnn_idl.js"
+MODEL_OUT = PACKAGE / "idl" / "model.json"  # the model as data: the host loads it, and serves it inside the shim
 
 ENUM_EXTENSION = "Extension"  # enum FooExtension { ... } adds values to enum Foo
 
@@ -223,7 +223,7 @@ def load_model() -> dict:
 def _header(comment: str) -> str:
     return (
         f"{comment} GENERATED FILE - DO NOT EDIT.\n"
-        f"{comment} Produced by `webnn-bridge codegen` (devtools/codegen/idl.py) from idl/{{{','.join(IDL_FILES)}}}.\n"
+        f"{comment} Produced by `webnn-bridge codegen` (src/webnn_bridge/devtools/codegen/idl.py) from src/webnn_bridge/idl/{{{','.join(IDL_FILES)}}}.\n"
         f"{comment} Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.\n"
     )
 

@@ -159,7 +159,7 @@ def measure_openvino_caps() -> dict:
     import openvino
 
     if openvino_cpu() is None:
-        raise RuntimeError("OpenVINO reports no CPU device: backends/openvino_caps.json cannot be measured")
+        raise RuntimeError("OpenVINO reports no CPU device: src/webnn_bridge/backends/openvino_caps.json cannot be measured")
     sw = sweep()
     ops: dict[str, dict[str, list[str]]] = {}
     large = {(op, dt) for be, op, dt in sw.LARGE64_CASES if be == "onnxruntime"}

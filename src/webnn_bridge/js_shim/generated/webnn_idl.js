@@ -1,5 +1,5 @@
 // GENERATED FILE - DO NOT EDIT.
-// Produced by `webnn-bridge codegen` (devtools/codegen/idl.py) from idl/{external.idl,webnn.idl,extensions.idl}.
+// Produced by `webnn-bridge codegen` (src/webnn_bridge/devtools/codegen/idl.py) from src/webnn_bridge/idl/{external.idl,webnn.idl,extensions.idl}.
 // Regenerate with `webnn-bridge codegen`; CI runs `webnn-bridge codegen --check`.
 
 // The IDL model (const IDL) used by the runtime's WebIDL binding layer is idl/model.json,
