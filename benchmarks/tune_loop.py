@@ -56,6 +56,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if str(ROOT / "src") not in sys.path:  # webnn_bridge: this checkout's, installed or not
+    sys.path.insert(0, str(ROOT / "src"))
 
 GRAPHS = ("tiny", "small", "mlp", "mobilenet", "transformer")
 HINTS: dict[str, dict] = {"tiny": {}, "small": {}, "mlp": {}, "mobilenet": {},
@@ -239,11 +241,9 @@ def mobilenet_weights(data: Path | None):
 
 
 def package_path() -> str:
-    """A PYTHONPATH under which ``webnn_bridge`` is this checkout (installed or not): a temporary
-    folder with a link to it, then the checkout (for ``tests``)."""
-    link = Path(tempfile.mkdtemp(prefix="tune-loop-pkg-")) / "webnn_bridge"
-    link.symlink_to(ROOT)
-    return os.pathsep.join([str(link.parent), str(ROOT)])
+    """A PYTHONPATH under which ``webnn_bridge`` is this checkout's (installed or not): its src/,
+    then the checkout (for ``tests``)."""
+    return os.pathsep.join([str(ROOT / "src"), str(ROOT)])
 
 
 def choose_devices(inventory, wanted: Sequence[str] | None = None) -> list:
