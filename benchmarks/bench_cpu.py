@@ -69,7 +69,7 @@ PACKAGE_PATH = _package_path()
 import numpy as np  # noqa: E402
 
 from benchmarks.soak import HostProcess  # noqa: E402  (one way to start a host)
-from tests.wire import Wire, WireError  # noqa: E402  (the tests' link to a host)
+from tests.wire import Wire  # noqa: E402  (the tests' link to a host)
 
 Check = Callable[[np.ndarray], bool]
 CONTEXTS = {"default": {}, "cpu": {"deviceType": "cpu"}, "low-power": {"powerPreference": "low-power"}}
@@ -225,13 +225,9 @@ class Page:
         self.big = len(self.x) >= 64 << 10  # the shim sends such a tensor as a message of its own
 
     def call(self, msg: dict, parts: list[bytes] | None = None):
-        try:
-            h, body = self.wire.request(msg, parts or None)
-        except WireError as e:
-            raise RuntimeError(f"{msg['t']}: {e}") from e
-        if isinstance(h.get("raw"), int):
-            body = self.wire.receive()
-        return h, body
+        from benchmarks.soak import wire_call
+
+        return wire_call(self.wire, msg, parts)
 
     def once(self):
         """writeTensor + dispatch + readTensor, as the shim sends them."""

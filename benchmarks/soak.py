@@ -166,6 +166,18 @@ class Sampler(threading.Thread):
 # ------------------------------------------------------------------ a page, spoken raw
 
 
+def wire_call(wire: Wire, msg: dict, parts: list[bytes] | None = None):
+    """A request over a page's link and its reply's (header, payload), the bytes of a raw reply
+    read too; an error reply raises RuntimeError naming the message."""
+    try:
+        h, body = wire.request(msg, parts or None)
+    except WireError as e:
+        raise RuntimeError(f"{msg['t']}: {e}") from e
+    if isinstance(h.get("raw"), int):  # the bytes follow as their own message
+        body = wire.receive()
+    return h, body
+
+
 class Page:
     """One page connection speaking the shim's protocol (tests/wire.py's link; raw frames for big
     tensors)."""
@@ -179,13 +191,7 @@ class Page:
 
     def call(self, msg: dict, payload: bytes | None = None):
         """A request and its reply's (header, payload): raises on an error reply."""
-        try:
-            h, body = self.wire.request(msg, None if payload is None else [payload])
-        except WireError as e:
-            raise RuntimeError(f"{msg['t']}: {e}") from e
-        if isinstance(h.get("raw"), int):  # the bytes follow as their own message
-            body = self.wire.receive()
-        return h, body
+        return wire_call(self.wire, msg, None if payload is None else [payload])
 
     def send(self, msg: dict, payload=None) -> None:
         self.wire.send(msg, None if payload is None else [payload])

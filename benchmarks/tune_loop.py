@@ -304,15 +304,9 @@ class Page:
                 group[name] = (tid, rng.standard_normal(shape).astype(np.float32).tobytes())
 
     def call(self, msg: dict, parts: list[bytes] | None = None):
-        from tests.wire import WireError
+        from benchmarks.soak import wire_call
 
-        try:
-            h, body = self.wire.request(msg, parts or None)
-        except WireError as e:
-            raise RuntimeError(f"{msg['t']}: {e}") from e
-        if isinstance(h.get("raw"), int):
-            body = self.wire.receive()
-        return h, body
+        return wire_call(self.wire, msg, parts)
 
     def run(self, n: int) -> list[float]:
         """n times: write every input, dispatch, read every output (as the shim sends them); the

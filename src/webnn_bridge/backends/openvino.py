@@ -192,6 +192,18 @@ def _widen_float16_constants(model) -> None:
         model.graph.node.extend(keep)
 
 
+def _attrs_and_kernel(n, inits: dict) -> tuple[dict, list[int]]:
+    """An ONNX node's attributes, and its kernel's spatial shape (a Conv's from its weight
+    initializer when the attribute is absent; [] for a node without one)."""
+    from onnx import helper
+
+    attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+    kernel = list(attrs.get("kernel_shape") or ())
+    if not kernel and n.op_type == "Conv" and len(n.input) > 1 and n.input[1] in inits:
+        kernel = list(inits[n.input[1]].dims[2:])
+    return attrs, kernel
+
+
 def _unstride_padded_pointwise_convs(model) -> None:
     """Rewrites each padded Conv with a 1x1 kernel and a stride above 1 as Pad, a strided Slice
     and an unstrided, unpadded Conv (the same values). OpenVINO 2026.4's CPU plugin moves such a
@@ -205,10 +217,7 @@ def _unstride_padded_pointwise_convs(model) -> None:
     inits = {t.name: t for t in model.graph.initializer}
     nodes, changed = [], False
     for n in model.graph.node:
-        attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
-        kernel = list(attrs.get("kernel_shape") or ())
-        if not kernel and n.op_type == "Conv" and len(n.input) > 1 and n.input[1] in inits:
-            kernel = list(inits[n.input[1]].dims[2:])
+        attrs, kernel = _attrs_and_kernel(n, inits)
         strides = list(attrs.get("strides") or [1] * len(kernel))
         pads = list(attrs.get("pads") or [0] * (2 * len(kernel)))
         if (n.op_type != "Conv" or not kernel or any(k != 1 for k in kernel) or all(s == 1 for s in strides)
@@ -251,10 +260,7 @@ def _pad_after_padded_pointwise_convs(model) -> None:
     inits = {t.name: t for t in model.graph.initializer}
     nodes, changed = [], False
     for n in model.graph.node:
-        attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
-        kernel = list(attrs.get("kernel_shape") or ())
-        if not kernel and n.op_type == "Conv" and len(n.input) > 1 and n.input[1] in inits:
-            kernel = list(inits[n.input[1]].dims[2:])
+        attrs, kernel = _attrs_and_kernel(n, inits)
         pads = list(attrs.get("pads") or [0] * (2 * len(kernel)))
         if (n.op_type != "Conv" or not kernel or any(k != 1 for k in kernel) or not any(pads)
                 or any(s != 1 for s in attrs.get("strides") or [1])
