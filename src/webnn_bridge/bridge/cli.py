@@ -546,7 +546,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a load balancer / reverse proxy (IP or network, repeatable) whose X-Forwarded-Host and "
                         "X-Forwarded-Proto are believed for Host and Origin checks")
     s.add_argument("--metrics-allow", metavar="ADDR", action="append", default=[],
-                   help="peers (IP or network, repeatable) that may read /metrics (default: loopback)")
+                   help="clients (IP or network, repeatable) that may read /metrics (default: loopback); behind a "
+                        "--trusted-proxy, the client it forwards for (X-Forwarded-For / Forwarded)")
     s.add_argument("--drain-timeout", metavar="SECONDS", type=float, default=30.0,
                    help="on SIGTERM, refuse new sessions and wait this long for open ones (default 30)")
     s.add_argument("--restart-on-crash", action="store_true",
