@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from webnn_bridge.backends import base as backend_base
 from webnn_bridge.backends.cache import remember_digest
 from webnn_bridge.ops.core import (
     DATA_TYPES,
@@ -38,7 +39,7 @@ from webnn_bridge.ops.core import (
 )
 from webnn_bridge.ops.registry import load_all
 
-from . import memo, memo_disk, protocol
+from . import memo, memo_disk, metrics, protocol
 from .api import ML, MLContext, MLGraph, MLGraphBuilder, MLTensor
 from .budget import MemoryBudget
 from .heap import trim_heap
@@ -661,16 +662,12 @@ class Session:
         graph = self._graph(h["graph"])
         ins = {k: self._tensor(v) for k, v in h["inputs"].items()}
         outs = {k: self._tensor(v) for k, v in h["outputs"].items()}
-        from webnn_bridge.backends.base import ACTIVE_PAGES
-
-        from .metrics import DISPATCH_CPU
-
-        ACTIVE_PAGES.touch(self)  # the pages sharing the cores (backends/base.py pool_threads)
-        clock = DISPATCH_CPU.start()
+        backend_base.ACTIVE_PAGES.touch(self)  # the pages sharing the cores (backends/base.py pool_threads)
+        clock = metrics.DISPATCH_CPU.start()
         t0 = time.perf_counter()
         ctx.dispatch(graph, ins, outs)
         ms = (time.perf_counter() - t0) * 1000.0
-        cpu_ms = DISPATCH_CPU.stop(clock) * 1000.0  # for /metrics (Metrics.message) and traces
+        cpu_ms = metrics.DISPATCH_CPU.stop(clock) * 1000.0  # for /metrics (Metrics.message) and traces
         graph.last_latency_ms = ms  # operator-side only; pages get a bucket (on_graphLatency)
         # for Session.prepare: what the graph costs (a busy machine only makes runs slower)
         graph.fastest_ms = min(ms, getattr(graph, "fastest_ms", ms))
