@@ -35,6 +35,12 @@ Run (from the repository root):
 per round and the median of those, for a noisy machine.)
   PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py --drivers --iters 30 --rounds 4 \
       [--native-chromium /path/to/chromium]
+  PYTHONPATH=. .venv/bin/python benchmarks/bench_webnn.py --builds-only --rounds 5 \
+      [--native-chromium /path/to/chromium]
+(--builds-only: MobileNetV2's build rows alone, with no driver, about 5 s a round: ours (first
+build, identical rebuilds, after a reload, after a host restart; each with its builder calls'
+share, constant()'s copies and digests included, and the host's) and native's first build,
+interleaved round by round.)
 
 Peers (never needed by the tests; see README "Performance"): native Chromium with WebNN from npm
 `@sparticuz/chromium` (unpack its brotli archives; the swiftshader libraries sit beside the
@@ -75,11 +81,14 @@ MOBILENET_JS = """async ([iters, rebuilds]) => {
   const context = await createContext();
   const [weights, input] = await Promise.all([loadWeights(), loadNpy(INPUT_URL)]);
   const builds = [];
+  const calls = [];  // of each build, its builder calls (constant() copies included)
   let graph = null;
   for (let r = 0; r <= rebuilds; r++) {  // the first build, then identical rebuilds
     const t0 = performance.now();
     const builder = new MLGraphBuilder(context);
-    const g = await builder.build({output: buildMobilenet(builder, weights)});
+    const output = buildMobilenet(builder, weights);
+    calls.push(performance.now() - t0);
+    const g = await builder.build({output});
     builds.push(performance.now() - t0);
     if (graph) graph.destroy();
     graph = g;
@@ -98,7 +107,7 @@ MOBILENET_JS = """async ([iters, rebuilds]) => {
   let top = 0;
   for (let i = 1; i < out.length; i++) if (out[i] > out[top]) top = i;
   context.destroy();
-  return {builds, times, top};
+  return {builds, calls, times, top};
 }"""
 
 TINY_JS = """async ([iters, w1, w2]) => {
@@ -523,7 +532,9 @@ PLAIN_HOOK = """<script>addEventListener('load', async () => {
   const say = (key, values) => console.log(`BENCH ${key} ${values.join(',')}`);
   const phase = sessionStorage.getItem('bench-phase');
   if (phase === 'reload' || phase === 'restart') {
-    say(phase, (await (%(mobilenet)s)([0, 0])).builds);
+    const b = await (%(mobilenet)s)([0, 0]);
+    say(phase, b.builds);
+    say(phase + '_calls', b.calls);
     if (phase === 'restart') { say('done', [0]); return; }
     sessionStorage.setItem('bench-phase', 'restart');
     say('restart_host', [0]);
@@ -535,20 +546,25 @@ PLAIN_HOOK = """<script>addEventListener('load', async () => {
   }
   const m = await (%(mobilenet)s)([%(iters)d, 2]);
   say('builds', m.builds);
+  say('calls', m.calls);
   say('times', m.times);
   say('top', [m.top]);
-  say('tiny', await (%(tiny)s)(%(tiny_args)s));
-  say('transfer', await (%(transfer)s)([%(n)d, 5]));
-  const e = await (%(echo)s)(%(echo_args)s);
-  say('echo_tiny', e.tiny);
-  say('echo_transfer', e.transfer);
-  say('echo_upload', e.upload);
+%(rest)s
   sessionStorage.setItem('bench-phase', 'reload');
   location.reload();
 });</script>"""
 
+# the tiny graph, transfer and echo rows of PLAIN_HOOK (left out by --builds-only)
+PLAIN_REST = """  say('tiny', await (%(tiny)s)(%(tiny_args)s));
+  say('transfer', await (%(transfer)s)([%(n)d, 5]));
+  const e = await (%(echo)s)(%(echo_args)s);
+  say('echo_tiny', e.tiny);
+  say('echo_transfer', e.transfer);
+  say('echo_upload', e.upload);"""
 
-def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = None) -> dict:
+
+def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = None,
+               builds_only: bool = False) -> dict:
     """MobileNetV2, tiny graph and transfer rows through the shim in a Chromium that no driver is
     attached to.
 
@@ -556,12 +572,14 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
     base64-encoded, each inference): the browser and the driver then burn CPU while the host
     dispatches, which inflates both the round trip and the host's dispatch on a small machine (the
     shim avoids it under a driver: README "Transport"). ``transport``: the shim's, chosen by the
-    page (README "Transport"); by default a plain websocket here."""
+    page (README "Transport"); by default a plain websocket here. ``builds_only``: MobileNetV2's
+    builds (and the few inferences that check them) alone, no tiny graph, transfer or echo rows."""
     w1, w2 = tiny_weights()
     n = 4 * 1024 * 1024
-    hook = PLAIN_HOOK % {"mobilenet": MOBILENET_JS, "iters": iters, "tiny": TINY_JS,
-                         "tiny_args": json.dumps([iters * 20, w1, w2]), "transfer": TRANSFER_JS, "n": n,
-                         "echo": ECHO_JS, "echo_args": json.dumps([echo.url, iters * 20, n, 5, upload_sizes()])}
+    rest = "" if builds_only else PLAIN_REST % {
+        "tiny": TINY_JS, "tiny_args": json.dumps([iters * 20, w1, w2]), "transfer": TRANSFER_JS, "n": n,
+        "echo": ECHO_JS, "echo_args": json.dumps([echo.url, iters * 20, n, 5, upload_sizes()])}
+    hook = PLAIN_HOOK % {"mobilenet": MOBILENET_JS, "iters": iters, "rest": rest}
     if transport:  # the link's transport (README "Transport"), chosen when the page's first context opens
         hook = f"<script>globalThis.WEBNN_BRIDGE_TRANSPORT = {json.dumps(transport)};</script>" + hook
     (app / "mobilenet_plain.html").write_text((app / "mobilenet.html").read_text().replace("</body>", hook + "</body>"))
@@ -597,13 +615,18 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
         finally:
             spans.close()
             hosts[-1].stop()
-    return {"infer": median(lines["times"]), "host_dispatch": median(dispatch), "top": int(lines["top"][0]),
-            "cpu": cpu[1] - cpu[0],
-            "build": lines["builds"][0], "rebuild": median(lines["builds"][1:]),
-            "host_build": builds[0], "host_rebuild": median(builds[1:3]),
-            "reload": lines["reload"][0], "host_reload": builds[-2],
-            "restart": lines["restart"][0], "host_restart": builds[-1],
-            "tiny": median(lines["tiny"]), "transfer": 2 * 16 / (median(lines["transfer"]) / 1000),
+    r = {"infer": median(lines["times"]), "host_dispatch": median(dispatch), "top": int(lines["top"][0]),
+         "cpu": cpu[1] - cpu[0],
+         "build": lines["builds"][0], "rebuild": median(lines["builds"][1:]),
+         "host_build": builds[0], "host_rebuild": median(builds[1:3]),
+         "reload": lines["reload"][0], "host_reload": builds[-2],
+         "restart": lines["restart"][0], "host_restart": builds[-1],
+         # the builder calls' share of each (constant()'s copies and digests started included)
+         "calls_build": lines["calls"][0], "calls_rebuild": median(lines["calls"][1:]),
+         "calls_reload": lines["reload_calls"][0], "calls_restart": lines["restart_calls"][0]}
+    if builds_only:
+        return r
+    return {**r, "tiny": median(lines["tiny"]), "transfer": 2 * 16 / (median(lines["transfer"]) / 1000),
             "echo_tiny": median(lines["echo_tiny"]), "echo_transfer": 2 * 16 / (median(lines["echo_transfer"]) / 1000),
             "echo_upload": median(lines["echo_upload"])}
 
@@ -810,6 +833,9 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=1,
                    help="repeat the no-driver rows of ours and of every peer this many times, interleaved, and "
                         "print each target's ratio per round and their median (the table is the first round's)")
+    p.add_argument("--builds-only", action="store_true",
+                   help="only MobileNetV2's build rows with no driver (first build, rebuild, after a reload, after a "
+                        "restart; ours and native's, --rounds times interleaved)")
     p.add_argument("--drivers", action="store_true",
                    help="only the rows with and without a driver (README 'Transport'), --rounds times interleaved")
     args = p.parse_args()
@@ -824,6 +850,9 @@ def main() -> None:
             if args.drivers:
                 drivers = [driver_round(pw, app, args, echo) for _ in range(args.rounds)]
                 report_drivers(drivers)
+                return
+            if args.builds_only:
+                report_builds([builds_round(pw, app, args, echo) for _ in range(args.rounds)])
                 return
             o = ours(pw, app, args, echo)
             for _ in range(args.rounds):
@@ -856,6 +885,41 @@ ROUND_RATIOS = (
     ("tiny round trip / bare echo", lambda p, q, n, nq: (q["tiny"], q["echo_tiny"])),
     ("transfer, ours / bare echo (>= 0.5x)", lambda p, q, n, nq: (q["transfer"], q["echo_transfer"])),
 )
+
+
+def builds_round(pw, app: Path, args, echo: EchoServer) -> dict:
+    """One round of --builds-only: ours with no driver (a fresh browser and host: the first build,
+    two identical rebuilds, after a reload, after a restart), then native Chromium's first build."""
+    r = {"ours": ours_plain(app, 1, echo, builds_only=True)}
+    if args.native_chromium:
+        r["native"] = native(pw, app, argparse.Namespace(**{**vars(args), "iters": 1, "ort_web": None}))
+    r["load"] = os.getloadavg()[0]
+    q, n = r["ours"], r.get("native", {})
+    print("  round: ours " + " / ".join(f"{q[k]:.0f}" for k in BUILD_KEYS)
+          + " ms (builder calls " + " / ".join(f"{q['calls_' + k]:.0f}" for k in BUILD_KEYS)
+          + "; host " + " / ".join(f"{q['host_' + k]:.0f}" for k in BUILD_KEYS) + ")"
+          + (f"; native {n['build']:.0f} ms" if n else "") + f"; load {r['load']:.1f}", flush=True)
+    return r
+
+
+def report_builds(rounds: list[dict]) -> None:
+    print(f"\nMobileNetV2 build(), no driver (medians of {len(rounds)} interleaved rounds; ms; "
+          "page: builder calls + build(), of which the builder calls; host: its build message)")
+    for key, title in (("build", "first build"), ("rebuild", "identical rebuild"),
+                       ("reload", "after a page reload"), ("restart", "after a host restart")):
+        print(f"  ours, {title:22} {median([r['ours'][key] for r in rounds]):8.1f}   builder calls "
+              f"{median([r['ours']['calls_' + key] for r in rounds]):7.1f}   host "
+              f"{median([r['ours']['host_' + key] for r in rounds]):7.1f}")
+    natives = [r["native"]["build"] for r in rounds if "native" in r]
+    if natives:
+        print(f"  native, first build          {median(natives):8.1f}")
+    print("  ratios, each round's (their median):")
+    pairs = {"first build / native (<= 1x)": [(r["ours"]["build"], r["native"]["build"]) for r in rounds if "native" in r]}
+    for key in BUILD_KEYS[1:]:
+        pairs[f"{key} / first (<= 0.15x)"] = [(r["ours"][key], r["ours"]["build"]) for r in rounds]
+    for label, ab in pairs.items():
+        if ab:
+            print(f"    {label:36} {median([a / b for a, b in ab]):5.2f}x   ({', '.join(f'{a / b:.2f}' for a, b in ab)})")
 
 
 def driver_round(pw, app: Path, args, echo: EchoServer) -> dict:

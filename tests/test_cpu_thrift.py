@@ -19,7 +19,7 @@ from webnn_bridge.backends import onnxruntime as ort_backend
 
 from .wire import Wire
 
-BIG = (1, 1 << 19)  # float32: 2 MiB of input and as much of output, over POOL_MIN_BYTES: a pool
+BIG = (1, 1 << 21)  # float32: two 8 MiB values (relu, add), base.POOL_MIN_VALUE_BYTES in all: a pool
 
 
 def _graph_ir(shape=BIG):
@@ -31,6 +31,37 @@ def _graph_ir(shape=BIG):
     b = MLGraphBuilder(ctx)
     x = b.input("x", {"dataType": "float32", "shape": list(shape)})
     return b._collect({"y": b.add(b.relu(x), x)})
+
+
+def _matmul_ir(rows: int, n: int = 1024):
+    """relu(x @ W), x [rows, n], W [n, n]: 2 * rows * n * n FLOPs."""
+    from webnn_bridge.bridge.api import ML, MLGraphBuilder
+    from webnn_bridge.policy.inventory import REFERENCE_CPU
+
+    ctx = ML([REFERENCE_CPU]).createContext({})
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [rows, n]})
+    w = b.constant({"dataType": "float32", "shape": [n, n]}, np.zeros((n, n), np.float32))
+    return b._collect({"y": b.relu(b.matmul(x, w))})
+
+
+def test_only_graphs_with_enough_work_gain_a_pool():
+    """Threads pay for their wake-ups only on long runs (base.POOL_MIN_FLOPS): a graph of 4 MiB of
+    constants but 0.2 GFLOP runs on one thread; 1.1 GFLOP, or big values, get a pool."""
+    small, big = _matmul_ir(96), _matmul_ir(512)
+    assert small.constant_bytes() == 4 << 20
+    assert not base.gains_from_threads(small)
+    assert base.gains_from_threads(big)
+    assert base.gains_from_threads(_graph_ir())  # 16 MiB of values
+    assert not base.gains_from_threads(_graph_ir((1, 1 << 19)))  # 4 MiB of values, no arithmetic to speak of
+
+
+def test_a_small_graph_with_big_constants_runs_without_a_pool(free_slots):
+    compiled = ort_backend.OnnxRuntimeBackend.instance().compile(_matmul_ir(16), _ort_cpu())
+    try:
+        assert compiled.threads == 1 and not compiled.pooled
+    finally:
+        compiled.close()
 
 
 def _ort_cpu():
@@ -207,11 +238,12 @@ def test_openvino_takes_the_same_thread_count(monkeypatch):
     if not devs:
         pytest.skip("OpenVINO is not installed (the test extra installs it)")
     monkeypatch.setattr(base, "ACTIVE_PAGES", base.ActivePages())
-    compiled = backend_for(devs[0]).compile(_graph_ir((4, 4)), devs[0])
-    try:
-        assert int(compiled.compiled.get_property("INFERENCE_NUM_THREADS")) == base.pool_threads()
-    finally:
-        compiled.close()
+    for ir, threads in ((_graph_ir(), base.pool_threads()), (_graph_ir((4, 4)), 1)):  # as ONNX Runtime's pools
+        compiled = backend_for(devs[0]).compile(ir, devs[0])
+        try:
+            assert int(compiled.compiled.get_property("INFERENCE_NUM_THREADS")) == threads
+        finally:
+            compiled.close()
 
 
 # ------------------------------------------------------------------ PyTorch's pool

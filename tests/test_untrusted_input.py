@@ -287,11 +287,14 @@ def test_graphs_share_thread_pools(ml):
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc to count threads")
-def test_big_graphs_thread_pools_are_bounded():
+def test_big_graphs_thread_pools_are_bounded(monkeypatch):
     """Graphs big enough for an intra-op pool get one only while fewer than POOLED_SESSIONS hold
     one; a destroyed graph gives its pool back."""
+    from webnn_bridge.backends import base
     from webnn_bridge.backends import onnxruntime as ort_backend
     from webnn_bridge.backends.cache import CompileCache
+
+    monkeypatch.setattr(base, "POOL_MIN_VALUE_BYTES", 1 << 20)  # these 1 MiB graphs "gain from threads"
 
     s = new_session(ML(compile_cache=CompileCache(warm_entries=0)))
     before, slots = _threads(), ort_backend.POOL_SLOTS.used
@@ -310,9 +313,11 @@ def test_a_new_graphs_pool_does_not_spin_while_idle(monkeypatch):
     a core until its first dispatch)."""
     import time
 
+    from webnn_bridge.backends import base
     from webnn_bridge.backends import onnxruntime as ort_backend
     from webnn_bridge.backends.cache import CompileCache
 
+    monkeypatch.setattr(base, "POOL_MIN_VALUE_BYTES", 1 << 20)  # this 2 MiB graph "gains from threads"
     slots = ort_backend.PoolSlots(1)  # a free pool, whatever other tests hold
     monkeypatch.setattr(ort_backend, "POOL_SLOTS", slots)
     s = new_session(ML(compile_cache=CompileCache(warm_entries=0)))

@@ -220,6 +220,25 @@ class ActivePages:
 ACTIVE_PAGES = ActivePages()
 
 
+# A graph gets a thread pool (pool_threads()) when threads shorten its runs: measured on the 2-core
+# machine with pools that do not spin (CPU thrift), one run after each pause a page's round trip
+# makes, a second thread slowed every model under about 1 ms of single-thread work (openWakeWord's
+# embedding, 85 MFLOP: 0.80 -> 0.87 ms; an OCR direction classifier, 35 MFLOP: 0.60 -> 1.19 ms;
+# six 1024x1024 matmuls on 16 rows, 200 MFLOP: 0.89 -> 0.93 ms) while it cost up to 2x the CPU
+# time: waking a sleeping thread for each operator costs more than it saves. An OCR recogniser
+# (1.5 GFLOP) ran 11.8 -> 9.7 ms. Memory-bound graphs with big values gain too.
+POOL_MIN_FLOPS = 3e8
+POOL_MIN_VALUE_BYTES = 16 << 20
+
+
+def gains_from_threads(graph: GraphIR) -> bool:
+    """Whether a graph's runs are long enough for a thread pool to pay for its wake-ups (above)."""
+    from webnn_bridge.ops.cost import graph_flops
+
+    values = sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
+    return values >= POOL_MIN_VALUE_BYTES or graph_flops(graph) >= POOL_MIN_FLOPS
+
+
 def pool_threads(active: int | None = None) -> int:
     """The threads a runtime's pool gets for a graph compiled now when the policy sets no CPU mode
     (Device.threads 0): the cores this process may use shared by the pages that dispatch now

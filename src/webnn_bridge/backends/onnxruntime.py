@@ -16,7 +16,17 @@ from webnn_bridge.ops.core import DATA_TYPES, OperationError, UnknownError
 from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.ops.registry import load_all
 
-from .base import THRIFT_THREADS, Backend, Compiled, Device, contiguous, cpu_cores, pool_threads, spinning
+from .base import (
+    THRIFT_THREADS,
+    Backend,
+    Compiled,
+    Device,
+    contiguous,
+    cpu_cores,
+    gains_from_threads,
+    pool_threads,
+    spinning,
+)
 from .cache import engine_cache_dir
 from .onnx_lowering import OPSET, _external_name, io_names, is_external, ort_storage, serialize_graph
 
@@ -35,7 +45,7 @@ log = logging.getLogger("webnn_bridge.onnxruntime")
 POOL_THREADS = 64  # at most this many intra-op pool threads in all
 POOLED_SESSIONS = max(1, POOL_THREADS // min(THRIFT_THREADS, cpu_cores()))  # sessions with a pool at once
 SPIN_US = 1000  # with --spin: how long an idle pool thread spins before it sleeps (see session_options)
-POOL_MIN_BYTES = 1 << 20  # a graph "gains from threads" when its constants + values exceed this
+POOL_MIN_BYTES = 1 << 20  # graphs with over this much work (constants + values) keep an optimized model on disk
 # Memory: ORT's CPU arena keeps what a run allocated (intermediate values) for the next run, for as
 # long as the session lives, also while the compile cache keeps it warm for nobody. Graphs whose
 # values add up to more than this run without the arena: their intermediates are allocated and
@@ -227,7 +237,7 @@ class OrtCompiled(Compiled):
         ``ep_options``: the first provider's options;
         ``threads``: a CPU mode (Device.threads): 1 runs on the caller's thread, n > 1 gets a pool
         of n threads (when the pool bound allows; else 1), 0 leaves it to the graph's size (a pool
-        of pool_threads() threads over POOL_MIN_BYTES of work);
+        of pool_threads() threads for graphs that gain from threads, base.gains_from_threads);
         ``optimized_folder``: ``model`` is ONNX Runtime's optimized model of the graph (see
         save_optimized), its external data in this folder: loaded with no optimization, and a
         failure raises ORT's error (the caller falls back to the lowered model)."""
@@ -237,7 +247,7 @@ class OrtCompiled(Compiled):
             model = serialize_graph(graph, supported_ir_version(), external=True)
         self.optimized = optimized_folder is not None
         if not threads:  # the backend's choice: a pool for graphs that gain from threads
-            threads = pool_threads() if graph_work_bytes(graph) >= POOL_MIN_BYTES else 1
+            threads = pool_threads() if gains_from_threads(graph) else 1
         self.pooled = threads > 1 and POOL_SLOTS.take()
         self.threads = threads if self.pooled else 1  # the session's intra-op threads, the caller's included
         self.arena = graph_value_bytes(graph) <= ARENA_MAX_BYTES

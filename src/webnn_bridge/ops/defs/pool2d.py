@@ -173,8 +173,18 @@ def _lower_max_exact64(lb, x: str, p) -> str:
     return from_ordered(lb, y) if unsigned else y
 
 
+def _whole_window(lb, x: str, p) -> bool:
+    """A float32 window that covers the whole unpadded input (one output per channel): ONNX's
+    global pools compute it, about 10x faster in ONNX Runtime than the same window as a kernel
+    (onnxruntime-web's WebNN EP sends ONNX GlobalAveragePool as such an averagePool2d)."""
+    return (lb.dtype(x) == "float32" and tuple(p["window"]) == tuple(p["in_hw"]) and not any(p["padding"])
+            and tuple(p["dilations"]) == (1, 1) and tuple(p["out_hw"]) == (1, 1))
+
+
 def _lower_max(lb, x: str, p) -> str:
     dtype = lb.dtype(x)
+    if _whole_window(lb, x, p):
+        return lb.node("GlobalMaxPool", [x])
     pads = _pads_for_onnx(p)
     if dtype in ("float32", "float16", "int8", "uint8"):
         if not _fits(p, pads):
@@ -195,6 +205,8 @@ def _lower_max(lb, x: str, p) -> str:
 
 
 def _lower_average(lb, x: str, p) -> str:
+    if _whole_window(lb, x, p):
+        return lb.node("GlobalAveragePool", [x])
     pads = _pads_for_onnx(p)
     # the per-position count of input elements in the window (a constant of the shapes)
     ones = np.ones((1, 1) + tuple(p["in_hw"]), np.float64)
@@ -218,6 +230,8 @@ def _lower_average(lb, x: str, p) -> str:
 
 
 def _lower_l2(lb, x: str, p) -> str:
+    if _whole_window(lb, x, p):
+        return lb.node("GlobalLpPool", [x], p=2)
     pads = _pads_for_onnx(p)
     if not _fits(p, pads):
         x = _explicit_pad(lb, x, p, pads, lb.scalar(0, lb.dtype(x)))

@@ -1,0 +1,120 @@
+"""benchmarks/bench_apps.py's pure logic: no browsers, no network, no model files."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from benchmarks import bench_apps as ba
+
+
+def _tiny(dims):
+    """x [dims...] + a constant -> y, with the given (maybe free) input dimensions."""
+    w = numpy_helper.from_array(np.arange(4, dtype=np.float32), "w")
+    graph = helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"])], "tiny",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, dims)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, dims)], [w])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def test_static_dims_fixes_free_dimensions_and_keeps_weights():
+    model = _tiny(["batch", 4])
+    model.graph.input[0].type.tensor_type.shape.dim[0].Clear()  # unset, as well as symbolic below
+    model2 = _tiny(["batch", 4])
+    model2.graph.input[0].type.tensor_type.shape.dim[0].dim_value = -1  # PaddleOCR's exports say -1
+    for m in (model, model2, _tiny(["batch", 4])):
+        out = ba.static_dims(m, {"x": [3, 4]})
+        dims = out.graph.input[0].type.tensor_type.shape.dim
+        assert [(d.dim_value, d.dim_param) for d in dims] == [(3, ""), (4, "")]
+        assert out.graph.initializer[0] == m.graph.initializer[0]
+        assert list(out.graph.node) == list(m.graph.node)
+        onnx.checker.check_model(out)
+    assert model.graph.input[0].type.tensor_type.shape.dim[1].dim_value == 4  # the original is untouched
+
+
+def test_static_dims_rejects_conflicts():
+    with pytest.raises(ValueError, match="static dimension 4"):
+        ba.static_dims(_tiny(["n", 4]), {"x": [1, 5]})
+    with pytest.raises(ValueError, match="rank"):
+        ba.static_dims(_tiny(["n", 4]), {"x": [1, 4, 1]})
+    with pytest.raises(ValueError, match="no dimensions"):
+        ba.static_dims(_tiny(["n", 4]), {})
+
+
+@pytest.mark.parametrize("app", ba.MODELS, ids=lambda a: a.short)
+def test_feeds_have_the_declared_shapes_and_types(app):
+    feeds = ba.feeds_for(app)
+    assert set(feeds) == set(app.inputs)
+    for name, (dtype, shape) in app.inputs.items():
+        assert feeds[name].dtype == np.dtype(dtype) and list(feeds[name].shape) == shape
+        assert np.all(np.isfinite(feeds[name]))
+    again = ba.feeds_for(app)
+    assert all(np.array_equal(feeds[k], again[k]) for k in feeds)  # deterministic
+
+
+def test_magika_bytes_pads_like_magika():
+    x = ba.magika_bytes(b"abc", beg=8, end=8)
+    assert x.dtype == np.int32 and x.shape == (1, 16)
+    assert x[0, :8].tolist() == [97, 98, 99] + [256] * 5
+    assert x[0, 8:].tolist() == [256] * 5 + [97, 98, 99]
+    feed = ba.feeds_for(ba.BY_NAME["magika"])["bytes"]
+    assert feed.min() >= 0 and feed.max() <= 256
+
+
+def test_text_image_has_text():
+    img = ba.text_image(48, 320, 4)
+    assert img.shape == (48, 320) and 0 <= img.min() and img.max() <= 255
+    assert 0.05 < (img < 128).mean() < 0.5
+
+
+def test_parse_console_lines():
+    values, errors = {}, {}
+    ba.parse_line('[1:2:INFO:CONSOLE:3] "BENCH det 1.5,2,NaN", source: http://x/apps.html (3)\n', values, errors)
+    ba.parse_line('[1:2:INFO:CONSOLE(3)] "BENCH_ERR rec Error: op "Foo" | at x", source: http://x (3)\n', values, errors)
+    ba.parse_line("unrelated line\n", values, errors)
+    assert values["det"][:2] == [1.5, 2.0] and np.isnan(values["det"][2])
+    assert errors == {"rec": 'Error: op "Foo" | at x'}
+
+
+def test_page_results_checks_outputs():
+    ref = np.arange(3000, dtype=np.float32)
+    values = {"m": [2.0, 1.0, 3.0], "m_load": [50.0], "m_calls": [2, 2, 2, 3, 1], "m_outn": [3000],
+              "m_out0": list(ref[:2048]), "m_out1": list(ref[2048:] + 0.5)}
+    r = ba.page_results(values, {}, ["m", "gone"], {"m": ref, "gone": ref}, {"m": {"partitions": 2, "lines": []}})
+    assert r["m"]["ms"] == 2.0 and r["m"]["reads"] == 3 and r["m"]["graphs"] == 2 and r["m"]["partitions"] == 2
+    assert r["m"]["max_err"] == 0.5 and r["m"]["error"] is None
+    assert ba.wrong(r["m"], ref, 1e-3) is False  # 0.5 <= 1e-3 * 2999
+    assert ba.wrong(r["m"], ref, 1e-4) is True
+    assert r["gone"]["error"] == "no results"
+
+
+def _round(phase, ours, native, inproc=1.0):
+    return {"phase": phase, "in-process": {"a": inproc, "b": inproc},
+            "ours": {"a": {"ms": ours, "graphs": 1, "builds": 1, "dispatches": 1, "reads": 2, "writes": 2},
+                     "b": {"error": "boom"}},
+            "native": {"a": {"ms": native, "graphs": 1, "builds": 1, "dispatches": 1, "reads": 1, "writes": 2},
+                       "b": {"ms": 5.0}}}
+
+
+def test_summary_ratios_and_targets():
+    rounds = [_round("quiet", 2.0, 4.0), _round("quiet", 3.0, 2.0), _round("quiet", 4.0, 5.0),
+              _round("busy", 6.0, 4.0), _round("busy", 3.0, 3.0), _round("busy", 4.5, 3.0)]
+    s = ba.summarize(rounds, ["a", "b"])
+    a = s["a"]
+    assert a["ours"] == 3.0 and a["native"] == 4.0 and a["in-process"] == 1.0
+    assert a["ratios"] == [0.5, 1.5, 0.8] and a["ours/native"] == 0.8  # the median of each round's ratio
+    assert a["ours busy"] == 4.5 and a["ours/native busy"] == 1.5
+    assert a["busy/quiet"] == 1.5  # ratio of the medians
+    assert a["ours calls"]["reads"] == 2 and a["native calls"]["reads"] == 1
+    b = s["b"]
+    assert b["ours"] is None and b["native"] == 5.0 and b["ours/native"] is None and b["busy/quiet"] is None
+    counts = ba.target_counts(s)
+    assert counts == {"quiet_met": 1, "quiet_of": 1, "busy_met": 1, "busy_of": 1}
+    text = ba.table(s)
+    assert "| a | 1 | 1 | 2/1 | 2 | 1.00 | 3.00 | 4.00 | 0.80x | 1.50x | 1.50x |" in text
+    assert "| b | - | - | - | - | 1.00 | - | 5.00 | - | - | - |" in text
+    assert ba.targets_line(counts).endswith("1 of 1 models")
+    s2 = ba.summarize([_round("quiet", 5.0, 4.0)], ["a"])
+    assert ba.target_counts(s2) == {"quiet_met": 0, "quiet_of": 1, "busy_met": 0, "busy_of": 0}

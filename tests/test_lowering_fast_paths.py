@@ -1,0 +1,102 @@
+"""Faster ONNX for two shapes of work onnxruntime-web's WebNN EP sends (issue 39, real models): a
+pooling window that covers the whole input (ONNX GlobalAveragePool arrives as such an
+averagePool2d) lowers to ONNX's global pools, and nearest-neighbour resample2d by integer factors
+to ONNX Runtime's asymmetric floor mode. Each must give what the reference gives, on every CPU
+backend, and the slower general form must stay where the fast one would differ."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.test_fuzz import assert_all_match, on_every_backend
+from webnn_bridge.backends.onnx_lowering import lower_graph
+from webnn_bridge.backends.onnxruntime import supported_ir_version
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.policy.inventory import REFERENCE_CPU
+
+
+def _onnx_nodes(build) -> list:
+    b = MLGraphBuilder(ML([REFERENCE_CPU]).createContext({}))
+    model, _, _ = lower_graph(b._collect(build(b)), supported_ir_version())
+    return list(model.graph.node)
+
+
+def _x(shape, dtype="float32", seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+POOLS = {"averagePool2d": ("GlobalAveragePool", "AveragePool"), "maxPool2d": ("GlobalMaxPool", "MaxPool"),
+         "l2Pool2d": ("GlobalLpPool", "LpPool")}
+
+
+@pytest.mark.parametrize("op", sorted(POOLS))
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+def test_a_window_over_the_whole_input_is_a_global_pool(op, layout):
+    shape = [2, 3, 5, 7] if layout == "nchw" else [2, 5, 7, 3]
+
+    def build(b, options=None):
+        x = b.input("x", {"dataType": "float32", "shape": shape})
+        return {"y": getattr(b, op)(x, {"layout": layout, **(options or {})})}
+
+    for options in ({}, {"windowDimensions": [5, 7]}, {"windowDimensions": [5, 7], "strides": [3, 2]}):
+        types = [n.op_type for n in _onnx_nodes(lambda b, o=options: build(b, o))]
+        assert POOLS[op][0] in types and POOLS[op][1] not in types, (options, types)
+        r = on_every_backend(lambda b, o=options: build(b, o), {"x": _x(shape)})
+        assert r["reference"]["y"].shape == ((2, 3, 1, 1) if layout == "nchw" else (2, 1, 1, 3))
+        assert_all_match(r)
+
+
+@pytest.mark.parametrize("options", [
+    {"windowDimensions": [5, 7], "padding": [1, 0, 0, 0]},  # padding: not the whole window any more
+    {"windowDimensions": [3, 7]},  # part of the input
+    {"windowDimensions": [3, 4], "dilations": [2, 2]},  # dilated over the input, still one output
+])
+def test_other_windows_keep_the_general_pool(options):
+    def build(b):
+        return {"y": b.averagePool2d(b.input("x", {"dataType": "float32", "shape": [1, 2, 5, 7]}), options)}
+
+    types = [n.op_type for n in _onnx_nodes(build)]
+    assert "GlobalAveragePool" not in types
+    assert_all_match(on_every_backend(build, {"x": _x([1, 2, 5, 7])}))
+
+
+def test_a_float16_whole_window_keeps_the_general_pool():
+    def build(b):
+        return {"y": b.averagePool2d(b.input("x", {"dataType": "float16", "shape": [1, 2, 4, 4]}))}
+
+    assert "GlobalAveragePool" not in [n.op_type for n in _onnx_nodes(build)]
+
+
+def _resize_attrs(build) -> dict:
+    (node,) = [n for n in _onnx_nodes(build) if n.op_type == "Resize"]
+    return {a.name: a.s.decode() for a in node.attribute if a.s}
+
+
+@pytest.mark.parametrize(("shape", "options", "fast"), [
+    ([1, 2, 3, 5], {"scales": [2.0, 2.0]}, True),
+    ([1, 2, 3, 5], {"scales": [3.0, 1.0]}, True),
+    ([1, 2, 3, 5], {"sizes": [12, 15]}, True),  # factors 4 and 3
+    ([1, 2, 3, 5], {"sizes": [3, 5]}, True),  # factor 1: the input
+    ([2, 4, 4, 3], {"scales": [2.0, 3.0], "axes": [1, 2]}, True),
+    ([1, 2, 4, 6], {"scales": [1.5, 2.0]}, False),  # 6 = 1.5 * 4: not an integer factor
+    ([1, 2, 4, 6], {"sizes": [2, 12]}, False),  # a downsample on one axis
+    ([1, 2, 5, 5], {"sizes": [7, 10]}, False),
+])
+def test_nearest_by_integer_factors_uses_the_floor_mode(shape, options, fast):
+    def build(b):
+        return {"y": b.resample2d(b.input("x", {"dataType": "float32", "shape": shape}),
+                                  {"mode": "nearest-neighbor", **options})}
+
+    attrs = _resize_attrs(build)
+    assert attrs["coordinate_transformation_mode"] == ("asymmetric" if fast else "half_pixel"), attrs
+    assert attrs["nearest_mode"] == ("floor" if fast else "round_prefer_floor")
+    assert_all_match(on_every_backend(build, {"x": _x(shape)}), exact=True)
+
+
+def test_linear_resample_keeps_half_pixel():
+    def build(b):
+        return {"y": b.resample2d(b.input("x", {"dataType": "float32", "shape": [1, 1, 3, 3]}),
+                                  {"mode": "linear", "scales": [2.0, 2.0]})}
+
+    assert _resize_attrs(build)["coordinate_transformation_mode"] == "half_pixel"
