@@ -604,3 +604,28 @@ def test_dispatch_checks_are_the_hosts_rules_with_the_hosts_messages(page, host)
         python_msgs.append(f"TypeError: {e.value}")
     assert dict(zip(cases, page_msgs)) == dict(zip(cases, python_msgs))
     assert "is float32 [3], the graph expects float32 [2]" in page_msgs[3]
+
+
+def test_an_accepted_binding_is_not_checked_again_but_others_are(page, host):
+    """dispatch() remembers the tensor bindings a graph accepted (onnxruntime-web dispatches the
+    same tensors every run); a binding that differs in any way is checked again, and a tensor of
+    an accepted binding that was destroyed since is refused."""
+    r = run(page, host, """
+        const x = b.input('x', f32([2]));
+        const g = await b.build({y: b.relu(x)});
+        const w = {dataType: 'float32', shape: [2], writable: true, readable: true};
+        const t = await ctx.createTensor(w), u = await ctx.createTensor(w), v = await ctx.createTensor(w);
+        const msg = (fn) => { try { fn(); return 'ok'; } catch (e) { return e.name; } };
+        const out = [];
+        ctx.writeTensor(t, new Float32Array([-1, 2]));
+        for (let i = 0; i < 3; i++) out.push(msg(() => ctx.dispatch(g, {x: t}, {y: u})));
+        out.push(Array.from(new Float32Array(await ctx.readTensor(u))));
+        out.push(msg(() => ctx.dispatch(g, {x: u}, {y: u})));  // the same tensor twice
+        out.push(msg(() => ctx.dispatch(g, {x: u}, {y: v})));  // accepted pairs in another order
+        out.push(msg(() => ctx.dispatch(g, {x: t}, {y: t})));
+        v.destroy();
+        out.push(msg(() => ctx.dispatch(g, {x: u}, {y: v})));
+        out.push(Array.from(new Float32Array(await ctx.readTensor(u))));
+        return out;""")
+    assert r == ["ok", "ok", "ok", [0, 2], "TypeError", "ok", "TypeError", "TypeError", [0, 2]]
+

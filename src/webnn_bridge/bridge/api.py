@@ -467,14 +467,22 @@ class MLContext(OperandChecks):
             raise WebNNTypeError("dispatch: the graph belongs to another context.")
         if graph.destroyed:
             raise InvalidStateError("dispatch: the graph has been destroyed.")
-        records = {}
         for kind, named in (("input", inputs), ("output", outputs)):
-            records[kind] = {}
             for name, t in named.items():
-                t = self._check_tensor(t, f"dispatch: {kind} '{name}'")
-                records[kind][name] = {"id": id(t), "constant": t.constant, "dataType": t.desc.data_type,
-                                       "shape": list(t.desc.shape)}
-        check_dispatch(records["input"], records["output"], graph.resources["input"], graph.resources["output"])
+                self._check_tensor(t, f"dispatch: {kind} '{name}'")
+        # The rules' verdict depends on the names, each tensor's descriptor and kind, and which
+        # names share a tensor (ids of tensors alive together differ): a graph keeps the bindings
+        # it accepted, so a page dispatching the same tensors again skips the checks.
+        key = (tuple((n, id(t), t.desc.data_type, t.desc.shape, t.constant) for n, t in inputs.items()),
+               tuple((n, id(t), t.desc.data_type, t.desc.shape, t.constant) for n, t in outputs.items()))
+        if key not in graph.accepted:
+            records = {kind: {name: {"id": id(t), "constant": t.constant, "dataType": t.desc.data_type,
+                                     "shape": list(t.desc.shape)} for name, t in named.items()}
+                       for kind, named in (("input", inputs), ("output", outputs))}
+            check_dispatch(records["input"], records["output"], graph.resources["input"], graph.resources["output"])
+            if len(graph.accepted) >= 64:
+                graph.accepted.clear()
+            graph.accepted.add(key)
         if graph.journal is not None:  # the crash journal notes the run while it goes on
             journal, digest, device_set = graph.journal
             with journal.running(digest, device_set):
@@ -622,6 +630,7 @@ class MLGraph:
         self.destroyed = False
         self.charged = 0  # bytes reserved in the context's budget
         self.journal = None  # (crash journal, digest, device set) where the host keeps one
+        self.accepted: set = set()  # input and output bindings dispatch() has checked (MLContext.dispatch)
 
     @property
     def devices(self) -> list[str]:
