@@ -45,6 +45,7 @@ Without the native peer (missing binary) only ours and in-process run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -493,6 +494,46 @@ def run_target(target: str, app_dir: Path, native: Path | None, shorts: list[str
             server.stop()
 
 
+# MobileNetV2 through the shim's own API (bench_webnn.py's page and rows), --mobilenet: each row's
+# (label, ours value, peer value, target) per round; None where the peer is missing
+MOBILENET_ROWS = (
+    ("MobileNetV2 inference (write + dispatch + read), ours / native", "infer", "native infer", 1.0),
+    ("MobileNetV2 first build(), ours / native", "build", "native build", 1.0),
+    ("MobileNetV2 build after a page reload / first build", "reload", "build", 0.15),
+    ("MobileNetV2 build after a host restart / first build", "restart", "build", 0.15),
+    ("tiny write + dispatch + read / bare websocket echo", "tiny", "echo_tiny", 1.5),
+)
+
+
+def mobilenet_round(pw, app: Path, echo, native: Path | None, iters: int) -> dict:
+    """One round of bench_webnn.py's no-driver MobileNetV2 rows on ours (a fresh browser and host:
+    inferences, first build, after a reload, after a restart; the tiny round trip and a bare echo
+    from the same page) and native Chromium's inference and first build."""
+    from benchmarks import bench_webnn
+
+    r = dict(bench_webnn.ours_plain(app, iters, echo))
+    if native is not None:
+        n = bench_webnn.native(pw, app, argparse.Namespace(native_chromium=str(native), iters=iters, ort_web=None))
+        r["native infer"], r["native build"] = n["infer"], n["build"]
+    return r
+
+
+def mobilenet_table(rounds: list[dict]) -> str:
+    """Per MOBILENET_ROWS row: the medians of each phase's per-round ratios against the target."""
+    lines = ["| measurement | quiet: ours ms, ratio (rounds) | busy: ratio | busy / quiet | target |",
+             "| --- | --- | --- | --- | --- |"]
+    for label, a, b, target in MOBILENET_ROWS:
+        cells = {}
+        for phase in ("quiet", "busy"):
+            rs = [r["mobilenet"] for r in rounds if r["phase"] == phase and r.get("mobilenet") and r["mobilenet"].get(b)]
+            cells[phase] = ([x[a] / x[b] for x in rs], median([x[a] for x in rs]) if rs else None)
+        (q, qa), (bz, ba) = cells["quiet"], cells["busy"]
+        lines.append(f"| {label} | {_f(qa, '{:.1f}')} ms, {_f(median(q) if q else None, '{:.2f}x')} "
+                     f"({', '.join(f'{x:.2f}' for x in q)}) | {_f(median(bz) if bz else None, '{:.2f}x')} | "
+                     f"{_f(ba / qa if ba and qa else None, '{:.2f}x')} | <= {target}x |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
@@ -502,6 +543,10 @@ def main() -> None:
     ap.add_argument("--busy", action="store_true", help="repeat the rounds with one core kept busy by another process")
     ap.add_argument("--native-chromium", type=Path, default=Path.home() / "peers" / "native" / "chromium")
     ap.add_argument("--out", type=Path, help="write every raw number here (JSON)")
+    ap.add_argument("--mobilenet", action="store_true",
+                    help="each round also runs bench_webnn.py's MobileNetV2 rows (inference and builds, ours and "
+                         "native; the tiny round trip against a bare echo), from ../shared/data's weights")
+    ap.add_argument("--mobilenet-iters", type=int, default=20)
     args = ap.parse_args()
     shorts = [s.strip() for s in args.models.split(",") if s.strip()]
     unknown = [s for s in shorts if s not in BY_NAME]
@@ -518,6 +563,25 @@ def main() -> None:
         print(f"native Chromium peer: not available ({args.native_chromium} does not exist; scripts/install_models.sh "
               "unpacks it): ours and in-process only")
     phases = ["quiet"] + (["busy"] if args.busy else [])
+    rounds, wrong_ours = [], set()
+    with contextlib.ExitStack() as stack:
+        mobilenet = None
+        if args.mobilenet:
+            from playwright.sync_api import sync_playwright
+
+            from benchmarks import bench_webnn
+
+            mapp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            bench_webnn.make_app(mapp, None)
+            echo = bench_webnn.EchoServer()
+            stack.callback(echo.stop)
+            pw = stack.enter_context(sync_playwright())
+            mobilenet = (pw, mapp, echo)
+        rounds, wrong_ours = _rounds(args, shorts, native, targets, phases, mobilenet, stack)
+    _report(args, shorts, targets, rounds, wrong_ours)
+
+
+def _rounds(args, shorts, native, targets, phases, mobilenet, stack) -> tuple[list, set]:
     rounds, wrong_ours = [], set()
     with tempfile.TemporaryDirectory() as d:
         app_dir = Path(d)
@@ -571,11 +635,21 @@ def main() -> None:
                         if all("ms" in r[t][m] for t in targets) and "native" in targets:
                             cells.append(f"ours/native {r['ours'][m]['ms'] / r['native'][m]['ms']:.2f}x")
                         print(f"  {m:7s} " + ", ".join(cells), flush=True)
+                    if mobilenet is not None:
+                        r["mobilenet"] = mobilenet_round(*mobilenet, native, args.mobilenet_iters)
+                        mm = r["mobilenet"]
+                        print("  MobileNetV2 " + ", ".join(
+                            f"{label.split(', ')[0].replace('MobileNetV2 ', '')} {mm[a] / mm[b]:.2f}x"
+                            for label, a, b, _ in MOBILENET_ROWS if mm.get(b)), flush=True)
                     rounds.append(r)
             finally:
                 if spinner is not None:
                     spinner.kill()
                     spinner.wait()
+    return rounds, wrong_ours
+
+
+def _report(args, shorts, targets, rounds, wrong_ours) -> None:
     summary = summarize(rounds, shorts)
     counts = target_counts(summary)
     print("\nmedians over rounds (ms per session.run; graphs, dispatches, reads, writes: ours, ours/native where "
@@ -601,9 +675,12 @@ def main() -> None:
     for (t, m), e in sorted(errs.items()):
         print(f"error on {t}, {m}: {e}")
     print(targets_line(counts))
+    if args.mobilenet:
+        print("\nMobileNetV2 and the tiny round trip (bench_webnn.py's rows, no driver; per-round ratios, their median):\n")
+        print(mobilenet_table(rounds))
     if args.out:
         raw = {"args": {k: str(v) for k, v in vars(args).items()}, "summary": summary, "counts": counts,
-               "rounds": rounds, "refs_max_abs": {m: float(np.max(np.abs(refs[m]))) for m in shorts}}
+               "rounds": rounds}
         args.out.write_text(json.dumps(raw, indent=1, default=float))
         print(f"raw numbers: {args.out}")
     if wrong_ours:
