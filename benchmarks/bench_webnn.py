@@ -564,7 +564,7 @@ PLAIN_REST = """  say('tiny', await (%(tiny)s)(%(tiny_args)s));
 
 
 def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = None,
-               builds_only: bool = False) -> dict:
+               builds_only: bool = False, trimmed=None) -> dict:
     """MobileNetV2, tiny graph and transfer rows through the shim in a Chromium that no driver is
     attached to.
 
@@ -573,7 +573,9 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
     dispatches, which inflates both the round trip and the host's dispatch on a small machine (the
     shim avoids it under a driver: README "Transport"). ``transport``: the shim's, chosen by the
     page (README "Transport"); by default a plain websocket here. ``builds_only``: MobileNetV2's
-    builds (and the few inferences that check them) alone, no tiny graph, transfer or echo rows."""
+    builds (and the few inferences that check them) alone, no tiny graph, transfer or echo rows.
+    ``trimmed``: a function of a list of times; the tiny round trip and the echo also under
+    "tiny_tmean" and "echo_tiny_tmean" by it (sub-millisecond times in 0.1 ms steps)."""
     w1, w2 = tiny_weights()
     n = 4 * 1024 * 1024
     rest = "" if builds_only else PLAIN_REST % {
@@ -626,6 +628,8 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
          "calls_reload": lines["reload_calls"][0], "calls_restart": lines["restart_calls"][0]}
     if builds_only:
         return r
+    if trimmed is not None:
+        r.update(tiny_tmean=trimmed(lines["tiny"]), echo_tiny_tmean=trimmed(lines["echo_tiny"]))
     return {**r, "tiny": median(lines["tiny"]), "transfer": 2 * 16 / (median(lines["transfer"]) / 1000),
             "echo_tiny": median(lines["echo_tiny"]), "echo_transfer": 2 * 16 / (median(lines["echo_transfer"]) / 1000),
             "echo_upload": median(lines["echo_upload"])}

@@ -118,3 +118,10 @@ def test_summary_ratios_and_targets():
     assert ba.targets_line(counts).endswith("1 of 1 models")
     s2 = ba.summarize([_round("quiet", 5.0, 4.0)], ["a"])
     assert ba.target_counts(s2) == {"quiet_met": 0, "quiet_of": 1, "busy_met": 0, "busy_of": 0}
+
+
+def test_trimmed_mean_averages_timer_steps_and_drops_stalls():
+    # performance.now() in 0.1 ms steps: 0.3 ms runs read as 0.2 or 0.3 or 0.4; a stall reads 9
+    times = [0.2] * 30 + [0.3] * 40 + [0.4] * 28 + [9.0, 9.0]
+    assert ba.trimmed_mean(times) == pytest.approx(0.2975, abs=0.01)
+    assert ba.trimmed_mean([1.0]) == 1.0
