@@ -2,8 +2,9 @@
 model's run would cost if the host compiled its WebNN graph and the page ran it in wasm, next to
 the run through the host and native Chromium's WebNN, in one run, rounds interleaved.
 
-For a real packaged model (default: silero VAD's 16 kHz OpenVINO export, see
-scripts/install_models.sh) it:
+For each of bench_apps.py's models (--models; default the ones under about a millisecond native:
+silero, mel, embed, cls and the held-out timer head; scripts/install_models.sh fetches them), with
+the same static input dimensions and feeds, it:
   1. runs it through onnxruntime-web's WebNN EP on ours (Debian's Chromium, the shim, a host in
      this process) and keeps every WebNN graph the page built, as the host received it;
   2. lowers each graph to ONNX exactly as the host does for ONNX Runtime
@@ -17,7 +18,8 @@ Only a model onnxruntime-web runs as ONE WebNN graph is measured this way (a spl
 parts would run between them either way).
 
     PYTHONPATH=. .venv/bin/python benchmarks/proto_page_local.py [--rounds 3] [--iters 200] \
-        [--model FILE.onnx --dims NAME=AxB ...] [--native-chromium ~/peers/native/chromium]
+        [--models silero,mel,...] [--native-chromium ~/peers/native/chromium]
+Times are trimmed means of the runs (bench_apps.trimmed_mean).
 """
 
 from __future__ import annotations
@@ -33,12 +35,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_ortweb import NATIVE_ARGS, ORT_WEB, browser_rows, feeds_for, median  # noqa: E402
+from benchmarks.bench_ortweb import NATIVE_ARGS, ORT_WEB, browser_rows, median  # noqa: E402
 from benchmarks.bench_webnn import StaticServer, _console_lines, native_env  # noqa: E402
 from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_MODEL = ROOT / ".ortweb" / "models" / "silero_vad_openvino_16k.onnx"
+DEFAULT_MODELS = "silero,mel,embed,cls,timer"
 
 LOCAL_PAGE = """<!doctype html><meta charset=utf-8><title>page-local prototype</title>
 <script src="ort/ort.min.js"></script><p>page-local</p>
@@ -98,32 +100,22 @@ def as_feeds_json(feeds: dict[str, np.ndarray]) -> str:
                        for k, v in feeds.items()})
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--model", type=Path, default=DEFAULT_MODEL)
-    ap.add_argument("--dims", action="append", default=[], metavar="NAME=AxBxC")
-    ap.add_argument("--iters", type=int, default=200)
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--native-chromium", type=Path, default=Path.home() / "peers" / "native" / "chromium")
-    args = ap.parse_args()
-    if not (ORT_WEB / "ort.min.js").is_file():
-        sys.exit(f"onnxruntime-web is missing in {ORT_WEB}: run scripts/install_ortweb.sh")
-    if not args.model.is_file():
-        sys.exit(f"{args.model} is missing: run scripts/install_models.sh")
+def measure(short: str, args, native: Path | None) -> list[dict]:
+    """The rounds of one model: {target: ms} each."""
     import onnx
 
+    from benchmarks import bench_apps
     from webnn_bridge.backends.onnx_lowering import lower_graph
     from webnn_bridge.backends.onnxruntime import supported_ir_version
 
-    native = args.native_chromium if args.native_chromium.is_file() else None
-    dims = {k: [int(v) for v in s.split("x")] for k, s in (d.split("=") for d in args.dims)}
+    app_def = bench_apps.BY_NAME[short]
     with tempfile.TemporaryDirectory() as d:
         app = Path(d)
         os.symlink(ORT_WEB, app / "ort")
-        model = onnx.load(args.model)
+        model = bench_apps.static_dims(onnx.load(bench_apps.MODELS_DIR / app_def.file),
+                                       {k: s for k, (_, s) in app_def.inputs.items()})
         onnx.save(model, app / "model.onnx")
-        feeds = feeds_for(model, 16000, dims)
-        (app / "feeds.json").write_text(as_feeds_json(feeds))
+        (app / "feeds.json").write_text(as_feeds_json(bench_apps.feeds_for(app_def)))
         catcher = GraphCatcher()
         host = start_host(own_process=True, app_dir=app)
         try:
@@ -131,10 +123,12 @@ def main() -> None:
         finally:
             host.stop()
             catcher.close()
-        print(f"model: {args.model.name}, {len(model.graph.node)} ONNX nodes; onnxruntime-web built "
-              f"{len(catcher.irs)} WebNN graph(s) of {', '.join(str(len(ir.nodes)) for ir in catcher.irs)} operators")
+        print(f"\n{short}: {app_def.what}, {len(model.graph.node)} ONNX nodes; onnxruntime-web built "
+              f"{len(catcher.irs)} WebNN graph(s) of {', '.join(str(len(ir.nodes)) for ir in catcher.irs)} operators",
+              flush=True)
         if len(catcher.irs) != 1:
-            sys.exit("the prototype measures models onnxruntime-web runs as one WebNN graph")
+            print("  skipped: the prototype measures models onnxruntime-web runs as one WebNN graph")
+            return []
         ir = catcher.irs[0]
         lowered, in_map, _ = lower_graph(ir, min(supported_ir_version(), 10))  # onnxruntime-web 1.30 reads IR <= 13
         onnx.save(lowered, app / "lowered.onnx")
@@ -143,7 +137,6 @@ def main() -> None:
                      for name, desc in ir.input_descs().items()}
         (app / "lowered_feeds.json").write_text(as_feeds_json(low_feeds))
         (app / "local.html").write_text(LOCAL_PAGE % {"iters": args.iters})
-        print(f"lowered: {len(lowered.graph.node)} ONNX nodes; {args.iters} runs per target, {args.rounds} rounds")
         rows = []
         for rnd in range(args.rounds):
             r = {"load": os.getloadavg()[0]}
@@ -152,10 +145,10 @@ def main() -> None:
                 if t == "ours":
                     host = start_host(own_process=True, app_dir=app)
                     try:
-                        r["ours (WebNN EP, host)"] = browser_rows([CHROMIUM, *CHROMIUM_ARGS], host.url, app,
-                                                                  args.iters, ["webnn"])["webnn"]
+                        lines = _rows_lines([CHROMIUM, *CHROMIUM_ARGS], host.url, app, args.iters)
                     finally:
                         host.stop()
+                    r["ours (host)"] = bench_apps.trimmed_mean(lines["webnn"])
                 elif t == "local":
                     server = StaticServer(app)
                     try:
@@ -164,29 +157,55 @@ def main() -> None:
                                                     f"--user-data-dir={profile}", f"{server.url}/local.html"])
                     finally:
                         server.stop()
-                    r["page-local (lowered, wasm)"] = median(lines["lowered"])
-                    r["ort-web wasm (original)"] = median(lines["original"])
+                    r["page-local (wasm)"] = bench_apps.trimmed_mean(lines["lowered"])
+                    r["ort-web wasm (original)"] = bench_apps.trimmed_mean(lines["original"])
                 elif native is not None:
                     server = StaticServer(app)
                     try:
-                        r["native (WebNN EP)"] = browser_rows([str(native), *NATIVE_ARGS, "--headless"], server.url,
-                                                              app, args.iters, ["webnn"], env=native_env(native))["webnn"]
+                        lines = _rows_lines([str(native), *NATIVE_ARGS, "--headless"], server.url, app, args.iters,
+                                            env=native_env(native))
                     finally:
                         server.stop()
+                    r["native"] = bench_apps.trimmed_mean(lines["webnn"])
             rows.append(r)
-            print(f"round {rnd + 1} (load {r['load']:.1f}): "
+            print(f"  round {rnd + 1} (load {r['load']:.1f}): "
                   + ", ".join(f"{k} {v:.2f} ms" for k, v in r.items() if k != "load"), flush=True)
-        print("\nmedians over rounds (ms per run):")
-        for k in rows[0]:
-            if k != "load":
-                print(f"  {k:28s} {median([r[k] for r in rows]):7.2f}")
+        return rows
+
+
+def _rows_lines(cmd: list[str], base_url: str, app: Path, iters: int, env=None) -> dict:
+    """bench_ortweb's WebNN EP page in a browser: its console lines (every run's time)."""
+    from benchmarks.bench_ortweb import FEEDS_JS, PAGE
+
+    (app / "bench.html").write_text(PAGE % {"eps": json.dumps(["webnn"]), "iters": iters, "feeds": FEEDS_JS})
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        return _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
+                               f"{base_url}/bench.html"], env=env)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--models", default=DEFAULT_MODELS)
+    ap.add_argument("--iters", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--native-chromium", type=Path, default=Path.home() / "peers" / "native" / "chromium")
+    args = ap.parse_args()
+    if not (ORT_WEB / "ort.min.js").is_file():
+        sys.exit(f"onnxruntime-web is missing in {ORT_WEB}: run scripts/install_ortweb.sh")
+    native = args.native_chromium if args.native_chromium.is_file() else None
+    if native is None:
+        print(f"native Chromium peer: not available at {args.native_chromium}")
+    results = {m.strip(): measure(m.strip(), args, native) for m in args.models.split(",") if m.strip()}
+    print("\nmedians over rounds (ms per run) and each round's ratio to native, their median:")
+    for m, rows in results.items():
+        if not rows:
+            continue
+        cells = [f"{k} {median([r[k] for r in rows]):.2f}" for k in rows[0] if k != "load"]
         if native is not None:
-            nat = "native (WebNN EP)"
-            for k in ("ours (WebNN EP, host)", "page-local (lowered, wasm)"):
-                ratios = [r[k] / r[nat] for r in rows]
-                print(f"  {k} / native: {median(ratios):.2f}x (rounds: {', '.join(f'{x:.2f}' for x in ratios)})")
-        else:
-            print(f"native Chromium peer: not available at {args.native_chromium}")
+            for k in ("ours (host)", "page-local (wasm)"):
+                ratios = [r[k] / r["native"] for r in rows]
+                cells.append(f"{k.split(' ')[0]}/native {median(ratios):.2f}x ({', '.join(f'{x:.2f}' for x in ratios)})")
+        print(f"  {m:8s} " + "; ".join(cells))
 
 
 if __name__ == "__main__":
