@@ -62,7 +62,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_ortweb import NATIVE_ARGS, ORT_WEB, in_process  # noqa: E402
-from benchmarks.bench_webnn import StaticServer, median, native_env  # noqa: E402
+from benchmarks.bench_webnn import StaticServer, median, native_env, trimmed_mean  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS_DIR = ROOT / ".ortweb" / "models"
@@ -395,16 +395,6 @@ def run_page(cmd: list[str], timeout_s: float, env=None) -> tuple[dict, dict, di
             proc.wait()
 
 
-def trimmed_mean(xs, cut: float = 0.1) -> float:
-    """The mean of the middle values (``cut`` of them left out at each end): the browsers'
-    performance.now() counts in steps of 0.1 ms, so the median of sub-millisecond runs is one of a
-    few steps; the trimmed mean averages the steps out and still drops stalls."""
-    xs = sorted(xs)
-    k = int(len(xs) * cut)
-    mid = xs[k:len(xs) - k] or xs
-    return sum(mid) / len(mid)
-
-
 def page_results(values: dict, errors: dict, shorts: list[str], refs: dict, notes: dict | None = None) -> dict:
     """Per model: its ms per run (trimmed_mean), times, WebNN call counts, max abs error of the first output
     against ``refs[short]``, or its error; onnxruntime-web's partitions from ``notes``."""
@@ -557,7 +547,7 @@ def mobilenet_round(pw, app: Path, echo, native: Path | None, iters: int) -> dic
     from the same page) and native Chromium's inference and first build."""
     from benchmarks import bench_webnn
 
-    r = dict(bench_webnn.ours_plain(app, iters, echo, trimmed=trimmed_mean))
+    r = dict(bench_webnn.ours_plain(app, iters, echo))
     if native is not None:
         n = bench_webnn.native(pw, app, argparse.Namespace(native_chromium=str(native), iters=iters, ort_web=None))
         r["native infer"], r["native build"] = n["infer"], n["build"]

@@ -147,20 +147,20 @@ def timed(fn, iters: int, pause_s: float = 0.0) -> float:
 PAUSE_S = 0.004  # about the time a page's run spends away from the host (--host-dispatch)
 
 
-class GraphKeeper:
-    """Keeps the first graph a page dispatches on the host (this process's host thread)."""
+class GraphCatcher:
+    """Every distinct WebNN graph a page dispatches on a host in this process (``irs``, in order)."""
 
     def __init__(self):
         from webnn_bridge.bridge import api
 
-        self.ir = None
+        self.irs: list = []
         self._api, self._dispatch = api, api.MLContext.dispatch
-        keeper = self
+        catcher = self
 
         def dispatch(ctx, graph, inputs, outputs):
-            if keeper.ir is None:
-                keeper.ir = graph.ir
-            return keeper._dispatch(ctx, graph, inputs, outputs)
+            if all(ir is not graph.ir for ir in catcher.irs):
+                catcher.irs.append(graph.ir)
+            return catcher._dispatch(ctx, graph, inputs, outputs)
 
         api.MLContext.dispatch = dispatch
 
@@ -401,7 +401,7 @@ def main() -> None:
             print(f"native Chromium peer: not available ({args.native_chromium} does not exist; README 'Performance' "
                   "says how to unpack npm @sparticuz/chromium@153.0.0 there)")
         rows = []
-        keeper = GraphKeeper() if args.host_dispatch else None
+        keeper = GraphCatcher() if args.host_dispatch else None
         for rnd in range(args.rounds):
             r = {"in-process": in_process(app / "model.onnx", feeds, args.iters)}
             host = start_host(own_process=True, app_dir=app)
@@ -467,11 +467,11 @@ def main() -> None:
                 print(f"  {label:66s}" + "".join(f"{cols[c][k]:12.2f}" for c in cols))
         if keeper is not None:
             keeper.close()
-            if keeper.ir is None:
+            if not keeper.irs:
                 print("\nhost dispatch: the page dispatched no graph on ours")
             else:
                 print(f"\nhost dispatch of onnxruntime-web's first WebNN graph, in this process ({args.iters} runs):")
-                for k, v in host_dispatch(keeper.ir, app / "model.onnx", feeds, args.iters).items():
+                for k, v in host_dispatch(keeper.irs[0], app / "model.onnx", feeds, args.iters).items():
                     print(f"  {k:56s} {v:8.3f}" if isinstance(v, float) else f"  {k:56s} {v:8d}")
 
 

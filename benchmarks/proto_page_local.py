@@ -35,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_ortweb import NATIVE_ARGS, ORT_WEB, browser_rows, median  # noqa: E402
+from benchmarks.bench_ortweb import NATIVE_ARGS, ORT_WEB, GraphCatcher, browser_rows, median  # noqa: E402
 from benchmarks.bench_webnn import StaticServer, native_env, page_console  # noqa: E402
 from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host  # noqa: E402
 
@@ -72,27 +72,6 @@ LOCAL_PAGE = """<!doctype html><meta charset=utf-8><title>page-local prototype</
   }
   say('done', [0]);
 });</script>"""
-
-
-class GraphCatcher:
-    """Every distinct WebNN graph a page dispatches on a host in this process."""
-
-    def __init__(self):
-        from webnn_bridge.bridge import api
-
-        self.irs: list = []
-        self._api, self._dispatch = api, api.MLContext.dispatch
-        catcher = self
-
-        def dispatch(ctx, graph, inputs, outputs):
-            if all(ir is not graph.ir for ir in catcher.irs):
-                catcher.irs.append(graph.ir)
-            return catcher._dispatch(ctx, graph, inputs, outputs)
-
-        api.MLContext.dispatch = dispatch
-
-    def close(self):
-        self._api.MLContext.dispatch = self._dispatch
 
 
 def as_feeds_json(feeds: dict[str, np.ndarray]) -> str:

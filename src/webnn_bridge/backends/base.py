@@ -231,12 +231,16 @@ POOL_MIN_FLOPS = 3e8
 POOL_MIN_VALUE_BYTES = 16 << 20
 
 
+def graph_value_bytes(graph: GraphIR) -> int:
+    """The bytes of every value a graph computes (an upper bound of what a run allocates)."""
+    return sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
+
+
 def gains_from_threads(graph: GraphIR) -> bool:
     """Whether a graph's runs are long enough for a thread pool to pay for its wake-ups (above)."""
     from webnn_bridge.ops.cost import graph_flops
 
-    values = sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
-    return values >= POOL_MIN_VALUE_BYTES or graph_flops(graph) >= POOL_MIN_FLOPS
+    return graph_value_bytes(graph) >= POOL_MIN_VALUE_BYTES or graph_flops(graph) >= POOL_MIN_FLOPS
 
 
 def pool_threads(active: int | None = None) -> int:

@@ -24,6 +24,7 @@ from .base import (
     contiguous,
     cpu_cores,
     gains_from_threads,
+    graph_value_bytes,
     pool_threads,
     spinning,
 )
@@ -147,13 +148,7 @@ POOL_SLOTS = PoolSlots(POOLED_SESSIONS)
 
 def graph_work_bytes(graph: GraphIR) -> int:
     """A cheap size of a graph's work: the bytes of its constants and of every value it computes."""
-    values = sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
-    return values + graph.constant_bytes()
-
-
-def graph_value_bytes(graph: GraphIR) -> int:
-    """The bytes of every value a graph computes (an upper bound of what a run allocates)."""
-    return sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
+    return graph_value_bytes(graph) + graph.constant_bytes()
 
 
 def session_options(pooled: bool = False, arena: bool = True, threads: int = 0, spin: bool | None = None):

@@ -93,7 +93,8 @@ def _reference(call: Call):
 
 def _lower(lb, call: Call):
     x = call["input"]
-    axes, out, new_shape = _plan(call, lb.shape(x))
+    shape = lb.shape(x)
+    axes, out, new_shape = _plan(call, shape)
     mode = call.get("mode", "nearest-neighbor")
     dt = lb.dtype(x)
     xf = lb.cast(x, "float32")
@@ -102,7 +103,6 @@ def _lower(lb, call: Call):
     attrs = dict(coordinate_transformation_mode="half_pixel")
     if mode == "nearest-neighbor":
         attrs.update(mode="nearest", nearest_mode="round_prefer_floor")
-        shape = lb.shape(x)
         if all(o % shape[a] == 0 for a, o in zip(axes, out)):
             # an integer factor k on every axis: output i = k * j + r (0 <= r < k) has the
             # half-pixel source j + (r + 0.5) / k - 0.5, within half an index of j, so it picks
