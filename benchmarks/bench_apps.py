@@ -309,7 +309,9 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web apps</title>
       }
       counting = false;
       const n = %(c1)d - %(c0)d;
-      say(`${m}_calls`, [built, graphs.size, counts.dispatch / n, counts.readTensor / n, counts.writeTensor / n]);
+      // graphs the page runs itself (a host with --page-local; WebNNBridge.inPage is the shim's)
+      const inPage = typeof WebNNBridge === 'object' && WebNNBridge.inPage ? [...graphs].filter((g) => WebNNBridge.inPage(g)).length : 0;
+      say(`${m}_calls`, [built, graphs.size, counts.dispatch / n, counts.readTensor / n, counts.writeTensor / n, inPage]);
       const times = [];
       let out = null;
       const t2 = performance.now();
@@ -405,12 +407,12 @@ def page_results(values: dict, errors: dict, shorts: list[str], refs: dict, note
         r.update({k: note[k] for k in ("partitions", "nodes", "webnn_nodes") if k in note})
         r["console"] = note.get("lines", [])
         if m in values and f"{m}_calls" in values:
-            built, distinct, disp, reads, writes = values[f"{m}_calls"]
+            built, distinct, disp, reads, writes, in_page = (values[f"{m}_calls"] + [0.0])[:6]
             r.update({"ms": trimmed_mean(values[m]), "median_ms": median(values[m]), "times": values[m],
                       "load_ms": values[f"{m}_load"][0],
                       "mean_ms": values.get(f"{m}_mean", [None])[0],
                       "builds": int(built), "graphs": int(distinct), "dispatches": disp, "reads": reads,
-                      "writes": writes})
+                      "writes": writes, "in_page": int(in_page)})
             n = int(values.get(f"{m}_outn", [0])[0])
             got = np.concatenate([np.array(values.get(f"{m}_out{k}", []), np.float64)
                                   for k in range((n + 2047) // 2048)] or [np.zeros(0)])
@@ -453,28 +455,32 @@ def summarize(rounds: list[dict], shorts: list[str]) -> dict[str, dict]:
         for phase in ("quiet", "busy"):
             rs = [r for r in rounds if r["phase"] == phase]
             suffix = "" if phase == "quiet" else " busy"
-            for target in ("in-process", "ours", "native"):
+            for target in ("in-process", "ours", "page", "native"):
                 s[target + suffix] = med([ms(r, target, m) for r in rs])
-            per = [ms(r, "ours", m) / ms(r, "native", m) for r in rs
-                   if ms(r, "ours", m) is not None and ms(r, "native", m)]
-            s["ratios" + suffix] = per
-            s["ours/native" + suffix] = median(per) if per else None
+            for mine, key in (("ours", ""), ("page", "page ")):  # "page": ours with --page-local
+                per = [ms(r, mine, m) / ms(r, "native", m) for r in rs
+                       if ms(r, mine, m) is not None and ms(r, "native", m)]
+                s[key + "ratios" + suffix] = per
+                s[f"{mine}/native" + suffix] = median(per) if per else None
         s["busy/quiet"] = s["ours busy"] / s["ours"] if s["ours busy"] is not None and s["ours"] else None
-        for target in ("ours", "native"):  # the WebNN calls, from the target's first round that ran the model
+        s["page busy/quiet"] = s["page busy"] / s["page"] if s["page busy"] is not None and s["page"] else None
+        for target in ("ours", "page", "native"):  # the WebNN calls, from the target's first round that ran the model
             for r in rounds:
                 v = r.get(target, {}).get(m)
                 if isinstance(v, dict) and "graphs" in v:
                     s[f"{target} calls"] = {k: v.get(k) for k in ("builds", "graphs", "dispatches", "reads", "writes",
-                                                                  "partitions", "nodes", "webnn_nodes")}
+                                                                  "partitions", "nodes", "webnn_nodes", "in_page")}
                     break
         out[m] = s
     return out
 
 
-def target_counts(summary: dict) -> dict:
-    """How many models meet each target, of how many measured."""
-    q = [s["ours/native"] for s in summary.values() if s.get("ours/native") is not None]
-    b = [s["busy/quiet"] for s in summary.values() if s.get("busy/quiet") is not None]
+def target_counts(summary: dict, mine: str = "ours") -> dict:
+    """How many models meet each target, of how many measured (``mine``: "ours", or "page" for the
+    host with --page-local)."""
+    busy = "busy/quiet" if mine == "ours" else f"{mine} busy/quiet"
+    q = [s[f"{mine}/native"] for s in summary.values() if s.get(f"{mine}/native") is not None]
+    b = [s[busy] for s in summary.values() if s.get(busy) is not None]
     return {"quiet_met": sum(x <= TARGET_QUIET for x in q), "quiet_of": len(q),
             "busy_met": sum(x <= TARGET_BUSY for x in b), "busy_of": len(b)}
 
@@ -493,31 +499,56 @@ def _calls(s: dict, key: str) -> str:
 
 
 def table(summary: dict) -> str:
+    page = any(s.get("page") is not None for s in summary.values())
     head = ["model", "graphs", "dispatches/run", "reads/run", "writes/run", "in-process ms", "ours ms", "native ms",
             "ours/native (quiet)", "same busy", "ours busy / ours quiet"]
+    if page:
+        head += ["graphs in the page", "page-local ms", "page-local/native (quiet)", "same busy",
+                 "page-local busy / quiet"]
     rows = [head, ["---"] * len(head)]
     for m, s in summary.items():
-        rows.append([m, _calls(s, "graphs"), _calls(s, "dispatches"), _calls(s, "reads"), _calls(s, "writes"),
-                     _f(s["in-process"]), _f(s["ours"]), _f(s["native"]), _f(s["ours/native"], "{:.2f}x"),
-                     _f(s["ours/native busy"], "{:.2f}x"), _f(s["busy/quiet"], "{:.2f}x")])
+        row = [m, _calls(s, "graphs"), _calls(s, "dispatches"), _calls(s, "reads"), _calls(s, "writes"),
+               _f(s["in-process"]), _f(s["ours"]), _f(s["native"]), _f(s["ours/native"], "{:.2f}x"),
+               _f(s["ours/native busy"], "{:.2f}x"), _f(s["busy/quiet"], "{:.2f}x")]
+        if page:
+            c = s.get("page calls") or {}
+            row += [f"{c.get('in_page', '-')} of {c.get('graphs', '-')}", _f(s["page"]), _f(s["page/native"], "{:.2f}x"),
+                    _f(s["page/native busy"], "{:.2f}x"), _f(s["page busy/quiet"], "{:.2f}x")]
+        rows.append(row)
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
 
 
-def targets_line(counts: dict) -> str:
-    return (f"targets: ours <= {TARGET_QUIET:.1f}x native (quiet): {counts['quiet_met']} of {counts['quiet_of']} "
-            f"models; ours busy <= {TARGET_BUSY:.1f}x ours quiet: {counts['busy_met']} of {counts['busy_of']} models")
+def targets_line(counts: dict, mine: str = "ours") -> str:
+    return (f"targets: {mine} <= {TARGET_QUIET:.1f}x native (quiet): {counts['quiet_met']} of {counts['quiet_of']} "
+            f"models; {mine} busy <= {TARGET_BUSY:.1f}x {mine} quiet: {counts['busy_met']} of {counts['busy_of']} models")
 
 
 # --------------------------------------------------------------------------- running
 
 
-def run_target(target: str, app_dir: Path, native: Path | None, shorts: list[str], timeout_s: float):
+def run_target(target: str, app_dir: Path, native: Path | None, shorts: list[str], timeout_s: float,
+               placements: list | None = None):
+    """One browser running every model: "ours" (the host as serve starts it), "page" (the host with
+    --page-local: small graphs run in the page) or "native". ``placements``: the page target's
+    builds are appended there as (where, first reason lines)."""
     from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host
 
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         tail = ["--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}"]
-        if target == "ours":
-            host = start_host(own_process=True, app_dir=app_dir)
+        if target in ("ours", "page"):
+            kw = {}
+            if target == "page":
+                from webnn_bridge.backends.page import default_runtime_folder
+
+                def observe(event, facts):
+                    if event == "build":
+                        g = facts["graph"]
+                        placements.append(("page" if g.in_page else g.placement.device.id, g.placement.reasons[:2]))
+
+                kw = {"page_runtime": default_runtime_folder()}
+                if placements is not None:  # an observer: its host asks pages for latencies (not in timed rounds)
+                    kw["observer"] = observe
+            host = start_host(own_process=True, app_dir=app_dir, **kw)
             try:
                 return run_page([CHROMIUM, *CHROMIUM_ARGS, *tail, f"{host.url}/apps.html"], timeout_s)
             finally:
@@ -584,6 +615,8 @@ def main() -> None:
                     help="each round also runs bench_webnn.py's MobileNetV2 rows (inference and builds, ours and "
                          "native; the tiny round trip against a bare echo), from ../shared/data's weights")
     ap.add_argument("--mobilenet-iters", type=int, default=20)
+    ap.add_argument("--page-local", action="store_true",
+                    help="a third target in the same rounds: ours with serve --page-local (small graphs in the page)")
     args = ap.parse_args()
     shorts = [s.strip() for s in (args.models or ",".join(a.short for a in SETS[args.set])).split(",") if s.strip()]
     if "mobilenet" in shorts:
@@ -598,6 +631,12 @@ def main() -> None:
         sys.exit(f"models missing in {MODELS_DIR}: {missing}: run scripts/install_models.sh")
     native = args.native_chromium if args.native_chromium.is_file() else None
     targets = ["ours", "native"] if native else ["ours"]
+    if args.page_local:
+        from webnn_bridge.backends.page import default_runtime_folder
+
+        if default_runtime_folder() is None:
+            sys.exit("--page-local: onnxruntime-web's wasm runtime is missing in .ortweb/: run scripts/install_ortweb.sh")
+        targets.insert(1, "page")
     if native is None:
         print(f"native Chromium peer: not available ({args.native_chromium} does not exist; scripts/install_models.sh "
               "unpacks it): ours and in-process only")
@@ -636,6 +675,12 @@ def _rounds(args, shorts, native, targets, phases, mobilenet, stack) -> tuple[li
                   + ", ".join(f"{k} {dt}{s}" for k, (dt, s) in a.inputs.items()) + f"; {a.file}")
         # a per-browser limit: every model's runs at a generous 1 s each, plus launches and loads
         timeout_s = 120 + len(shorts) * (args.iters + WARMUP) * 1.0
+        if "page" in targets:  # where the policy puts each WebNN graph, and why (an untimed pass)
+            placements: list = []
+            run_target("page", app_dir, native, shorts, timeout_s, placements)
+            print("placements with --page-local (each WebNN graph onnxruntime-web built, in build order):")
+            for where, reasons in placements:
+                print(f"  {where}: " + "; ".join(reasons)[:400])
         n = 0
         for phase in phases:
             spinner = None
@@ -673,6 +718,10 @@ def _rounds(args, shorts, native, targets, phases, mobilenet, stack) -> tuple[li
                                 cells.append(f"{target} ERROR: {v['error']}")
                         if all("ms" in r[t][m] for t in targets) and "native" in targets:
                             cells.append(f"ours/native {r['ours'][m]['ms'] / r['native'][m]['ms']:.2f}x")
+                            if "page" in targets:
+                                cells.append(f"page/native {r['page'][m]['ms'] / r['native'][m]['ms']:.2f}x "
+                                             f"({r['page'][m].get('in_page', 0)} of {r['page'][m].get('graphs')} "
+                                             "graphs in the page)")
                         print(f"  {m:7s} " + ", ".join(cells), flush=True)
                     if mobilenet is not None:
                         r["mobilenet"] = mobilenet_round(*mobilenet, native, args.mobilenet_iters)
@@ -710,10 +759,17 @@ def _report(args, shorts, targets, rounds, wrong_ours) -> None:
         f"{m} " + (" ".join(f"{x:.2f}" for x in s["ratios"]) or "-") + (
             " | busy " + " ".join(f"{x:.2f}" for x in s["ratios busy"]) if s["ratios busy"] else "")
         for m, s in summary.items()))
+    if "page" in targets:
+        print("per-round page-local/native: " + "; ".join(
+            f"{m} " + (" ".join(f"{x:.2f}" for x in s["page ratios"]) or "-") + (
+                " | busy " + " ".join(f"{x:.2f}" for x in s["page ratios busy"]) if s["page ratios busy"] else "")
+            for m, s in summary.items()))
     errs = {(t, m): r[t][m]["error"] for r in rounds for t in targets for m in shorts if r[t][m].get("error")}
     for (t, m), e in sorted(errs.items()):
         print(f"error on {t}, {m}: {e}")
     print(targets_line(counts))
+    if "page" in targets:
+        print(targets_line(target_counts(summary, "page"), "page-local"))
     if args.mobilenet:
         print("\nMobileNetV2 and the tiny round trip (bench_webnn.py's rows, no driver; per-round ratios, their median):\n")
         print(mobilenet_table(rounds))

@@ -12,11 +12,13 @@ def all_backends() -> list[type]:
     from .coreml import CoreMLBackend
     from .onnxruntime import OnnxRuntimeBackend
     from .openvino import OpenVinoBackend
+    from .page import PageBackend
     from .reference import ReferenceBackend
     from .tensorrt import TensorRtBackend
     from .torch import TorchBackend
 
-    return [OnnxRuntimeBackend, TensorRtBackend, CoreMLBackend, OpenVinoBackend, TorchBackend, ReferenceBackend]
+    return [OnnxRuntimeBackend, TensorRtBackend, CoreMLBackend, OpenVinoBackend, TorchBackend, ReferenceBackend,
+            PageBackend]
 
 
 def backend_for(device: "Device") -> "Backend":

@@ -114,6 +114,14 @@ class ML:
                                     fingerprint=self.memo_fingerprint)
         self.constant_store = ConstantStore(directory=directory / "constants" if directory is not None else None)
         self._memo_fingerprint: str | None = None
+        # serve --page-local: the page's own runtime (backends/page.py), where the policy's [page]
+        # rules may place small graphs of contexts whose page can run them (MLContext.page_local)
+        self.page_device: Device | None = None
+
+    @property
+    def placeable(self) -> list[Device]:
+        """Every device a placement may name: the inventory and the page's runtime when served."""
+        return self.inventory + ([self.page_device] if self.page_device is not None else [])
 
     def memo_fingerprint(self) -> str:
         """What besides a build message decides its validation here (memo_disk.host_fingerprint):
@@ -194,6 +202,9 @@ class MLContext(OperandChecks):
         # compile caches are partitioned by this (the host sets the page's origin): a build's
         # timing must never reveal what another origin built
         self.cache_partition = ""
+        # the page behind this context runs graphs itself (the host sets it when the page says so
+        # and serves a page runtime): builds may then be placed on ml.page_device
+        self.page_local = False
 
     # -- state
     @property
@@ -239,7 +250,7 @@ class MLContext(OperandChecks):
         """The devices that compile and run a graph of this placement."""
         if self._on_exec_device(placement):
             return [self.exec_device]
-        by_id = {d.id: d for d in self.ml.inventory}
+        by_id = {d.id: d for d in self.ml.placeable}
         return [by_id[i] for i in dict.fromkeys(placement.assignment) if i in by_id]
 
     def _avoid_crashes(self, ir: GraphIR, placement, digest: str, journal):
@@ -305,7 +316,7 @@ class MLContext(OperandChecks):
         cache, part = self.ml.compile_cache, self.cache_partition
         if self._on_exec_device(placement):
             return cache.compile(self.backend, ir, self.exec_device, part, digest)
-        devices = {d.id: d for d in self.ml.inventory}
+        devices = {d.id: d for d in self.ml.placeable}
         if placement.threads:  # the placement's CPU mode, on the CPUs whose backend takes one
             devices = {i: dataclasses.replace(d, threads=placement.threads) if takes_cpu_modes(d) else d
                        for i, d in devices.items()}
@@ -321,7 +332,8 @@ class MLContext(OperandChecks):
     def memo_key(self) -> str:
         """What besides a graph decides its validation and placement in this context."""
         return repr((self.device.id, self.exec_device.id, self.limits_profile, self.accelerated,
-                     sorted((k, repr(v)) for k, v in self.options.items())))
+                     sorted((k, repr(v)) for k, v in self.options.items()))
+                    + (("page",) if self.page_local else ()))
 
     def graph_from_ir(self, ir: GraphIR, placement, digest: str | None = None) -> MLGraph:
         """The compile step of build(): a validated graph becomes an MLGraph of this context.
@@ -417,10 +429,12 @@ class MLContext(OperandChecks):
             t.fail("the write that was to fill it failed (the host ran out of memory)")
             raise
 
-    def write_received(self, tensor: MLTensor, payload: memoryview) -> None:
+    def write_received(self, tensor: MLTensor, payload: memoryview, move: bool = False) -> None:
         """writeTensor with bytes the host received from a page: a read-only frame, so the
-        tensor keeps a view of it instead of a copy (copied only when mutable or unaligned)."""
-        t = self._writable(tensor)
+        tensor keeps a view of it instead of a copy (copied only when mutable or unaligned).
+        ``move``: the shim moves the contents a graph in the page left (backends/page.py) to the
+        host for a graph here: any tensor of the context, writable by the page or not."""
+        t = self._check_tensor(tensor, "writeTensor: tensor") if move else self._writable(tensor)
         if len(payload) != t.desc.byte_length:
             raise WebNNTypeError(f"writeTensor: byte length {len(payload)} does not match {t.desc} "
                                  f"({t.desc.byte_length} bytes).")
@@ -434,9 +448,17 @@ class MLContext(OperandChecks):
             t.fail("the write that was to fill it failed (the host ran out of memory)")
             raise
 
-    def read_view(self, tensor: MLTensor) -> np.ndarray:
+    def read_view(self, tensor: MLTensor, move: bool = False) -> np.ndarray:
         """readTensor for the host's sessions: the tensor's current contents, not copied (the
-        caller serializes them at once; dispatch replaces, never mutates, a tensor's array)."""
+        caller serializes them at once; dispatch replaces, never mutates, a tensor's array).
+        ``move``: the shim takes the contents to a graph in the page: readable by the page or not."""
+        if move:
+            t = self._check_tensor(tensor, "readTensor: tensor")
+            if self.is_lost:
+                raise InvalidStateError("The context is lost.")
+            if t.failed is not None:
+                raise UnknownError(f"the tensor's contents are undefined: {t.failed}")
+            return t.data
         return self._readable(tensor).data
 
     def readTensor(self, tensor: MLTensor, outputData: Any = None) -> np.ndarray | None:  # noqa: N802,N803
@@ -646,6 +668,11 @@ class MLGraph:
         return {kind: {n: {"dataType": d.data_type, "shape": list(d.shape)} for n, d in descs.items()}
                 for kind, descs in (("input", self.ir.input_descs()), ("output", self.ir.output_descs()))}
 
+    @property
+    def in_page(self) -> bool:
+        """Whether the page runs this graph (placed on the page's runtime, backends/page.py)."""
+        return self.placement is not None and self.placement.device.backend == "page"
+
     def destroy(self) -> None:
         if self.destroyed:
             return
@@ -672,6 +699,7 @@ class MLGraphBuilder:
         self.context = context
         self.has_built = False
         self.input_names: set[str] = set()
+        self.page_ok = True  # False: this build may not go to the page's runtime (its page could not run it)
         # no list of the builder's nodes: an operand holds its builder, so a builder that held its
         # operands' nodes would be a reference cycle, and a page's constants would wait for the
         # cyclic collector after the page left (issue 38). build() finds the nodes from the outputs.
@@ -770,8 +798,10 @@ class MLGraphBuilder:
         self.has_built = True
         from webnn_bridge.policy import engine
 
-        placement = engine.decide_build(self.context.decision, ir, self.context.ml.inventory, self.context.ml.rules)
-        return self.context.graph_from_ir(ir, placement)
+        ctx = self.context
+        page = ctx.ml.page_device if ctx.page_local and self.page_ok else None
+        placement = engine.decide_build(ctx.decision, ir, ctx.ml.inventory, ctx.ml.rules, page=page)
+        return ctx.graph_from_ir(ir, placement)
 
     def _collect(self, outputs: Mapping[str, MLOperand]) -> GraphIR:
         ir = GraphIR()

@@ -273,6 +273,14 @@ def _serve(args) -> int:
         import os
 
         os.environ["WEBNN_BRIDGE_SPIN"] = "1"
+    page_runtime = None
+    if args.page_local is not None:
+        from webnn_bridge.backends.page import RUNTIME_FILES, default_runtime_folder, runtime_folder
+
+        page_runtime = runtime_folder(args.page_local) if args.page_local else default_runtime_folder()
+        if page_runtime is None:
+            raise UsageError(f"--page-local {args.page_local or '(default)'}: no folder with {', '.join(RUNTIME_FILES)} "
+                             "(bash scripts/install_ortweb.sh fetches them into .ortweb/)")
     if args.restart_on_crash:  # the options are checked above, once; the host runs in a child
         return _supervise(args.argv, args.port)
     ml = ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir)()  # a bad profile or rules file fails here, in one line
@@ -293,6 +301,7 @@ def _serve(args) -> int:
         token=token,
         trusted_proxies=list(args.trusted_proxy),
         drain_timeout_s=args.drain_timeout,
+        page_runtime=page_runtime,
     )
     if args.metrics_allow:
         config.metrics_allow = list(args.metrics_allow)
@@ -557,6 +566,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let runtimes' pool threads spin between a run's operators (about 0.2 ms faster a run "
                         "of a big graph, for a core or more of CPU time while it runs; default: they sleep; "
                         "also WEBNN_BRIDGE_SPIN=1)")
+    s.add_argument("--page-local", metavar="DIR", nargs="?", const="",
+                   help="serve onnxruntime-web's wasm runtime from DIR (default: $WEBNN_BRIDGE_PAGE_RUNTIME, else "
+                        ".ortweb/onnxruntime-web-* here, which scripts/install_ortweb.sh fills) and let pages run "
+                        "the small graphs the policy's [page] rules place there themselves: no round trip per dispatch")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions opening and closing, and refused origins")
     s.set_defaults(func=_serve, parser=s)
 

@@ -33,6 +33,8 @@ Buffer = bytes | bytearray | memoryview  # or anything else with the buffer prot
 PROTOCOL_VERSION = 1
 MAX_HEADER = 16 * 1024 * 1024  # JSON part of any frame (tensor bytes travel as payload)
 RAW_MIN_BYTES = 64 * 1024  # a payload this big travels as a raw frame (smaller ones ride in their message's)
+# where a host that serves a page runtime (serve --page-local, backends/page.py) serves its files
+PAGE_RUNTIME_PATH = "/webnn/page-runtime/"
 MAX_DEPTH = 32  # nesting of JSON arrays/objects; the deepest real message is far below
 
 

@@ -3,6 +3,8 @@
 Routes (all on one port):
 - ``/webnn``              websocket; one Session per connection (allowed origins only);
 - ``/webnn-shim.js``      the shim script (public code, served to any page);
+- ``/webnn/page-runtime/<file>`` onnxruntime-web's wasm runtime, for pages that run small graphs
+                          themselves (``serve --page-local``, backends/page.py; public code, like the shim);
 - ``/webnn/origin``       tells a page only whether its own Origin is allowed (so the shim can
                           explain a refused websocket, which browsers report without a status);
 - ``/healthz``, ``/readyz`` liveness, and readiness for new sessions (503 while draining);
@@ -53,6 +55,7 @@ from .session import ALIVE, Session, SessionLimits, keepalive_interval
 log = logging.getLogger("webnn_bridge.server")
 
 SHIM_PATH = "/webnn-shim.js"
+PAGE_RUNTIME_PATH = protocol.PAGE_RUNTIME_PATH
 WS_PATH = "/webnn"
 SWITCH_INTERVAL_S = 0.001
 ORIGIN_PATH = "/webnn/origin"
@@ -103,6 +106,9 @@ class HostConfig:
     metrics_allow: list[str] = field(default_factory=lambda: list(LOOPBACK_NETS))
     # SIGTERM: refuse new sessions, let open ones finish for at most this long, then close them
     drain_timeout_s: float = 30.0
+    # serve --page-local: the folder of onnxruntime-web's wasm runtime (backends/page.py), served to
+    # pages that then run the small graphs the policy's [page] rules place there themselves
+    page_runtime: str | os.PathLike | None = None
 
 
 class _MemoryErrorLine(logging.Filter):
@@ -368,6 +374,14 @@ class Host:
         self.ssl = tls_context(config)  # a bad certificate or key fails here, before anything starts
         self.scheme = "https" if self.ssl is not None else "http"
         self.ml = config.ml_factory()
+        if config.page_runtime is not None:
+            from webnn_bridge.backends.page import RUNTIME_FILES, page_device, runtime_folder
+
+            folder = runtime_folder(config.page_runtime)
+            if folder is None:
+                raise ValueError(f"page runtime {config.page_runtime}: needs {', '.join(RUNTIME_FILES)} "
+                                 "(bash scripts/install_ortweb.sh puts them in .ortweb/onnxruntime-web-*)")
+            self.ml.page_device = page_device(folder.absolute())
         self.ml.budget.limit = config.host_budget_bytes
         self.ml.session_limits = SessionLimits(
             config.session_budget_bytes, config.max_graphs_per_session, config.keepalive_timeout_s,
@@ -529,7 +543,23 @@ class Host:
             return _head(request, _response(200, body, "text/javascript; charset=utf-8", extra))
         if path == ORIGIN_PATH:
             return self.origin_probe(request, proxied)
+        if path.startswith(PAGE_RUNTIME_PATH):
+            return self.page_runtime(request, path[len(PAGE_RUNTIME_PATH):])
         return self.static(request, url)
+
+    def page_runtime(self, request: Request, name: str) -> Response | Awaitable[Response]:
+        """One of the page runtime's files (backends/page.RUNTIME_FILES), to any page, as the shim
+        is: read off the event loop, revalidated by ETag (the browser keeps its compiled wasm)."""
+        from webnn_bridge.backends.page import RUNTIME_FILES
+
+        device = self.ml.page_device
+        if device is None or name not in RUNTIME_FILES:
+            return _response(404, b"not found\n", "text/plain")
+        if request.method not in ("GET", "HEAD"):
+            return _response(405, b"method not allowed\n", "text/plain", {"Allow": "GET, HEAD"})
+        folder = Path(device.details["runtime"])
+        return self._static_reply(request, folder, urllib.parse.urlsplit("/" + name),
+                                  {"Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin"})
 
     def origin_probe(self, request: Request, proxied: bool = False) -> Response:
         """Whether the asking page's own origin is allowed, and whether the host wants an access
@@ -553,10 +583,11 @@ class Host:
             return _response(404, b"not found\n", "text/plain")
         return self._static_reply(request, app, url)
 
-    async def _static_reply(self, request: Request, app: Path, url: urllib.parse.SplitResult) -> Response:
+    async def _static_reply(self, request: Request, app: Path, url: urllib.parse.SplitResult,
+                            extra: dict[str, str] | None = None) -> Response:
         r = await asyncio.to_thread(static.serve_file, app, request.method, url.path, url.query,
                                     request.headers, SHIM_PATH)
-        headers = Headers(r.headers)
+        headers = Headers({**r.headers, **(extra or {})})
         headers["X-Content-Type-Options"] = "nosniff"
         headers["Connection"] = "close"
         if "Content-Length" not in headers and r.status != 304:

@@ -64,7 +64,7 @@ class Job:
         return self.run()
 
 # messages answered with a reply; the others are fire-and-forget (spec: no completion signal)
-REPLIED = {"hello", "createContext", "build", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
+REPLIED = {"hello", "createContext", "build", "rehome", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
 GENERIC_FAILURE = "The host could not complete the operation."
 # cheap whatever their arguments (see Session.prepare)
 TRANSPORTS = ("websocket", "shared-worker")  # how a page's shim reaches the host (hello's "via")
@@ -311,15 +311,20 @@ class Session:
         self.page = page.split("?")[0][:200] if isinstance(page, str) else ""
         via = h.get("via")  # the page's transport (README "Transport"): its own websocket or its shared worker's
         self.via = via if via in TRANSPORTS else None
+        # serve --page-local: where the page finds the runtime that runs graphs placed in it
+        runtime = protocol.PAGE_RUNTIME_PATH if self.ml.page_device is not None else None
         return self._ok(h, session=self.token, protocol=protocol.PROTOCOL_VERSION, keepalive=ms,
                         rawMinBytes=protocol.RAW_MIN_BYTES, trace=self.observer is not None,
-                        strictSpec=self.strict_spec)
+                        strictSpec=self.strict_spec, pageRuntime=runtime)
 
     def on_createContext(self, h, payload):  # noqa: N802
         cid = self._new_id(self.contexts, h["ctx"])
         options = protocol.decode_value(h.get("options") or {})
         ctx = self.ml.createContext(options)
         ctx.budget = self.budget
+        # the page runs graphs itself (its shim loads the runtime this host serves): the policy
+        # may place small graphs of this context there (rules.toml §4c)
+        ctx.page_local = h.get("page") is True and self.ml.page_device is not None
         ctx.charged = self.budget.charge(CONTEXT_BYTES, "createContext()", NotSupportedError)
         self.contexts[cid] = ctx
         self._observe("createContext", {"options": options, "decision": ctx.decision, "context": ctx, "page": self.page})
@@ -366,7 +371,34 @@ class Session:
                 self._release(h.get("release"))
         self.graphs[gid] = graph
         self._observe("build", {"graph": graph, "context": ctx, "page": self.page})
+        if graph.in_page:
+            return self._page_graph(h, graph, uploads=uploads)
         return self._ok(h, uploads=uploads, **placement_report(graph))
+
+    def _page_graph(self, h: dict, graph: MLGraph, **fields) -> Frame:
+        """The reply for a graph the page runs (backends/page.py): its ONNX model as the payload,
+        and what the page's runtime calls its inputs and outputs."""
+        c = graph.compiled
+        ok = protocol.encode_value({**fields, **placement_report(graph)})
+        ok["page"] = {"inputs": c.in_map, "outputs": c.out_map, "disabledOptimizers": c.disabled_optimizers}
+        return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": ok}, c.model)
+
+    def on_rehome(self, h, payload):  # noqa: N802
+        """A graph placed in the page that the page could not run (its runtime did not load or
+        refused the model): compiled again where the policy places it without the page."""
+        from webnn_bridge.policy import engine
+
+        graph = self._graph(h["graph"])
+        if not graph.in_page:
+            return self._ok(h, **placement_report(graph))
+        ctx = graph.context
+        placement = engine.decide_build(ctx.decision, graph.ir, ctx.ml.inventory, ctx.ml.rules)
+        placement.reasons.append("the page could not run the graph placed in it: placed again without the page")
+        compiled = ctx.compile(graph.ir, placement)
+        graph.compiled.close()
+        graph.compiled, graph.placement = compiled, placement
+        self._observe("build", {"graph": graph, "context": ctx, "page": self.page})
+        return self._ok(h, **placement_report(graph))
 
     def _hold_named(self, h: dict) -> list[str]:
         """The digests of a build's constants named by their SHA-256 alone that this origin's store
@@ -588,14 +620,18 @@ class Session:
 
     def on_writeTensor(self, h, payload):  # noqa: N802
         t = self._tensor(h["tensor"])
+        move = h.get("move") is True  # the contents a graph in the page left (backends/page.py)
+        if move and isinstance(h.get("failed"), str):  # ... or that it failed to fill: reads of it fail
+            t.fail(h["failed"][:MAX_MESSAGE_CHARS])
+            return None
         if payload is None:
             raise WebNNTypeError("writeTensor needs data")
-        t.context.write_received(t, payload)
+        t.context.write_received(t, payload, move=move)
         return None
 
     def on_readTensor(self, h, payload):  # noqa: N802
         t = self._tensor(h["tensor"])
-        data = t.context.read_view(t)
+        data = t.context.read_view(t, move=h.get("move") is True)
         if DATA_TYPES[t.desc.data_type].is_packed:
             body = pack(data, t.desc.data_type)
         else:

@@ -556,6 +556,8 @@ class HostLink {
           this.rawMinBytes = r.rawMinBytes;  // bigger tensors travel as raw frames (protocol.py)
           this.strictSpec = r.strictSpec === true;  // serve --strict-spec: spec HEAD's buffer rules
           this.tracing = r.trace === true;  // the operator records a policy trace: report page-side latencies
+          // serve --page-local: the folder of the runtime that runs graphs the host places in the page
+          this.pageRuntime = typeof r.pageRuntime === 'string' ? new URL(r.pageRuntime, HOST).href : null;
           this.keepalive(r.keepalive);
           resolve(this);
         }, reject);
@@ -691,6 +693,7 @@ class HostLink {
   // leaves while the page goes on with its builder calls.
   sendNow(buffer) {
     if (this.closed) return;
+    if (this.held) { this.held.push({ frame: buffer }); return; }
     if (this.queue.length) this.flush();
     this.ws.send(buffer);
   }
@@ -698,7 +701,7 @@ class HostLink {
   // them before returning, so no copy of ours (a shared or resizable buffer, which send() refuses,
   // goes the usual way).
   sendRaw(header, bytes) {
-    if (!(bytes.byteLength >= this.rawMinBytes) || !plainBuffer(bytes.buffer)) { this.send(header, [bytes]); return; }
+    if (!(bytes.byteLength >= this.rawMinBytes) || !plainBuffer(bytes.buffer) || this.held) { this.send(header, [bytes]); return; }
     if (this.closed) return;
     if (this.queue.length) this.flush();
     this.ws.send(JSON.stringify(Object.assign({}, header, { raw: bytes.byteLength })));
@@ -726,6 +729,7 @@ class HostLink {
   // Fire-and-forget messages held past BATCH_MAX_BYTES (a page writing in a loop of awaits)
   // leave at the next microtask instead, so that what waits stays small.
   enqueue(frame, later = false) {
+    if (this.held) { this.held.push({ frame }); return; }
     this.queue.push(frame);
     this.queuedBytes = (this.queuedBytes || 0) + (typeof frame === 'string' ? frame.length : frame.byteLength);
     if (!later || this.queuedBytes > BATCH_MAX_BYTES) {
@@ -738,6 +742,25 @@ class HostLink {
       }
       this.tick.port2.postMessage(0);
     }
+  }
+  // Messages issued from now on wait for `pending` (a promise of [header, bytes], or null for
+  // nothing) and leave after its message: a tensor's contents that a graph in the page is still
+  // computing go to the host before the dispatch that reads them (timeline order is kept).
+  after(pending) {
+    const gate = { wait: pending.then((m) => (m ? this.frame(m[0], [m[1]]) : null), () => null) };
+    if (this.held) { this.held.push(gate); return; }
+    this.held = [gate];
+    this.release();
+  }
+  release() {
+    this.held[0].wait.then((frame) => {
+      const held = this.held;
+      held.shift();
+      this.held = null;
+      if (frame) this.enqueue(frame);
+      while (held.length && !held[0].wait) this.enqueue(held.shift().frame);
+      if (held.length) { this.held = held; this.release(); }
+    });
   }
   flush() {
     this.flushing = false;
@@ -872,6 +895,7 @@ const DROPPED_BUILDERS = new FinalizationRegistry((state) => {
 });
 const DROPPED_GRAPHS = new FinalizationRegistry((rec) => {
   rec.context.graphs.delete(rec.ref);
+  if (rec.page) { releasePage(rec.context, rec.page); rec.page = null; }
   if (rec.destroyed || rec.context.isLost) return;
   rec.destroyed = true;
   rec.context.link.send({ t: 'destroyGraph', graph: rec.id });
@@ -885,6 +909,124 @@ function sameBytes(a, b) {
   }
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   return true;
+}
+
+// ---------------------------------------------------------------------------------- graphs in the page
+// serve --page-local (backends/page.py): the host may place a small graph in the page that built
+// it. Its build reply then carries the graph lowered to ONNX, which onnxruntime-web's wasm backend
+// (served by the host, loaded once per page, one thread) runs here: a dispatch costs no round trip.
+// A tensor's contents live where the graphs that use it run: in the page (t.where === 'page',
+// t.bytes) while only graphs in the page use it, on the host otherwise; they move, in timeline
+// order, when a graph on the other side needs them (toPage, toHost). The page's work runs in
+// order on its context's page timeline (pageWork), which never rejects.
+let PAGE_LOCAL = true;  // WebNNBridge.pageLocal = false, or webnn-shim.js?pageLocal=0: every graph on the host
+try {
+  const script = GLOBAL.document && GLOBAL.document.currentScript;
+  const flag = script && script.src ? new URL(script.src).searchParams.get('pageLocal') : null;
+  if (flag !== null) PAGE_LOCAL = flag !== '0' && flag !== 'false';
+} catch (e) { /* no script URL: the default holds */ }
+let PAGE_ORT = null;  // onnxruntime-web's module, once loaded (a promise)
+let PAGE_ORT_FAILED = false;
+const ORT_ARRAYS = {
+  float32: Float32Array, float16: Uint16Array, int32: Int32Array, uint32: Uint32Array,
+  int64: BigInt64Array, uint64: BigUint64Array, int8: Int8Array, uint8: Uint8Array,
+};
+function pageLocal(link) {
+  return PAGE_LOCAL && !PAGE_ORT_FAILED && !!link.pageRuntime && typeof WebAssembly === 'object';
+}
+function pageRuntime(link) {
+  if (!PAGE_ORT) {
+    PAGE_ORT = import(link.pageRuntime + 'ort.wasm.bundle.min.mjs').then((ort) => {
+      ort.env.wasm.numThreads = 1;  // the page's own thread: no worker pool beside the browser's
+      ort.env.wasm.proxy = false;
+      ort.env.wasm.wasmPaths = { wasm: link.pageRuntime + 'ort-wasm-simd-threaded.wasm' };  // its glue is in the bundle
+      return ort;
+    });
+    PAGE_ORT.catch(() => { PAGE_ORT_FAILED = true; });
+  }
+  return PAGE_ORT;
+}
+async function pageSession(link, reply) {
+  const ort = await pageRuntime(link);
+  const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
+  const off = reply.page.disabledOptimizers || [];
+  if (off.length) options.extra = { optimization: { disable_specified_optimizers: off.join(',') } };
+  const session = await ort.InferenceSession.create(reply.$payload, options);
+  return { ort, session, inputs: reply.page.inputs, outputs: reply.page.outputs };
+}
+function releasePage(c, page) {
+  pageWork(c, () => page.session.release()).catch(() => {});
+}
+function tensorBytes(desc) {
+  return Math.ceil(desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bits / 8);
+}
+function pageBytes(t) {
+  if (!t.bytes) t.bytes = new Uint8Array(tensorBytes(t.desc));  // a tensor starts as zeros
+  return t.bytes;
+}
+// `step` after everything before it on the context's page timeline; its result as a promise
+function pageWork(c, step) {
+  c.pageBusy = (c.pageBusy || 0) + 1;
+  const p = (c.pageTail || Promise.resolve()).then(step);
+  const done = () => { c.pageBusy--; };
+  c.pageTail = p.then(done, done);
+  return p;
+}
+// a tensor a graph in the page reads: its contents come from the host when the host has any
+function toPage(c, t) {
+  if (t.where === 'page') return;
+  t.where = 'page';
+  if (!t.written) return;  // never written on the host: zeros
+  const read = c.link.request({ t: 'readTensor', tensor: t.id, rawReply: true, move: true });
+  pageWork(c, () => read.then((r) => {
+    t.bytes = r.$payload.own ? r.$payload : r.$payload.slice();
+    t.failed = null;
+  }, (e) => { t.bytes = null; t.failed = (e && e.message) || 'moving it to the page failed'; }));
+}
+// a tensor a graph on the host reads: its contents go to the host before that dispatch
+function toHost(c, t) {
+  t.where = 'host';
+  t.written = true;
+  c.link.after(pageWork(c, () => {
+    const bytes = pageBytes(t);
+    const failed = t.failed;
+    t.bytes = null;
+    t.failed = null;
+    if (t.destroyed) return null;
+    return failed ? [{ t: 'writeTensor', tensor: t.id, move: true, failed }, new Uint8Array(0)]
+      : [{ t: 'writeTensor', tensor: t.id, move: true }, bytes];
+  }));
+}
+// a tensor a graph on the host writes: what the page held is dropped once the page is done with it
+function leavePage(c, t) {
+  t.where = 'host';
+  pageWork(c, () => { t.bytes = null; t.failed = null; });
+}
+function dispatchInPage(c, g, ins, outs) {
+  for (const t of Object.values(ins)) toPage(c, t);
+  for (const t of Object.values(outs)) t.where = 'page';
+  const page = g.page;
+  pageWork(c, () => runInPage(page, ins, outs)).catch((e) => {
+    const why = `${(e && e.name) || 'Error'}: ${e && e.message}`;
+    for (const t of Object.values(outs)) t.failed = `the dispatch that was to fill it failed (${why})`;
+    console.error(`webnn-bridge: MLContext.dispatch() failed in the page: ${why}`);
+  });
+}
+async function runInPage(page, ins, outs) {
+  const feeds = {};
+  for (const [name, t] of Object.entries(ins)) {
+    if (t.failed) throw makeError('OperationError', `input '${name}': ${t.failed}`);
+    const A = ORT_ARRAYS[t.desc.dataType];
+    const b = pageBytes(t);
+    feeds[page.inputs[name]] = new page.ort.Tensor(t.desc.dataType, new A(b.buffer, b.byteOffset, b.byteLength / A.BYTES_PER_ELEMENT), t.desc.shape.slice());
+  }
+  const results = await page.session.run(feeds);
+  for (const [name, t] of Object.entries(outs)) {
+    const r = results[page.outputs[name]];
+    const d = r.data;
+    if (!t.destroyed) { pageBytes(t).set(new Uint8Array(d.buffer, d.byteOffset, d.byteLength)); t.failed = null; }
+    if (r.dispose) r.dispose();
+  }
 }
 
 // ---------------------------------------------------------------------------------- spec mode
@@ -956,7 +1098,11 @@ function loseContext(ctx, message) {
   if (ctx.isLost) return;
   ctx.isLost = true;
   ctx.resolveLost({ message });
-  for (const ref of ctx.graphs) { const g = ref.deref(); if (g) g.destroyed = true; }
+  for (const ref of ctx.graphs) {
+    const g = ref.deref();
+    if (g) g.destroyed = true;
+    if (g && g.page) { releasePage(ctx, g.page); g.page = null; g.rec.page = null; }
+  }
   for (const t of ctx.tensors) destroyTensor(t);
   if (LINK) LINK.contexts.delete(ctx);
 }
@@ -967,6 +1113,7 @@ function destroyTensor(t) {
   for (const reject of t.pendingReads) reject(makeError('InvalidStateError', 'The tensor was destroyed.'));
   t.pendingReads.clear();
   t.context.tensors.delete(t);
+  t.bytes = null;
   if (!t.context.isLost) t.context.link.send({ t: 'destroyTensor', tensor: t.id });
 }
 
@@ -1143,7 +1290,11 @@ const IMPL = {
           throw makeError('NotSupportedError', e && e.message ? e.message : 'The webnn-bridge host is unreachable.');
         }
         const id = nextObjectId++;
-        const reply = await hostLink.request({ t: 'createContext', ctx: id, options: tagValue(conv.options, () => null) });
+        // whether this page runs the small graphs the host places in it (serve --page-local): then
+        // the runtime starts loading now, beside the page's builder calls
+        const page = pageLocal(hostLink);
+        if (page) pageRuntime(hostLink).catch(() => {});
+        const reply = await hostLink.request({ t: 'createContext', ctx: id, options: tagValue(conv.options, () => null), page });
         let resolveLost;
         const lost = new Promise((r) => { resolveLost = r; });
         const ctx = {
@@ -1174,7 +1325,8 @@ const IMPL = {
         const id = nextObjectId++;
         await c.link.request({ t: 'createTensor', ctx: c.id, tensor: id, desc });
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost.');
-        const t = { id, context: c, desc: { dataType: desc.dataType, shape: Object.freeze(desc.shape.slice()) }, readable: desc.readable, writable: desc.writable, constant: false, destroyed: false, pendingReads: new Set() };
+        // where: the side that holds its contents (graphs in the page); written: the host's are not zeros
+        const t = { id, context: c, desc: { dataType: desc.dataType, shape: Object.freeze(desc.shape.slice()) }, readable: desc.readable, writable: desc.writable, constant: false, destroyed: false, pendingReads: new Set(), where: 'host', written: false, bytes: null, failed: null };
         c.tensors.add(t);
         return wrap('MLTensor', t);
       },
@@ -1194,7 +1346,7 @@ const IMPL = {
         const id = nextObjectId++;
         await c.link.request({ t: 'createConstantTensor', ctx: c.id, tensor: id, desc }, [bytes]);
         if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost.');
-        const t = { id, context: c, desc: { dataType: desc.dataType, shape: Object.freeze(desc.shape.slice()) }, readable: false, writable: false, constant: true, destroyed: false, pendingReads: new Set() };
+        const t = { id, context: c, desc: { dataType: desc.dataType, shape: Object.freeze(desc.shape.slice()) }, readable: false, writable: false, constant: true, destroyed: false, pendingReads: new Set(), where: 'host', written: true, bytes: null, failed: null };
         c.tensors.add(t);
         return wrap('MLTensor', t);
       },
@@ -1202,6 +1354,13 @@ const IMPL = {
         const t = checkTensor(c, conv.tensor, 'writeTensor');
         if (!t.writable) throw new TypeError('writeTensor: the MLTensor is not writable.');
         const bytes = viewOf(conv.inputData, t.desc, 'writeTensor()', laxFor(c, ANY_VIEW));
+        if (t.where === 'page') {  // copied now (the caller may change its buffer), applied in timeline order
+          if (!c.pageBusy) { pageBytes(t).set(bytes); t.failed = null; return; }
+          const copy = bytes.slice();
+          pageWork(c, () => { if (!t.destroyed) { pageBytes(t).set(copy); t.failed = null; } });
+          return;
+        }
+        t.written = true;
         c.link.sendRaw({ t: 'writeTensor', tensor: t.id }, bytes);
       },
       readTensor(c, conv) {
@@ -1210,6 +1369,21 @@ const IMPL = {
         const out = conv.outputData;
         // type and length check; the bytes the tensor fills (all of them, or their start: README)
         const target = out === undefined ? undefined : viewOf(out, t.desc, 'readTensor()', laxFor(c, ANY_VIEW_OR_LARGER));
+        if (t.where === 'page') {
+          return new Promise((resolve, reject) => {
+            t.pendingReads.add(reject);
+            pageWork(c, () => {
+              if (!t.pendingReads.has(reject)) return;
+              t.pendingReads.delete(reject);
+              if (t.failed) { reject(makeError('UnknownError', `readTensor: the tensor's contents are undefined: ${t.failed}`)); return; }
+              const b = pageBytes(t);
+              if (out === undefined) { resolve(b.slice().buffer); return; }
+              if (target.byteLength !== b.byteLength) { reject(new TypeError('readTensor: the output buffer was detached.')); return; }
+              target.set(b);
+              resolve(undefined);
+            });
+          });
+        }
         return new Promise((resolve, reject) => {
           t.pendingReads.add(reject);
           c.link.request({ t: 'readTensor', tensor: t.id, rawReply: true }).then((r) => {
@@ -1262,6 +1436,9 @@ const IMPL = {
           if (!g.accepted || g.accepted.size >= 64) g.accepted = new Set();
           g.accepted.add(key);
         }
+        if (g.page) { dispatchInPage(c, g, records.input, records.output); return; }
+        for (const t of Object.values(records.input)) if (t.where === 'page') toHost(c, t);
+        for (const t of Object.values(records.output)) { if (t.where === 'page') leavePage(c, t); t.written = true; }
         c.link.send({ t: 'dispatch', ctx: c.id, graph: g.id, inputs: ids.input, outputs: ids.output });
         if (c.link.tracing) {  // page-side latency for the operator's trace: dispatch() to a read of an output resolved
           const at = performance.now();
@@ -1281,6 +1458,7 @@ const IMPL = {
         g.destroyed = true;
         g.rec.destroyed = true;
         g.context.graphs.delete(g.rec.ref);
+        if (g.page) { releasePage(g.context, g.page); g.page = null; g.rec.page = null; }
         if (!g.context.isLost) g.context.link.send({ t: 'destroyGraph', graph: g.id });
       },
     },
@@ -1354,17 +1532,27 @@ const IMPL = {
         const id = nextObjectId++;
         const release = releasedUploads(b.uploads);  // released by the host after this build
         if (release.length) g.message.release = release;
-        const reply = await c.link.buildRequest({ t: 'build', ctx: c.id, graph: id }, g.message, g.parts, g.copies);
+        let reply = await c.link.buildRequest({ t: 'build', ctx: c.id, graph: id }, g.message, g.parts, g.copies);
         for (const [uid, sha256] of Object.entries(reply.uploads || {})) {
           const copy = g.uploaded.get(uid);
           if (copy) copy.sha256 = sha256;
         }
-        if (c.isLost) throw makeError('InvalidStateError', 'The MLContext was lost while building.');
-        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()) };
+        let page = null;
+        if (reply.page) {  // placed in the page (serve --page-local): its runtime runs it here
+          try { page = await pageSession(c.link, reply); } catch (e) {
+            console.warn(`webnn-bridge: this page could not run a graph placed in it (${e && e.message}); the host runs it.`);
+            reply = await c.link.request({ t: 'rehome', graph: id });
+          }
+        }
+        if (c.isLost) {
+          if (page) page.session.release();
+          throw makeError('InvalidStateError', 'The MLContext was lost while building.');
+        }
+        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()), page };
         // the context refers to its graphs weakly: a graph the page drops without destroy() is
         // released on the host once collected (clients such as onnxruntime-web never destroy
         // theirs, and the host caps the graphs a page holds)
-        graph.rec = { id, context: c, destroyed: false, ref: new WeakRef(graph) };
+        graph.rec = { id, context: c, destroyed: false, ref: new WeakRef(graph), page };
         c.graphs.add(graph.rec.ref);
         const wrapper = wrap('MLGraph', graph);
         DROPPED_GRAPHS.register(wrapper, graph.rec);
@@ -1421,6 +1609,10 @@ const WebNNBridge = Object.freeze({
   // where shipping Chromium is more lenient; reads the host's --strict-spec until the page sets it
   get strict() { return strictSpec(LINK); },
   set strict(v) { PAGE_STRICT = v === null || v === undefined ? null : Boolean(v); },
+  // whether this page runs the small graphs a host started with --page-local places in it (default
+  // true); false keeps every graph on the host, for contexts created after this
+  get pageLocal() { return PAGE_LOCAL; },
+  set pageLocal(v) { PAGE_LOCAL = Boolean(v); },
   // the host's access token (serve --token-file), for connections opened after this; write-only
   get token() { return PAGE_TOKEN !== null; },
   set token(v) { PAGE_TOKEN = v === null || v === undefined || v === '' ? null : String(v); },
@@ -1429,6 +1621,8 @@ const WebNNBridge = Object.freeze({
     const g = bridgeGraph(graph, 'effectivePolicy');
     return g.report ? Object.assign({}, g.report) : null;
   },
+  // whether this page runs the graph itself (placed in the page by a host started with --page-local)
+  inPage(graph) { return !!bridgeGraph(graph, 'inPage').page; },
   // DAOP: one of excellent, good, fair, moderate, slow, very-slow, poor
   estimateQoS(graph) { return bridgeGraph(graph, 'estimateQoS').qos; },
   // the latest dispatch's latency, bucketed (e.g. "10-20 ms"); null before any dispatch

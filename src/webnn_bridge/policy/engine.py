@@ -118,6 +118,8 @@ RULE_ENUMS: dict[str, tuple | Callable[[], tuple]] = {
     "policy.*.order": DEVICE_TYPES,
     "policy.*.power": POWER_CLASSES,
     "strict.drop": DEVICE_TYPES,
+    "page.contexts": DEVICE_TYPES,
+    "page.data_types": tuple(DATA_TYPES),
     "backends.order": known_backends,
     "backends.cpu": known_backends,
     "backends.gpu": known_backends,
@@ -823,6 +825,11 @@ def _caps_lookup(caps: CapsSource) -> Callable[[Device], Capabilities]:
     return lambda d: caps[d.id] if d.id in caps else capabilities_of(d)
 
 
+def fallback_for_kind(decision: Decision) -> str:
+    """cpuFallback of a graph a CPU runs whole in a context of this decision (as step 3 says)."""
+    return "none" if decision.policy == "fallback" else "full"
+
+
 def _issue_summary(issues: list[list[str]], limit: int = 3) -> str:
     flat: list[str] = []
     for node_issues_ in issues:
@@ -833,16 +840,56 @@ def _issue_summary(issues: list[list[str]], limit: int = 3) -> str:
     return "; ".join(flat[:limit]) + more
 
 
+def page_refusal(decision: Decision, summary: GraphSummary, rules: Mapping, caps: Capabilities) -> str | None:
+    """Why a graph stays off the page's runtime (rules.toml §4c), or None when the page runs it."""
+    page = rules.get("page", {})
+    kinds = page.get("contexts", ["cpu"])
+    if decision.strict or decision.simulated or decision.device is None or decision.device.kind not in kinds:
+        return (f"the context's preferred device is a {decision.device.kind if decision.device else 'none'}"
+                f"{' (strict)' if decision.strict else ''}: [page] contexts = {list(kinds)}")
+    flops, constants, io = summary.flops(), summary.constant_bytes, io_bytes(summary)
+    for what, value, key in (("FLOPs", flops, "max_flops"), ("constant bytes", constants, "max_constant_bytes"),
+                             ("input and output bytes", io, "max_io_bytes")):
+        limit = page.get(key)
+        if limit is not None and value > limit:
+            return f"{what} {value:.3g} > [page] {key} {limit:.3g}"
+    allowed = set(page.get("data_types", []))
+    odd = sorted(set(summary.data_types()) - allowed)
+    if odd:
+        return f"data types {', '.join(odd)} not in [page] data_types"
+    issues = graph_issues(summary.nodes, caps)
+    if any(issues):
+        return f"the page's runtime cannot run: {_issue_summary(issues)}"
+    return None
+
+
 def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: Mapping | None = None, *,
-                 caps: CapsSource = None, avoid: Mapping[str, str] | None = None) -> Placement:
+                 caps: CapsSource = None, avoid: Mapping[str, str] | None = None,
+                 page: Device | None = None) -> Placement:
     """Per-graph placement at build(): check every node's op, data types and ranks against each
     candidate's capabilities; whole graph on one device, a partition (accelerator + CPU), the
     CPU alone, or NotSupportedError for strict requests. See rules.toml §4. ``avoid``: device
-    id -> why this graph must not go there (the host's crash journal); none left: OperationError."""
+    id -> why this graph must not go there (the host's crash journal); none left: OperationError.
+    ``page``: the page's runtime (backends/page.py) when the page that builds can run graphs
+    itself: a graph the [page] rules admit goes there whole (§4c), before any other step."""
     rules = rules or default_rules()
     if decision.device is None:
         raise NotSupportedError("No device is available for this context.")
     summary: GraphSummary = summarize(graph)
+    page_note = None
+    if page is not None and not (avoid and page.id in avoid):
+        caps_of_page = _caps_lookup(caps)(page)
+        why = page_refusal(decision, summary, rules, caps_of_page)
+        if why is None:
+            n = len(summary.nodes)
+            return Placement(page, fallback_for_kind(decision), [
+                f"graph {summary.hash[:10]}: {n} node(s), ops {', '.join(summary.op_counts()) or 'none'}",
+                f"whole graph in the page ({page.id}): {summary.flops():.3g} FLOPs, "
+                f"{summary.constant_bytes} constant bytes, {io_bytes(summary)} input and output bytes "
+                "are within the [page] rules: no round trip per dispatch"],
+                None, [page.id] * n, [], policy=decision.policy, strict=decision.strict, simulated=False,
+                exec_device=decision.exec_device, graph_hash=summary.hash)
+        page_note = f"not in the page: {why}"
     caps_of = _caps_lookup(caps)
     build = dict(rules.get("build", {}))
     min_fraction = float(build.get("partial_min_fraction", 0.5))
@@ -878,6 +925,8 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
     common = dict(policy=decision.policy, strict=decision.strict, simulated=decision.simulated,
                   exec_device=decision.exec_device, graph_hash=summary.hash,
                   route=route["id"] if route else None)
+    if page_note:
+        notes.append(page_note)
     head = "; ".join([head, *notes])
 
     issues: dict[str, list[list[str]]] = {}  # per candidate, checked when a step first asks

@@ -2,7 +2,8 @@
 
 The cell math is written once against a tiny tensor-ops interface with three implementations: numpy
 (the reference), ONNX node emission (the lowering) and Core ML MIL ops (its lowering), so every
-backend unrolls exactly the same computation. Everything runs in float32 (float16 operands are widened and the outputs rounded).
+backend unrolls exactly the same computation; the ONNX lowering emits ONNX's own LSTM/GRU operator
+instead wherever the call maps onto it exactly (see "ONNX's own LSTM / GRU" below). Everything runs in float32 (float16 operands are widened and the outputs rounded).
 
 gru gates (layout "zrn": update z, reset r, new n; "rzn" swaps z and r):
     z = f(x·Wzᵀ + bz + h·Rzᵀ + rbz);  r = f(x·Wrᵀ + br + h·Rrᵀ + rbr)
@@ -395,10 +396,89 @@ def _ref(run):
     return reference
 
 
-def _low(run):
+# --------------------------------------------------------------------------- ONNX's own LSTM / GRU
+# A WebNN gru/lstm (or a cell: a one-step, forward sequence) maps exactly onto ONNX's GRU/LSTM
+# operator: one node instead of a dozen per step and direction (a small graph's run costs per node,
+# notably in onnxruntime-web's wasm build). ONNX's gate orders are LSTM i, o, f, c (WebNN "iofg")
+# and GRU z, r, h (WebNN "zrn"); the other layouts have their weight and bias rows gathered into
+# that order. B is [Wb, Rb] per direction (an absent one zeros), linear_before_reset is
+# resetAfter, and Y (layout 0: [steps, directions, batch, hidden]) holds a reverse direction's
+# state after it read X[t] at t, as WebNN's sequence does. Everything runs in float32, as the
+# unrolled cells do (ONNX Runtime's CPU LSTM/GRU kernels are float32 only).
+# What does not map keeps the unrolled cells: an activation missing from _ONNX_ACT (none WebNN has
+# today), and an lstm with peepholeWeight. ONNX's P is [i, o, f] like peepholeWeight and ONNX
+# Runtime computes it right, but OpenVINO (2026.4) consumes this same ONNX and its LSTM import
+# gets a constant P wrong (near the peephole-less result) and fails to run with a P input.
+
+_ONNX_ACT = {"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}
+_ONNX_DIRECTION = {"forward": "forward", "backward": "reverse", "both": "bidirectional"}
+# each WebNN layout's gate blocks, in ONNX's gate order (None: already in it)
+_ONNX_GATE_ORDER = {"iofg": None, "ifgo": (0, 3, 1, 2), "zrn": None, "rzn": (1, 0, 2)}
+
+
+def _onnx_gates(lb, w, layout: str, hidden: int, axis: int):
+    """w's gate blocks along ``axis`` reordered into ONNX's gate order."""
+    order = _ONNX_GATE_ORDER[layout]
+    if w is None or order is None:
+        return w
+    rows = np.concatenate([np.arange(k * hidden, (k + 1) * hidden) for k in order]).astype(np.int64)
+    return lb.node("Gather", [w, lb.const(rows, "gate_rows")], axis=axis)
+
+
+def _onnx_rnn(lb, call: Call, lstm: bool, cell: bool):
+    """ONNX's LSTM/GRU node for a WebNN lstm/gru (cell: lstmCell/gruCell), or None where the call
+    does not map onto it; returns WebNN's outputs in float32."""
+    acts = _acts(call, 3, ("sigmoid", "tanh", "tanh")) if lstm else _acts(call, 2, ("sigmoid", "tanh"))
+    if any(a not in _ONNX_ACT for a in acts) or (lstm and call["peepholeWeight"] is not None):
+        return None
+    hidden = call["hiddenSize"]
+    gates = 4 if lstm else 3
+    layout = call.get("layout", "iofg" if lstm else "zrn")
+    direction = "forward" if cell else call.get("direction", "forward")
+    ndir = 2 if direction == "both" else 1
+    T = _Onnx(lb)
+    lead = (lambda v: None if v is None else lb.node("Unsqueeze", [v, lb.ints([0])])) if cell else (lambda v: v)
+    x = lead(T.f32(call["input"]))
+    w_axis = 0 if cell else 1  # the gate rows of a weight or bias
+    W, R = (lead(_onnx_gates(lb, T.f32(call[n]), layout, hidden, w_axis)) for n in ("weight", "recurrentWeight"))
+    b, rb = (lead(_onnx_gates(lb, T.f32(call[n]), layout, hidden, w_axis)) for n in ("bias", "recurrentBias"))
+    B = None
+    if b is not None or rb is not None:
+        zeros = T.zeros((ndir, gates * hidden))
+        B = lb.node("Concat", [zeros if b is None else b, zeros if rb is None else rb], axis=1)
+    h0 = lead(T.f32(call["hiddenState" if cell else "initialHiddenState"]))
+    ins = [x, W, R, B, None, h0]
+    if lstm:
+        ins.append(lead(T.f32(call["cellState" if cell else "initialCellState"])))
+    while ins[-1] is None:
+        ins.pop()
+    want_seq = not cell and bool(call["returnSequence"])
+    outs = [lb.fresh("Y") if want_seq else "", lb.fresh("Y_h")] + ([lb.fresh("Y_c")] if lstm else [])
+    default = ("sigmoid", "tanh", "tanh") if lstm else ("sigmoid", "tanh")
+    attrs = {"hidden_size": hidden, "direction": _ONNX_DIRECTION[direction],
+             "activations": None if tuple(acts) == default else [_ONNX_ACT[a] for a in acts] * ndir}
+    if not lstm:
+        attrs["linear_before_reset"] = 1 if call.get("resetAfter", True) else 0
+    from onnx import helper  # lb.node names every output; Y is left out where WebNN has no use for it
+
+    lb.nodes.append(helper.make_node("LSTM" if lstm else "GRU", ["" if i is None else i for i in ins], outs,
+                                     **{k: v for k, v in attrs.items() if v is not None}))
+    for o in outs:
+        if o:
+            lb.dtypes[o] = "float32"
+    states = outs[1:]  # Y_h (, Y_c)
+    if cell:
+        return [lb.node("Squeeze", [s, lb.ints([0])]) for s in states]
+    return states + ([outs[0]] if want_seq else [])
+
+
+def _low_native(run, lstm: bool, cell: bool):
     def lower(lb, call: Call):
         dt = lb.dtype(call["input"])
-        return [lb.cast(o, dt) for o in run(_Onnx(lb), call)]
+        outs = _onnx_rnn(lb, call, lstm, cell)
+        if outs is None:
+            outs = run(_Onnx(lb), call)
+        return [lb.cast(o, dt) for o in outs]
 
     return lower
 
@@ -433,7 +513,7 @@ register(
         name="gruCell",
         limits={"input": _lim(2), "weight": _same(2), "recurrentWeight": _same(2), "hiddenState": _same(2),
                 "bias": _same(1), "recurrentBias": _same(1), "output": _same(2)},
-        infer=_gru_cell_infer, reference=_ref(_run_gru_cell), lower=_low(_run_gru_cell),
+        infer=_gru_cell_infer, reference=_ref(_run_gru_cell), lower=_low_native(_run_gru_cell, False, True),
         tolerance=_tol(3, 3), doc="One GRU step.",
     ),
     OpDef(
@@ -442,7 +522,7 @@ register(
                 "cellState": _same(2), "bias": _same(1), "recurrentBias": _same(1), "peepholeWeight": _same(1),
                 "output0": _same(2), "output1": _same(2)},
         outputs=("output0", "output1"),
-        infer=_lstm_cell_infer, reference=_ref(_run_lstm_cell), lower=_low(_run_lstm_cell),
+        infer=_lstm_cell_infer, reference=_ref(_run_lstm_cell), lower=_low_native(_run_lstm_cell, True, True),
         tolerance=_tol(3, 3), doc="One LSTM step: [hiddenState, cellState].",
     ),
     OpDef(
@@ -450,7 +530,7 @@ register(
         limits={"input": _lim(3), "weight": _same(3), "recurrentWeight": _same(3), "bias": _same(2),
                 "recurrentBias": _same(2), "initialHiddenState": _same(3), "output0": _same(3), "output1": _same(4)},
         outputs=("output0", "output1"),
-        infer=_gru_infer, reference=_ref(_seq_run(False)), lower=_low(_seq_run(False)),
+        infer=_gru_infer, reference=_ref(_seq_run(False)), lower=_low_native(_seq_run(False), False, False),
         tolerance=_tol(3, 3), doc="GRU over steps: [hidden, (sequence)].",
     ),
     OpDef(
@@ -459,7 +539,7 @@ register(
                 "recurrentBias": _same(2), "peepholeWeight": _same(2), "initialHiddenState": _same(3),
                 "initialCellState": _same(3), "output0": _same(3), "output1": _same(3), "output2": _same(4)},
         outputs=("output0", "output1", "output2"),
-        infer=_lstm_infer, reference=_ref(_seq_run(True)), lower=_low(_seq_run(True)),
+        infer=_lstm_infer, reference=_ref(_seq_run(True)), lower=_low_native(_seq_run(True), True, False),
         tolerance=_tol(3, 3), doc="LSTM over steps: [hidden, cell, (sequence)].",
     ),
 )

@@ -1,0 +1,160 @@
+"""Graphs in the page (serve --page-local, backends/page.py): a host that serves onnxruntime-web's
+wasm runtime places small graphs in the page that built them; the page runs them without a round
+trip, and tensors move between the page and the host in timeline order when graphs on both sides
+use them. Observed from real pages against a host started with ``page_runtime=``."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from e2e.conftest import start_host
+from webnn_bridge.backends.page import default_runtime_folder
+
+RUNTIME = default_runtime_folder()
+
+SETUP = """
+const ctx = await navigator.ml.createContext();
+const f32 = (shape) => ({dataType: 'float32', shape});
+const tensor = (shape, extra) => ctx.createTensor(Object.assign({dataType: 'float32', shape, readable: true, writable: true}, extra || {}));
+const read = async (t) => Array.from(new Float32Array(await ctx.readTensor(t)));
+const small = async () => {  // y = relu(x * 2 + 1): a few FLOPs, in the page
+  const b = new MLGraphBuilder(ctx);
+  const x = b.input('x', f32([4]));
+  return b.build({y: b.relu(b.add(b.mul(x, b.constant(f32([4]), new Float32Array([2, 2, 2, 2]))),
+                                   b.constant(f32([4]), new Float32Array([1, 1, 1, 1]))))});
+};
+const big = async (n) => {  // y = x @ I + 1 with a 512x512 identity: 2*n*512*512 FLOPs, on the host for n = 128
+  const b = new MLGraphBuilder(ctx);
+  const x = b.input('x', f32([n, 512]));
+  const w = new Float32Array(512 * 512);
+  for (let i = 0; i < 512; i++) w[i * 512 + i] = 1;
+  return b.build({y: b.add(b.matmul(x, b.constant(f32([512, 512]), w)), b.constant(f32([1]), new Float32Array([1])))});
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def page_host(app_dir):
+    if RUNTIME is None:
+        why = "onnxruntime-web's wasm runtime is not in .ortweb/: run scripts/install_ortweb.sh (scripts/test.sh does)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+    h = start_host(app_dir=app_dir, page_runtime=RUNTIME)
+    yield h
+    h.stop()
+
+
+def run(page, host, body: str):
+    page.goto(f"{host.url}/basic.html")
+    return page.evaluate(f"async () => {{ {SETUP}\n{body} }}")
+
+
+def test_a_small_graph_runs_in_the_page_and_a_big_one_on_the_host(page, page_host):
+    r = run(page, page_host, """
+        const g = await small();
+        const G = await big(128);
+        const x = await tensor([4]); const y = await tensor([4]);
+        ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
+        ctx.dispatch(g, {x}, {y});
+        const X = await tensor([128, 512]); const Y = await tensor([128, 512]);
+        const xs = new Float32Array(128 * 512).map((_, i) => i % 7);
+        ctx.writeTensor(X, xs);
+        ctx.dispatch(G, {x: X}, {y: Y});
+        const ys = new Float32Array(await ctx.readTensor(Y));
+        return {y: await read(y), small: WebNNBridge.inPage(g), big: WebNNBridge.inPage(G),
+                bigOk: ys.every((v, i) => v === xs[i] + 1), devices: g.devices};
+    """)
+    assert r == {"y": [0, 0, 1, 5], "small": True, "big": False, "bigOk": True, "devices": ["cpu"]}
+
+
+def test_tensors_move_between_the_page_and_the_host_in_timeline_order(page, page_host):
+    r = run(page, page_host, """
+        const b = new MLGraphBuilder(ctx);
+        const x = b.input('x', f32([64, 512]));
+        const P = await b.build({y: b.relu(b.add(b.mul(x, b.constant(f32([1]), new Float32Array([2]))),
+                                                 b.constant(f32([1]), new Float32Array([1]))))});
+        const H = await big(64);  // 33.6 MFLOP: over [page] max_flops, on the host
+        const [a, p1, h1, p2, p3] = await Promise.all([0, 1, 2, 3, 4].map(() => tensor([64, 512])));
+        const xs = new Float32Array(64 * 512).map((_, i) => (i % 7) - 3);
+        const xs2 = new Float32Array(64 * 512).map((_, i) => (i % 5) - 2);
+        // no await between these: each call's effect must follow the ones before it
+        ctx.writeTensor(a, xs);
+        ctx.dispatch(P, {x: a}, {y: p1});       // page: a (written on the host) moves to the page
+        ctx.writeTensor(a, xs2);                // a lives in the page now: written there, after the run above
+        ctx.dispatch(H, {x: p1}, {y: h1});      // host: p1 moves to the host before this dispatch
+        ctx.dispatch(P, {x: h1}, {y: p2});      // page: h1 comes back from the host
+        ctx.dispatch(P, {x: a}, {y: p3});       // page: reads the second write
+        const [rp1, rh1, rp2, rp3] = await Promise.all([p1, h1, p2, p3].map(async (t) => new Float32Array(await ctx.readTensor(t))));
+        const f = (v) => Math.max(2 * v + 1, 0);
+        const bad = (got, want) => got.findIndex((v, i) => v !== want(i));
+        return {P: WebNNBridge.inPage(P), H: WebNNBridge.inPage(H),
+                p1: bad(rp1, (i) => f(xs[i])), h1: bad(rh1, (i) => f(xs[i]) + 1),
+                p2: bad(rp2, (i) => f(f(xs[i]) + 1)), p3: bad(rp3, (i) => f(xs2[i]))};
+    """)
+    assert r == {"P": True, "H": False, "p1": -1, "h1": -1, "p2": -1, "p3": -1}
+
+
+def test_a_fresh_tensor_is_zeros_in_the_page_and_reads_copy(page, page_host):
+    r = run(page, page_host, """
+        const g = await small();
+        const x = await tensor([4]); const y = await tensor([4]);
+        ctx.dispatch(g, {x}, {y});          // x never written: zeros, relu(0 * 2 + 1) = 1
+        const out = new Float32Array(4);
+        await ctx.readTensor(y, out);
+        const again = await read(y);
+        out[0] = 99;                         // the caller's buffer is its own
+        ctx.writeTensor(x, new Float32Array([1, 2, 3, 4]));
+        ctx.dispatch(g, {x}, {y});
+        return {first: Array.from(out).slice(1), again, second: await read(y), x: await read(x)};
+    """)
+    assert r == {"first": [1, 1, 1], "again": [1, 1, 1, 1], "second": [3, 5, 7, 9], "x": [1, 2, 3, 4]}
+
+
+def test_a_page_that_opts_out_keeps_its_graphs_on_the_host(page, page_host):
+    page.goto(f"{page_host.url}/basic.html")
+    r = page.evaluate("""async () => {
+        WebNNBridge.pageLocal = false;
+        const ctx = await navigator.ml.createContext();
+        const b = new MLGraphBuilder(ctx);
+        const x = b.input('x', {dataType: 'float32', shape: [2]});
+        const g = await b.build({y: b.relu(x)});
+        const tx = await ctx.createTensor({dataType: 'float32', shape: [2], writable: true});
+        const ty = await ctx.createTensor({dataType: 'float32', shape: [2], readable: true});
+        ctx.writeTensor(tx, new Float32Array([-1, 1]));
+        ctx.dispatch(g, {x: tx}, {y: ty});
+        return {inPage: WebNNBridge.inPage(g), y: Array.from(new Float32Array(await ctx.readTensor(ty)))};
+    }""")
+    assert r == {"inPage": False, "y": [0, 1]}
+
+
+def test_a_runtime_that_fails_to_load_leaves_the_graph_on_the_host(page, app_dir, tmp_path):
+    """A page whose runtime cannot load (here a corrupt wasm binary) warns once and asks the host
+    to compile the graph for itself: the page's calls behave the same."""
+    import shutil
+
+    from webnn_bridge.backends.page import RUNTIME_FILES
+
+    broken = tmp_path / "runtime"
+    broken.mkdir()
+    shutil.copy(RUNTIME / RUNTIME_FILES[0], broken / RUNTIME_FILES[0])
+    (broken / RUNTIME_FILES[1]).write_bytes(b"\0asm not really")
+    h = start_host(app_dir=app_dir, page_runtime=broken)
+    try:
+        warnings = []
+        if hasattr(page, "on"):
+            page.on("console", lambda m: warnings.append(m.text) if "could not run a graph" in m.text else None)
+        r = run(page, h, """
+            const g = await small();
+            const x = await tensor([4]); const y = await tensor([4]);
+            ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
+            ctx.dispatch(g, {x}, {y});
+            return {inPage: WebNNBridge.inPage(g), y: await read(y)};
+        """)
+    finally:
+        h.stop()
+    assert r == {"inPage": False, "y": [0, 0, 1, 5]}
+    if hasattr(page, "on"):
+        assert len(warnings) == 1, warnings

@@ -1,0 +1,265 @@
+"""Graphs in the page (serve --page-local, backends/page.py; issue 39): the policy's [page] rules
+(rules.toml §4c) as a pure function, and the host's side of it through a Session, sans I/O. The
+page's side (onnxruntime-web running the model, tensors moving in timeline order) is
+e2e/test_page_local.py."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+
+from tests.test_protocol import Client, reply
+from webnn_bridge.backends.base import Device
+from webnn_bridge.backends.page import DEVICE_ID, RUNTIME_FILES, PageCompiled, page_device, runtime_folder
+from webnn_bridge.bridge import protocol
+from webnn_bridge.bridge.api import ML
+from webnn_bridge.bridge.session import Session
+from webnn_bridge.policy import engine
+
+
+@pytest.fixture()
+def folder(tmp_path):
+    for f in RUNTIME_FILES:
+        (tmp_path / f).write_bytes(b"x")
+    return tmp_path
+
+
+@pytest.fixture()
+def ml(folder):
+    m = ML()
+    m.page_device = page_device(folder)
+    return m
+
+
+def graph_of(n: int, k: int = 1):
+    """y = relu(x @ W + 1) for x [n, k], W [k, k]: 2*n*k*k + 2*n*k FLOPs."""
+    from webnn_bridge.bridge.api import MLGraphBuilder
+
+    ctx = ML().createContext({})
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [n, k]})
+    w = b.constant({"dataType": "float32", "shape": [k, k]}, np.eye(k, dtype=np.float32))
+    one = b.constant({"dataType": "float32", "shape": [1]}, np.ones(1, np.float32))
+    return b._collect({"y": b.relu(b.add(b.matmul(x, w), one))})
+
+
+CPU = Device(id="onnxruntime:CPUExecutionProvider", kind="cpu", backend="onnxruntime",
+             providers=("CPUExecutionProvider",))
+GPU = Device(id="onnxruntime:CUDAExecutionProvider", kind="gpu", backend="onnxruntime",
+             providers=("CUDAExecutionProvider", "CPUExecutionProvider"))
+INVENTORIES = {"cpu-only": [CPU], "gpu": [GPU, CPU]}
+
+
+def decide(options, graph, page, rules=None, inventory="cpu-only"):
+    """A pure placement (nothing compiles): the context's decision, then the build's."""
+    inv = INVENTORIES[inventory]
+    d = engine.decide_context(options, inv, rules)
+    return engine.decide_build(d, graph, inv, rules, page=page)
+
+
+def test_runtime_folder_needs_every_file(tmp_path, folder):
+    assert runtime_folder(folder) == folder
+    assert runtime_folder(tmp_path / "nowhere") is None and runtime_folder(None) is None
+    (folder / RUNTIME_FILES[1]).unlink()
+    assert runtime_folder(folder) is None
+
+
+def test_a_small_graph_goes_to_the_page_and_says_why(folder):
+    g = graph_of(4, 8)
+    p = decide({}, g, page_device(folder))
+    assert p.device.id == DEVICE_ID and p.assignment == [DEVICE_ID] * len(g.nodes)
+    assert "whole graph in the page" in p.reasons[1] and "FLOPs" in p.reasons[1]
+    assert not p.accelerated
+    # without the page (its page cannot run graphs), the same graph stays on the host's CPU
+    q = decide({}, graph_of(4, 8), None)
+    assert q.device.kind == "cpu" and q.device.backend != "page"
+
+
+def test_a_graph_over_a_bound_stays_on_the_host_and_the_reasons_name_the_bound(folder):
+    page = page_device(folder)
+    rules = engine.default_rules()
+    limit = rules["page"]["max_flops"]
+    k = 512
+    n = int(limit // (2 * k * k)) + 1  # just over max_flops
+    p = decide({}, graph_of(n, k), page)
+    assert p.device.backend != "page"
+    assert "not in the page: FLOPs" in p.reasons[0] and "max_flops" in p.reasons[0]
+    under = decide({}, graph_of(max(1, n - 2), k), page)
+    assert under.device.id == DEVICE_ID
+    tight = {**rules, "page": {**rules["page"], "max_constant_bytes": 16}}
+    p = decide({}, graph_of(2, 8), page, tight)  # a 256-byte constant
+    assert p.device.backend != "page" and "constant bytes" in p.reasons[0]
+
+
+def test_only_contexts_the_rules_name_use_the_page(folder):
+    page = page_device(folder)
+    g = graph_of(4, 8)
+    # a GPU machine: the default context prefers the GPU; [page] contexts = ["cpu"] keeps it off the page
+    p = decide({}, g, page, inventory="gpu")
+    assert p.device.backend != "page" and "[page] contexts" in p.reasons[0]
+    # ... a CPU context on the same machine may use it
+    assert decide({"deviceType": "cpu"}, g, page, inventory="gpu").device.id == DEVICE_ID
+    # ... and rules that name "gpu" let small graphs leave the GPU context too
+    rules = engine.default_rules()
+    rules = {**rules, "page": {**rules["page"], "contexts": ["cpu", "gpu"]}}
+    assert decide({}, g, page, rules, inventory="gpu").device.id == DEVICE_ID
+    # a strict request never goes to the page
+    rules = {**rules, "strict": {**rules["strict"], "deviceType": True}}  # strict switches are off by default
+    strict = decide({"deviceType": "gpu"}, g, page, rules, "gpu")
+    assert strict.strict
+    assert strict.device.backend != "page"
+
+
+def test_data_types_outside_the_rules_stay_on_the_host(folder):
+    from webnn_bridge.bridge.api import MLGraphBuilder
+
+    b = MLGraphBuilder(ML().createContext({}))
+    x = b.input("x", {"dataType": "int32", "shape": [4]})
+    g = b._collect({"y": b.cast(x, "int4")})
+    p = decide({}, g, page_device(folder))
+    assert p.device.backend != "page" and "int4" in p.reasons[0]
+
+
+def test_a_bad_page_table_is_refused_in_one_line():
+    problems = engine.check_rules_file({"page": {"max_flops": "many", "contexts": ["tpu"]}}, engine.default_rules())
+    assert any("page.max_flops" in p for p in problems) and any("page.contexts" in p for p in problems)
+
+
+def test_the_model_the_page_gets_is_the_lowered_graph_and_runs():
+    g = graph_of(3, 4)
+    c = PageCompiled(g)
+    model = onnx.load_from_string(c.model)
+    assert model.ir_version == 10 and not any(i.data_location for i in model.graph.initializer)  # constants inside
+    s = ort.InferenceSession(c.model, providers=["CPUExecutionProvider"])
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) - 6
+    (y,) = s.run([c.out_map["y"]], {c.in_map["x"]: x})
+    np.testing.assert_array_equal(y, np.maximum(x + 1, 0))
+    with pytest.raises(Exception, match="runs in the page"):
+        c.run({"x": x})
+
+
+def build_small(c: Client, ctx: int = 1, graph: int = 10):
+    return c.call({
+        "t": "build", "ctx": ctx, "graph": graph,
+        "inputs": [{"operand": 1, "name": "x", "desc": {"dataType": "float32", "shape": [4]}}],
+        "constants": [{"operand": 2, "desc": {"dataType": "float32", "shape": [4]}, "part": 0}],
+        "nodes": [{"op": "add", "args": [{"$operand": 1}, {"$operand": 2}, {}], "outputs": [3]}],
+        "outputs": {"y": 3},
+    }, parts=[np.array([1, 2, 3, 4], np.float32).tobytes()])
+
+
+def test_the_host_offers_the_runtime_and_sends_the_model_to_a_page_that_can_run_it(ml):
+    s = Session(ml)
+    c = Client(s)
+    ok, _ = c.ok({"t": "hello"})
+    assert ok["pageRuntime"] == protocol.PAGE_RUNTIME_PATH
+    c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
+    h, payload = reply(build_small(c))
+    page = h["ok"]["page"]
+    assert h["ok"]["devices"] == ["cpu"] and page["inputs"] == {"x": "input_0"}
+    sess = ort.InferenceSession(bytes(payload), providers=["CPUExecutionProvider"])
+    (y,) = sess.run([page["outputs"]["y"]], {"input_0": np.zeros(4, np.float32)})
+    assert y.tolist() == [1, 2, 3, 4]
+    # the host never runs it: a dispatch sent anyway is a warning, not a result
+    c.ok({"t": "createTensor", "ctx": 1, "tensor": 20, "desc": {"dataType": "float32", "shape": [4], "writable": True}})
+    c.ok({"t": "createTensor", "ctx": 1, "tensor": 21, "desc": {"dataType": "float32", "shape": [4], "readable": True}})
+    h, _ = reply(c.call({"t": "dispatch", "ctx": 1, "graph": 10, "inputs": {"x": 20}, "outputs": {"y": 21}}))
+    assert h["t"] == "warning" and "runs in the page" in h["error"]["message"]
+    # a page that could not run it: the host compiles it for itself, and its dispatches work
+    ok, _ = c.ok({"t": "rehome", "graph": 10})
+    assert ok["devices"] == ["cpu"] and "page" not in ok
+    assert c.call({"t": "writeTensor", "tensor": 20}, payload=np.ones(4, np.float32).tobytes()) == []
+    assert c.call({"t": "dispatch", "ctx": 1, "graph": 10, "inputs": {"x": 20}, "outputs": {"y": 21}}) == []
+    _, data = c.ok({"t": "readTensor", "tensor": 21})
+    assert np.frombuffer(bytes(data), np.float32).tolist() == [2, 3, 4, 5]
+
+
+def test_a_page_that_does_not_say_so_gets_host_graphs(ml):
+    c = Client(Session(ml))
+    c.ok({"t": "createContext", "ctx": 1, "options": {}})
+    h, payload = reply(build_small(c))
+    assert "page" not in h["ok"] and payload is None
+    plain = ML()  # a host without the runtime offers none and ignores the page's word
+    c = Client(Session(plain))
+    ok, _ = c.ok({"t": "hello"})
+    assert ok["pageRuntime"] is None
+    c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
+    h, payload = reply(build_small(c))
+    assert "page" not in h["ok"]
+
+
+def test_moves_ignore_the_pages_usage_flags_but_plain_calls_do_not(ml):
+    """The shim moves a tensor's contents between a graph in the page and one on the host: those
+    reads and writes reach tensors the page may not read or write itself; its own calls still may not."""
+    c = Client(Session(ml))
+    c.ok({"t": "createContext", "ctx": 1, "options": {}})
+    c.ok({"t": "createTensor", "ctx": 1, "tensor": 5, "desc": {"dataType": "float32", "shape": [2]}})
+    data = np.array([7, 8], np.float32).tobytes()
+    h, _ = reply(c.call({"t": "writeTensor", "tensor": 5}, payload=data))
+    assert h["t"] == "warning" and h["error"]["name"] == "TypeError"
+    assert c.call({"t": "writeTensor", "tensor": 5, "move": True}, payload=data) == []
+    h, _ = reply(c.call({"t": "readTensor", "tensor": 5}))
+    assert h["error"]["name"] == "TypeError"
+    _, got = c.ok({"t": "readTensor", "tensor": 5, "move": True})
+    assert bytes(got) == data
+    # contents a failed dispatch in the page left undefined: reads of them fail on the host too
+    assert c.call({"t": "writeTensor", "tensor": 5, "move": True, "failed": "the run failed"}, payload=b"") == []
+    h, _ = reply(c.call({"t": "readTensor", "tensor": 5, "move": True}))
+    assert h["error"]["name"] == "UnknownError" and "the run failed" in h["error"]["message"]
+
+
+def test_the_memo_keeps_page_and_host_builds_of_one_graph_apart(ml):
+    """The same build message from a page that runs graphs and from one that does not: each gets
+    its own placement (the build memo's key includes the context's page flag)."""
+    a = Client(Session(ml))
+    a.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
+    assert "page" in reply(build_small(a))[0]["ok"]
+    b = Client(Session(ml))
+    b.ok({"t": "createContext", "ctx": 1, "options": {}})
+    assert "page" not in reply(build_small(b))[0]["ok"]
+    assert "page" in reply(build_small(a, graph=11))[0]["ok"]
+
+
+def test_the_page_device_is_not_in_the_inventory(ml):
+    assert DEVICE_ID not in {d.id for d in ml.inventory} and DEVICE_ID in {d.id for d in ml.placeable}
+    assert dataclasses.replace(ml.page_device).kind == "cpu"
+
+
+def test_serve_page_local_without_the_runtime_is_one_line(tmp_path, capsys):
+    from tests.test_cli import one_line, run
+
+    rc, _, err = run(["serve", "--page-local", str(tmp_path)], capsys)
+    assert rc == 2 and one_line(err).startswith(f"webnn-bridge serve: --page-local {tmp_path}: no folder with")
+
+
+def test_the_host_serves_the_runtime_files_to_any_page_and_nothing_else(folder):
+    import urllib.error
+    import urllib.request
+
+    from webnn_bridge.bridge.embed import start_host
+
+    h = start_host(page_runtime=folder)
+    try:
+        for name in RUNTIME_FILES:
+            with urllib.request.urlopen(f"{h.url}{protocol.PAGE_RUNTIME_PATH}{name}") as r:
+                assert r.read() == b"x" and r.headers["Access-Control-Allow-Origin"] == "*"
+                assert r.headers["ETag"]
+        assert urllib.request.urlopen(f"{h.url}{protocol.PAGE_RUNTIME_PATH}{RUNTIME_FILES[0]}").headers[
+            "Content-Type"].startswith("text/javascript")
+        for bad in ("x.txt", "../" + RUNTIME_FILES[0], ""):
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(f"{h.url}{protocol.PAGE_RUNTIME_PATH}{bad}")
+            assert e.value.code == 404
+    finally:
+        h.stop()
+    plain = start_host()
+    try:
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(f"{plain.url}{protocol.PAGE_RUNTIME_PATH}{RUNTIME_FILES[0]}")
+        assert e.value.code == 404
+    finally:
+        plain.stop()
