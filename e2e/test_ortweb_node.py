@@ -197,10 +197,13 @@ def close(ours: np.ndarray, ref: np.ndarray) -> bool:
     return bool(np.array_equal(ours, ref))
 
 
-def run_ortweb(browser, cases, deadline_ms: int = CASE_DEADLINE_MS, on_result=None, native: bool = False) -> dict:
+def run_ortweb(browser, cases, deadline_ms: int = CASE_DEADLINE_MS, on_result=None, native: bool = False,
+               page_runtime=None, on_build=None) -> dict:
     """Each case through onnxruntime-web's WebNN EP on a host of its own (``native``: the pages
     without the shim, from a plain server, for a browser with WebNN built in), against in-process
-    ONNX Runtime: name -> (status, detail), status one of pass, mismatch, error, hung, not applicable."""
+    ONNX Runtime: name -> (status, detail), status one of pass, mismatch, error, hung, not applicable.
+    ``page_runtime``: the host serves it (serve --page-local): small graphs run in the page;
+    ``on_build(graph)`` sees every graph the host built."""
     import tempfile
 
     results = {}
@@ -213,7 +216,8 @@ def run_ortweb(browser, cases, deadline_ms: int = CASE_DEADLINE_MS, on_result=No
 
             host = StaticServer(app)
         else:
-            host = start_host(app_dir=app)
+            observer = (lambda event, facts: on_build(facts["graph"]) if event == "build" else None) if on_build else None
+            host = start_host(app_dir=app, page_runtime=page_runtime, observer=observer)
         page = browser.new_page()
         console: list[str] = []
         page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
@@ -314,6 +318,23 @@ def ortweb_results(browser):
 
 
 
+@pytest.fixture(scope="module")
+def ortweb_page_results(browser):
+    """The same cases on a host with --page-local: every graph small enough runs in the page, on
+    onnxruntime-web's wasm backend, from the host's lowering (backends/page.py)."""
+    from webnn_bridge.backends.page import default_runtime_folder
+
+    runtime = default_runtime_folder()
+    if runtime is None:
+        _missing("onnxruntime-web's wasm runtime is not in .ortweb/: run scripts/install_ortweb.sh (scripts/test.sh does)")
+    if not (MODELS / "melspectrogram.onnx").is_file():
+        _missing(f"the packaged models are not installed in {MODELS}: run scripts/install_ortweb.sh")
+    builds = []
+    results = run_ortweb(browser, node_cases() + packaged_models(), page_runtime=runtime,
+                         on_build=lambda g: builds.append(g.in_page))
+    return results, builds
+
+
 def _missing(why: str) -> None:
     """A developer's plain pytest run skips the differential test; CI (the test command installs
     the files) fails instead, so a broken install step can never pass as a skip."""
@@ -335,3 +356,14 @@ def test_most_cases_apply(ortweb_results):
     # it into "not applicable" cases must not empty the differential run silently
     statuses = [v[0] for v in ortweb_results.values()]
     assert statuses.count("not applicable") <= 4, ortweb_results
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_ortweb_webnn_in_the_page_matches_in_process_onnxruntime(ortweb_page_results, name):
+    status, detail = ortweb_page_results[0][name]
+    assert status in ("pass", "not applicable"), f"{name}: {status}: {detail}"
+
+
+def test_most_graphs_ran_in_the_page(ortweb_page_results):
+    builds = ortweb_page_results[1]
+    assert builds and sum(builds) >= 0.9 * len(builds), f"{sum(builds)} of {len(builds)} graphs in the page"

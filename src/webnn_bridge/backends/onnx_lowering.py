@@ -63,6 +63,7 @@ class OnnxLowering:
         self.initializers: list = []
         self.dtypes: dict[str, str] = {}
         self.shapes: dict[str, tuple[int, ...]] = {}
+        self._arrays: dict[str, np.ndarray] = {}  # the values of the initializers made by const()
         self._n = 0
 
     def fresh(self, hint: str = "v") -> str:
@@ -90,7 +91,13 @@ class OnnxLowering:
         name = self.fresh(hint)
         array = contiguous(array)
         self.initializers.append(numpy_helper.from_array(ort_storage(array), name))
+        self._arrays[name] = array
         return self._known(name, array)
+
+    def constant(self, value: str) -> np.ndarray | None:
+        """The array of ``value`` when it is an initializer inside the model (made by const());
+        None for any other value, external initializers included."""
+        return self._arrays.get(value)
 
     def _known(self, name: str, array: np.ndarray) -> str:
         dname = _TYPE_OF_NUMPY.get(array.dtype)
@@ -193,6 +200,7 @@ def lower_graph(graph: GraphIR, ir_version: int, external: bool = False):
         vname = out_map[name]
         lb.nodes.append(helper.make_node("Identity", [names[oid]], [vname]))
         graph_outputs.append(helper.make_tensor_value_info(vname, DATA_TYPES[desc.data_type].onnx, list(desc.shape)))
+    fold_reshapes(lb)
     g = helper.make_graph(lb.nodes, "webnn", graph_inputs, graph_outputs, initializer=lb.initializers)
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="webnn-bridge")
     model.ir_version = ir_version
@@ -216,3 +224,113 @@ def _external_name(k: int) -> str:
 
 def is_external(array: np.ndarray) -> bool:
     return array.nbytes >= EXTERNAL_BYTES and array.dtype != object
+
+
+# --------------------------------------------------------------------------- reshape folding
+
+_RESHAPES = ("Reshape", "Squeeze", "Unsqueeze")
+
+
+def fold_reshapes(lb: OnnxLowering) -> None:
+    """A pass over the lowered nodes (all shapes static) that changes no value. A Reshape /
+    Squeeze / Unsqueeze (with a constant shape or axes) reading another one's output reads that
+    one's input instead, as a Reshape to its own output shape, and the other goes when nothing
+    else reads it (so a chain whose intermediate values have no other consumer becomes one
+    Reshape); a Reshape to its input's own shape goes (its consumers read the input); a Reshape
+    of an initializer inside the model that nothing else reads becomes that initializer with the
+    new dims; initializers inside the model that no node reads any more go.
+    Graph outputs are read by the Identity nodes lower_graph ends with, so they count as consumers
+    like any other (and are never made by a node this pass removes). Such chains come from
+    onnxruntime-web's WebNN EP (a 1-D Conv sent as reshape -> conv2d -> reshape) meeting the
+    reshapes of conv2d's own 1-D lowering; without them ONNX Runtime fuses Conv with the
+    activation after it and keeps it out of its NCHWc layout."""
+    from onnx import AttributeProto, TensorProto
+
+    nodes = lb.nodes
+    if any(a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS) for n in nodes for a in n.attribute):
+        return  # a subgraph may read outer values: their consumers are not all in this list
+    inits = {t.name: t for t in lb.initializers}
+
+    def ints(name: str) -> list[int] | None:
+        a = lb.constant(name)
+        return [int(v) for v in a] if a is not None and a.dtype == np.int64 and a.ndim == 1 else None
+
+    shapes = dict(lb.shapes)
+    uses: dict[str, int] = {}
+    for n in nodes:
+        for i in n.input:
+            if i:
+                uses[i] = uses.get(i, 0) + 1
+    rename: dict[str, str] = {}
+    made_by: dict[str, int] = {}  # value -> position in ``kept`` of the Reshape that makes it
+    kept: list = []
+    for n in nodes:
+        for k, i in enumerate(n.input):
+            if i in rename:
+                n.input[k] = rename[i]
+        target = _target_shape(n, shapes, ints) if n.op_type in _RESHAPES else None
+        if target is None:
+            kept.append(n)
+            continue
+        out, src = n.output[0], n.input[0]
+        shapes[out] = target
+        prev = made_by.get(src)
+        if prev is not None:  # a chain: read what its earlier Reshape reads
+            earlier = kept[prev]
+            uses[src] -= 1
+            src = earlier.input[0]
+            if uses[earlier.output[0]]:
+                uses[src] += 1  # the earlier one stays for its other consumers
+            else:
+                kept[prev] = None  # nothing else reads it: it goes, its read passes to this node
+        if src in shapes and tuple(shapes[src]) == target:  # nothing to reshape
+            rename[out] = src
+            uses[src] += uses.get(out, 0) - 1
+            continue
+        t = inits.get(src)
+        if t is not None and uses[src] == 1 and lb.constant(src) is not None:
+            del t.dims[:]  # the initializer itself takes the shape (its data is the same)
+            t.dims.extend(target)
+            lb._arrays[src] = lb._arrays[src].reshape(target)
+            shapes[src] = target
+            rename[out] = src
+            uses[src] = uses.get(out, 0)
+            continue
+        if src != n.input[0]:  # it reads another value now: a Reshape of that one
+            n = make_node("Reshape", [src, lb.ints(target)], [out], {})
+        made_by[out] = len(kept)
+        kept.append(n)
+    lb.nodes = [n for n in kept if n is not None]
+    read = {i for n in lb.nodes for i in n.input}
+    lb.initializers = [t for t in lb.initializers if t.name in read or t.data_location == TensorProto.EXTERNAL]
+
+
+def _target_shape(node, shapes: dict, ints) -> tuple[int, ...] | None:
+    """The static output shape of a Reshape / Squeeze / Unsqueeze node with constant shape or
+    axes and no attributes; None when it is not known, or has a 0 (a Reshape would copy it)."""
+    if node.attribute or len(node.output) != 1:
+        return None
+    if node.op_type == "Reshape":
+        target = ints(node.input[1]) if len(node.input) == 2 else None
+    else:
+        shape = shapes.get(node.input[0])
+        axes = ints(node.input[1]) if len(node.input) == 2 and node.input[1] else None
+        if shape is None or (axes is None and (node.op_type == "Unsqueeze" or len(node.input) == 2)):
+            return None
+        rank = len(shape) + (0 if node.op_type == "Squeeze" else len(axes))
+        if axes is not None and not all(-rank <= a < rank for a in axes):
+            return None
+        if node.op_type == "Squeeze":
+            drop = {a % rank for a in axes} if axes is not None else {k for k, d in enumerate(shape) if d == 1}
+            if any(shape[k] != 1 for k in drop):
+                return None
+            target = [d for k, d in enumerate(shape) if k not in drop]
+        else:
+            at = {a % rank for a in axes}
+            if len(at) != len(axes):
+                return None
+            rest = iter(shape)
+            target = [1 if k in at else next(rest) for k in range(rank)]
+    if target is None or any(d <= 0 for d in target):
+        return None
+    return tuple(target)

@@ -101,8 +101,13 @@ def lower(lb, call: Call):
     p = parse(call, lb.shape(x), lb.shape(f))
     xn = _nn.transpose(lb, x, _nn.TO_NCHW[p["layout"]])
     perm = FILTER_AXES[p["filter_layout"]]
-    w = _nn.transpose(lb, f, None if perm == (0, 1, 2, 3) else perm)
     pad = p["padding"]
+    in_hw = _nn.split_input_shape(lb.shape(x), p["layout"])[2:]
+    for flat in (0, 1):  # a height (width) of 1 that the filter and padding keep: 1-D along the other
+        if in_hw[flat] == 1 and p["window"][flat] == 1 and pad[2 * flat] == pad[2 * flat + 1] == 0:
+            y = _lower_1d(lb, xn, f, bias, p, perm, 1 - flat, in_hw[1 - flat])
+            return [_nn.transpose(lb, y, _nn.FROM_NCHW[p["layout"]])]
+    w = _nn.transpose(lb, f, None if perm == (0, 1, 2, 3) else perm)
     inputs = [xn, w] + ([bias] if bias is not None else [])
     y = lb.node(
         "Conv",
@@ -114,6 +119,34 @@ def lower(lb, call: Call):
         kernel_shape=list(p["window"]),
     )
     return [_nn.transpose(lb, y, _nn.FROM_NCHW[p["layout"]])]
+
+
+def _lower_1d(lb, xn, f, bias, p, perm, axis: int, length: int):
+    """A convolution over a height (or width) of 1 with a filter of height (width) 1 and no
+    padding there, so 1-D along spatial ``axis`` (0: height, 1: width) of ``length``, as ONNX's
+    1-D Conv on the [N, C, length] view of the NCHW input. onnxruntime-web's WebNN EP sends ONNX's
+    1-D Conv so; ONNX Runtime fuses a 1-D Conv with an activation after it and keeps it out of its
+    NCHWc layout, and lower_graph's fold_reshapes merges the reshapes around it with the graph's."""
+    g, n, out_c, k = p["groups"], p["batches"], p["out_channels"], p["window"][axis]
+    x3 = lb.node("Reshape", [xn, lb.ints([n, p["in_channels"], length])])
+    shape3 = [out_c, p["in_channels"] // g, k]
+    array = lb.constant(f)
+    if array is not None:  # a constant filter: a constant of the 1-D shape
+        w3 = lb.const(np.ascontiguousarray(np.transpose(array, perm)).reshape(shape3), "filter")
+    else:
+        w3 = lb.node("Reshape", [_nn.transpose(lb, f, None if perm == (0, 1, 2, 3) else perm), lb.ints(shape3)])
+    y = lb.node(
+        "Conv",
+        [x3, w3] + ([bias] if bias is not None else []),
+        pads=[p["padding"][2 * axis], p["padding"][2 * axis + 1]],
+        strides=[p["strides"][axis]],
+        dilations=[p["dilations"][axis]],
+        group=g,
+        kernel_shape=[k],
+    )
+    out_len = p["out_hw"][axis]
+    lb.shapes[y] = (n, out_c, out_len)
+    return lb.node("Reshape", [y, lb.ints([n, out_c, out_len, 1] if axis == 0 else [n, out_c, 1, out_len])])
 
 
 def tolerance(call: Call, data_type: str):
