@@ -65,9 +65,11 @@ def test_a_small_graph_runs_in_the_page_and_a_big_one_on_the_host(page, page_hos
         ctx.dispatch(G, {x: X}, {y: Y});
         const ys = new Float32Array(await ctx.readTensor(Y));
         return {y: await read(y), small: WebNNBridge.inPage(g), big: WebNNBridge.inPage(G),
-                bigOk: ys.every((v, i) => v === xs[i] + 1), devices: g.devices};
+                bigOk: ys.every((v, i) => v === xs[i] + 1), devices: g.devices,
+                latency: await WebNNBridge.latency(g)};
     """)
-    assert r == {"y": [0, 0, 1, 5], "small": True, "big": False, "bigOk": True, "devices": ["cpu"]}
+    assert r == {"y": [0, 0, 1, 5], "small": True, "big": False, "bigOk": True, "devices": ["cpu"],
+                 "latency": "0-10 ms"}
 
 
 def test_tensors_move_between_the_page_and_the_host_in_timeline_order(page, page_host):

@@ -5,4 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >&2
+# --page-local without a folder: the runtime pages run small graphs with (npm, pinned), fetched once
+for a in "$@"; do
+  if [ "$a" = --page-local ]; then bash scripts/install_ortweb.sh >&2; fi
+done
 exec .venv/bin/webnn-bridge serve --restart-on-crash "$@"

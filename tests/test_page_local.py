@@ -164,6 +164,9 @@ def test_the_host_offers_the_runtime_and_sends_the_model_to_a_page_that_can_run_
     sess = ort.InferenceSession(bytes(payload), providers=["CPUExecutionProvider"])
     (y,) = sess.run([page["outputs"]["y"]], {"input_0": np.zeros(4, np.float32)})
     assert y.tolist() == [1, 2, 3, 4]
+    # its latency is the page's own time, bucketed by the host's rule (no number: none yet)
+    assert c.ok({"t": "graphLatency", "graph": 10, "ms": 0.4})[0]["latency"] == "0-10 ms"
+    assert c.ok({"t": "graphLatency", "graph": 10, "ms": "fast"})[0]["latency"] is None
     # the host never runs it: a dispatch sent anyway is a warning, not a result
     c.ok({"t": "createTensor", "ctx": 1, "tensor": 20, "desc": {"dataType": "float32", "shape": [4], "writable": True}})
     c.ok({"t": "createTensor", "ctx": 1, "tensor": 21, "desc": {"dataType": "float32", "shape": [4], "readable": True}})

@@ -1020,7 +1020,9 @@ async function runInPage(page, ins, outs) {
     const b = pageBytes(t);
     feeds[page.inputs[name]] = new page.ort.Tensor(t.desc.dataType, new A(b.buffer, b.byteOffset, b.byteLength / A.BYTES_PER_ELEMENT), t.desc.shape.slice());
   }
+  const t0 = performance.now();
   const results = await page.session.run(feeds);
+  page.lastMs = performance.now() - t0;
   for (const [name, t] of Object.entries(outs)) {
     const r = results[page.outputs[name]];
     const d = r.data;
@@ -1629,7 +1631,9 @@ const WebNNBridge = Object.freeze({
   async latency(graph) {
     const g = bridgeGraph(graph, 'latency');
     if (g.destroyed || g.context.isLost) throw makeError('InvalidStateError', 'The graph is destroyed.');
-    const reply = await g.context.link.request({ t: 'graphLatency', graph: g.id });
+    // a graph the page runs: its own latest run time, bucketed by the host's rule
+    const own = g.page ? { ms: g.page.lastMs === undefined ? null : g.page.lastMs } : {};
+    const reply = await g.context.link.request(Object.assign({ t: 'graphLatency', graph: g.id }, own));
     return reply.latency;
   },
 });
