@@ -48,9 +48,9 @@ def page_host(app_dir):
     h.stop()
 
 
-def run(page, host, body: str):
+def run(page, host, body: str, before: str = ""):
     page.goto(f"{host.url}/basic.html")
-    return page.evaluate(f"async () => {{ {SETUP}\n{body} }}")
+    return page.evaluate(f"async () => {{ {before}\n{SETUP}\n{body} }}")
 
 
 def test_a_small_graph_runs_in_the_page_and_a_big_one_on_the_host(page, page_host):
@@ -118,20 +118,14 @@ def test_a_fresh_tensor_is_zeros_in_the_page_and_reads_copy(page, page_host):
 
 
 def test_a_page_that_opts_out_keeps_its_graphs_on_the_host(page, page_host):
-    page.goto(f"{page_host.url}/basic.html")
-    r = page.evaluate("""async () => {
-        WebNNBridge.pageLocal = false;
-        const ctx = await navigator.ml.createContext();
-        const b = new MLGraphBuilder(ctx);
-        const x = b.input('x', {dataType: 'float32', shape: [2]});
-        const g = await b.build({y: b.relu(x)});
-        const tx = await ctx.createTensor({dataType: 'float32', shape: [2], writable: true});
-        const ty = await ctx.createTensor({dataType: 'float32', shape: [2], readable: true});
-        ctx.writeTensor(tx, new Float32Array([-1, 1]));
-        ctx.dispatch(g, {x: tx}, {y: ty});
-        return {inPage: WebNNBridge.inPage(g), y: Array.from(new Float32Array(await ctx.readTensor(ty)))};
-    }""")
-    assert r == {"inPage": False, "y": [0, 1]}
+    r = run(page, page_host, """
+        const g = await small();
+        const x = await tensor([4]); const y = await tensor([4]);
+        ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
+        ctx.dispatch(g, {x}, {y});
+        return {inPage: WebNNBridge.inPage(g), y: await read(y)};
+    """, before="WebNNBridge.pageLocal = false;")
+    assert r == {"inPage": False, "y": [0, 0, 1, 5]}
 
 
 def test_a_runtime_that_fails_to_load_leaves_the_graph_on_the_host(page, app_dir, tmp_path):
