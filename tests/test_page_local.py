@@ -251,12 +251,13 @@ def test_the_host_serves_the_runtime_files_to_any_page_and_nothing_else(folder):
             with urllib.request.urlopen(f"{h.url}{protocol.PAGE_RUNTIME_PATH}{name}") as r:
                 assert r.read() == b"x" and r.headers["Access-Control-Allow-Origin"] == "*"
                 assert r.headers["ETag"]
-        assert urllib.request.urlopen(f"{h.url}{protocol.PAGE_RUNTIME_PATH}{RUNTIME_FILES[0]}").headers[
-            "Content-Type"].startswith("text/javascript")
+        with urllib.request.urlopen(f"{h.url}{protocol.PAGE_RUNTIME_PATH}{RUNTIME_FILES[0]}") as r:
+            assert r.headers["Content-Type"].startswith("text/javascript")
         for bad in ("x.txt", "../" + RUNTIME_FILES[0], ""):
             with pytest.raises(urllib.error.HTTPError) as e:
                 urllib.request.urlopen(f"{h.url}{protocol.PAGE_RUNTIME_PATH}{bad}")
             assert e.value.code == 404
+            e.value.close()  # an open response would hold the host's stop()
     finally:
         h.stop()
     plain = start_host()
@@ -264,5 +265,30 @@ def test_the_host_serves_the_runtime_files_to_any_page_and_nothing_else(folder):
         with pytest.raises(urllib.error.HTTPError) as e:
             urllib.request.urlopen(f"{plain.url}{protocol.PAGE_RUNTIME_PATH}{RUNTIME_FILES[0]}")
         assert e.value.code == 404
+        e.value.close()
     finally:
         plain.stop()
+
+
+def test_serve_page_local_says_so_and_serves_the_runtime(folder, tmp_path):
+    """`webnn-bridge serve --page-local DIR` as a user starts it: its banner names the runtime and
+    the bound, and the runtime's files are served."""
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "webnn_bridge.bridge.cli", "serve", "--port", "0", "--no-cache",
+                             "--page-local", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = proc.stdout.readline().split("serving on ")[1].strip()
+        lines = [proc.stdout.readline() for _ in range(3)]
+        page = next(line for line in lines if line.strip().startswith("page:"))
+        assert str(folder) in page and "max_flops 6000000.0" in page
+        with urllib.request.urlopen(f"{url}{protocol.PAGE_RUNTIME_PATH}{RUNTIME_FILES[1]}") as r:
+            assert r.read() == b"x"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and "Traceback" not in err, err

@@ -321,6 +321,10 @@ def _serve(args) -> int:
         if config.app_dir:
             print(f"  app:       {host.url}/  (from {config.app_dir})", flush=True)
         print(f"  origins:   {', '.join(sorted(host.allowed_origins))}", flush=True)
+        if page_runtime is not None:
+            bound = (host.ml.rules or {}).get("page", {}).get("max_flops")
+            print(f"  page:      pages run their small graphs themselves ([page] max_flops {bound}), "
+                  f"onnxruntime-web from {page_runtime}", flush=True)
         if token is not None:  # never the token itself
             print("  access:    pages need the access token (webnn-shim.js?token=... or WebNNBridge.token)", flush=True)
         if tls_note:
