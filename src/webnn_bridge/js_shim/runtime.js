@@ -957,6 +957,7 @@ async function pageSession(link, reply) {
 function releasePage(c, page) {
   pageWork(c, () => page.session.release()).catch(() => {});
 }
+// a tensor's bytes (int4/uint4 are packed two per byte: ceil(elements * bits / 8))
 function tensorBytes(desc) {
   return Math.ceil(desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bits / 8);
 }
@@ -1068,8 +1069,7 @@ function laxFor(ctx, lax) { return strictSpec(ctx.link) ? null : lax; }
 function viewOf(data, desc, what, lax) {
   let view;
   const step = `the spec's "validate buffer with descriptor" step of ${what}`;
-  // int4/uint4 are packed two per byte: ceil(elements * bits / 8)
-  const size = Math.ceil(desc.shape.reduce((a, b) => a * b, 1) * DATA_TYPES[desc.dataType].bits / 8);
+  const size = tensorBytes(desc);
   if (ArrayBuffer.isView(data)) {
     const expected = DATA_TYPES[desc.dataType].array;
     const ctor = data.constructor && data.constructor.name;

@@ -876,14 +876,15 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
     if decision.device is None:
         raise NotSupportedError("No device is available for this context.")
     summary: GraphSummary = summarize(graph)
+    n = len(summary.nodes)
+    head = f"graph {summary.hash[:10]}: {n} node(s), ops {', '.join(summary.op_counts()) or 'none'}"
     page_note = None
     if page is not None and not (avoid and page.id in avoid):
         caps_of_page = _caps_lookup(caps)(page)
         why = page_refusal(decision, summary, rules, caps_of_page)
         if why is None:
-            n = len(summary.nodes)
             return Placement(page, fallback_for_kind(decision), [
-                f"graph {summary.hash[:10]}: {n} node(s), ops {', '.join(summary.op_counts()) or 'none'}",
+                head,
                 f"whole graph in the page ({page.id}): {summary.flops():.3g} FLOPs, "
                 f"{summary.constant_bytes} constant bytes, {io_bytes(summary)} input and output bytes "
                 "are within the [page] rules: no round trip per dispatch"],
@@ -894,9 +895,7 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
     build = dict(rules.get("build", {}))
     min_fraction = float(build.get("partial_min_fraction", 0.5))
     prefer = build.get("prefer", "whole-graph")
-    n = len(summary.nodes)
     cands = list(decision.candidates) or [decision.device]
-    head = f"graph {summary.hash[:10]}: {n} node(s), ops {', '.join(summary.op_counts()) or 'none'}"
     tail = ["simulated inventory: the graph executes on the host CPU backend"] if decision.simulated else []
     why_not: dict[str, str] = {}
     notes: list[str] = []
@@ -964,9 +963,7 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
         return p
 
     def fallback_for(d: Device) -> str:
-        if d.kind != "cpu":
-            return "none"
-        return "none" if decision.policy == "fallback" else "full"
+        return fallback_for_kind(decision) if d.kind == "cpu" else "none"
 
     def whole(d: Device, why: str) -> Placement:
         return done(Placement(d, fallback_for(d), [head, why, *tail], None, [d.id] * n, [], **common))
