@@ -1,7 +1,9 @@
 """Benchmark (issue 39): real packaged ONNX models through onnxruntime-web's WebNN execution
-provider, ours (Debian's Chromium with the shim + host) against native (Google's Chromium 153 with
+provider, ours (Debian's Chromium with the shim + host, started as `serve` starts it: small graphs
+run in the page when the page runtime is installed) against native (Google's Chromium 153 with
 its own WebNN, --native-chromium), interleaved, on a quiet machine and (--busy) again with one
-core kept busy by another process.
+core kept busy by another process. --host-only adds a third target: ours with every graph on the
+host (serve --no-page-local).
 
 Models (scripts/install_models.sh puts them in .ortweb/models/ from their packages), one row each:
   silero  silero VAD 6.2.3's OpenVINO 16 kHz export: 512 samples + 64 of context, LSTM state [2,1,128]
@@ -39,7 +41,7 @@ average is printed before it. No pass/fail on timings: the machines are shared a
 
 Run (from the repository root; scripts/install_ortweb.sh and scripts/install_models.sh first):
   PYTHONPATH=. .venv/bin/python benchmarks/bench_apps.py [--rounds 3] [--iters 100] [--busy] \
-      [--models silero,mel,...] [--native-chromium ~/peers/native/chromium] [--out raw.json]
+      [--models silero,mel,...] [--native-chromium ~/peers/native/chromium] [--out raw.json] [--host-only]
 Without the native peer (missing binary) only ours and in-process run.
 """
 
@@ -309,7 +311,7 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web apps</title>
       }
       counting = false;
       const n = %(c1)d - %(c0)d;
-      // graphs the page runs itself (a host with --page-local; WebNNBridge.inPage is the shim's)
+      // graphs the page runs itself (a host with a page runtime; WebNNBridge.inPage is the shim's)
       const inPage = typeof WebNNBridge === 'object' && WebNNBridge.inPage ? [...graphs].filter((g) => WebNNBridge.inPage(g)).length : 0;
       say(`${m}_calls`, [built, graphs.size, counts.dispatch / n, counts.readTensor / n, counts.writeTensor / n, inPage]);
       const times = [];
@@ -455,16 +457,16 @@ def summarize(rounds: list[dict], shorts: list[str]) -> dict[str, dict]:
         for phase in ("quiet", "busy"):
             rs = [r for r in rounds if r["phase"] == phase]
             suffix = "" if phase == "quiet" else " busy"
-            for target in ("in-process", "ours", "page", "native"):
+            for target in ("in-process", "ours", "host", "native"):
                 s[target + suffix] = med([ms(r, target, m) for r in rs])
-            for mine, key in (("ours", ""), ("page", "page ")):  # "page": ours with --page-local
+            for mine, key in (("ours", ""), ("host", "host ")):  # "host": ours with --no-page-local
                 per = [ms(r, mine, m) / ms(r, "native", m) for r in rs
                        if ms(r, mine, m) is not None and ms(r, "native", m)]
                 s[key + "ratios" + suffix] = per
                 s[f"{mine}/native" + suffix] = median(per) if per else None
         s["busy/quiet"] = s["ours busy"] / s["ours"] if s["ours busy"] is not None and s["ours"] else None
-        s["page busy/quiet"] = s["page busy"] / s["page"] if s["page busy"] is not None and s["page"] else None
-        for target in ("ours", "page", "native"):  # the WebNN calls, from the target's first round that ran the model
+        s["host busy/quiet"] = s["host busy"] / s["host"] if s["host busy"] is not None and s["host"] else None
+        for target in ("ours", "host", "native"):  # the WebNN calls, from the target's first round that ran the model
             for r in rounds:
                 v = r.get(target, {}).get(m)
                 if isinstance(v, dict) and "graphs" in v:
@@ -476,8 +478,8 @@ def summarize(rounds: list[dict], shorts: list[str]) -> dict[str, dict]:
 
 
 def target_counts(summary: dict, mine: str = "ours") -> dict:
-    """How many models meet each target, of how many measured (``mine``: "ours", or "page" for the
-    host with --page-local)."""
+    """How many models meet each target, of how many measured (``mine``: "ours", or "host" for the
+    host with --no-page-local)."""
     busy = "busy/quiet" if mine == "ours" else f"{mine} busy/quiet"
     q = [s[f"{mine}/native"] for s in summary.values() if s.get(f"{mine}/native") is not None]
     b = [s[busy] for s in summary.values() if s.get(busy) is not None]
@@ -499,21 +501,21 @@ def _calls(s: dict, key: str) -> str:
 
 
 def table(summary: dict) -> str:
-    page = any(s.get("page") is not None for s in summary.values())
-    head = ["model", "graphs", "dispatches/run", "reads/run", "writes/run", "in-process ms", "ours ms", "native ms",
-            "ours/native (quiet)", "same busy", "ours busy / ours quiet"]
-    if page:
-        head += ["graphs in the page", "page-local ms", "page-local/native (quiet)", "same busy",
-                 "page-local busy / quiet"]
+    host = any(s.get("host") is not None for s in summary.values())
+    head = ["model", "graphs", "graphs in the page", "dispatches/run", "reads/run", "writes/run", "in-process ms",
+            "ours ms", "native ms", "ours/native (quiet)", "same busy", "ours busy / ours quiet"]
+    if host:
+        head += ["host-only ms", "host-only/native (quiet)", "same busy", "host-only busy / quiet"]
     rows = [head, ["---"] * len(head)]
     for m, s in summary.items():
-        row = [m, _calls(s, "graphs"), _calls(s, "dispatches"), _calls(s, "reads"), _calls(s, "writes"),
+        c = s.get("ours calls") or {}
+        row = [m, _calls(s, "graphs"), f"{c.get('in_page', '-')} of {c.get('graphs', '-')}", _calls(s, "dispatches"),
+               _calls(s, "reads"), _calls(s, "writes"),
                _f(s["in-process"]), _f(s["ours"]), _f(s["native"]), _f(s["ours/native"], "{:.2f}x"),
                _f(s["ours/native busy"], "{:.2f}x"), _f(s["busy/quiet"], "{:.2f}x")]
-        if page:
-            c = s.get("page calls") or {}
-            row += [f"{c.get('in_page', '-')} of {c.get('graphs', '-')}", _f(s["page"]), _f(s["page/native"], "{:.2f}x"),
-                    _f(s["page/native busy"], "{:.2f}x"), _f(s["page busy/quiet"], "{:.2f}x")]
+        if host:
+            row += [_f(s["host"]), _f(s["host/native"], "{:.2f}x"), _f(s["host/native busy"], "{:.2f}x"),
+                    _f(s["host busy/quiet"], "{:.2f}x")]
         rows.append(row)
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
 
@@ -526,26 +528,32 @@ def targets_line(counts: dict, mine: str = "ours") -> str:
 # --------------------------------------------------------------------------- running
 
 
+def page_runtime():
+    """The page runtime serve finds by default (backends/page.py), or None."""
+    from webnn_bridge.backends.page import default_runtime_folder
+
+    return default_runtime_folder()
+
+
 def run_target(target: str, app_dir: Path, native: Path | None, shorts: list[str], timeout_s: float,
                placements: list | None = None):
-    """One browser running every model: "ours" (the host as serve starts it), "page" (the host with
-    --page-local: small graphs run in the page) or "native". ``placements``: the page target's
-    builds are appended there as (where, first reason lines)."""
+    """One browser running every model: "ours" (the host as serve starts it: small graphs run in the
+    page when the page runtime is installed), "host" (serve --no-page-local: every graph on the
+    host) or "native". ``placements``: ours' builds are appended there as (where, first reason lines)."""
     from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host
 
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         tail = ["--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}"]
-        if target in ("ours", "page"):
+        if target in ("ours", "host"):
             kw = {}
-            if target == "page":
-                from webnn_bridge.backends.page import default_runtime_folder
+            if target == "ours" and page_runtime() is not None:
 
                 def observe(event, facts):
                     if event == "build":
                         g = facts["graph"]
                         placements.append(("page" if g.in_page else g.placement.device.id, g.placement.reasons[:2]))
 
-                kw = {"page_runtime": default_runtime_folder()}
+                kw = {"page_runtime": page_runtime()}
                 if placements is not None:  # an observer: its host asks pages for latencies (not in timed rounds)
                     kw["observer"] = observe
             host = start_host(own_process=True, app_dir=app_dir, **kw)
@@ -615,8 +623,9 @@ def main() -> None:
                     help="each round also runs bench_webnn.py's MobileNetV2 rows (inference and builds, ours and "
                          "native; the tiny round trip against a bare echo), from ../shared/data's weights")
     ap.add_argument("--mobilenet-iters", type=int, default=20)
-    ap.add_argument("--page-local", action="store_true",
-                    help="a third target in the same rounds: ours with serve --page-local (small graphs in the page)")
+    ap.add_argument("--host-only", action="store_true",
+                    help="a third target in the same rounds: ours with serve --no-page-local (every graph on the "
+                         "host, none in the page)")
     args = ap.parse_args()
     shorts = [s.strip() for s in (args.models or ",".join(a.short for a in SETS[args.set])).split(",") if s.strip()]
     if "mobilenet" in shorts:
@@ -631,12 +640,11 @@ def main() -> None:
         sys.exit(f"models missing in {MODELS_DIR}: {missing}: run scripts/install_models.sh")
     native = args.native_chromium if args.native_chromium.is_file() else None
     targets = ["ours", "native"] if native else ["ours"]
-    if args.page_local:
-        from webnn_bridge.backends.page import default_runtime_folder
-
-        if default_runtime_folder() is None:
-            sys.exit("--page-local: onnxruntime-web's wasm runtime is missing in .ortweb/: run scripts/install_ortweb.sh")
-        targets.insert(1, "page")
+    if page_runtime() is None:
+        print("ours: no page runtime installed (scripts/install_ortweb.sh): every graph runs on the host, as serve "
+              "would run it here")
+    if args.host_only:
+        targets.insert(1, "host")
     if native is None:
         print(f"native Chromium peer: not available ({args.native_chromium} does not exist; scripts/install_models.sh "
               "unpacks it): ours and in-process only")
@@ -675,10 +683,10 @@ def _rounds(args, shorts, native, targets, phases, mobilenet, stack) -> tuple[li
                   + ", ".join(f"{k} {dt}{s}" for k, (dt, s) in a.inputs.items()) + f"; {a.file}")
         # a per-browser limit: every model's runs at a generous 1 s each, plus launches and loads
         timeout_s = 120 + len(shorts) * (args.iters + WARMUP) * 1.0
-        if "page" in targets:  # where the policy puts each WebNN graph, and why (an untimed pass)
+        if page_runtime() is not None:  # where the policy puts each WebNN graph, and why (an untimed pass)
             placements: list = []
-            run_target("page", app_dir, native, shorts, timeout_s, placements)
-            print("placements with --page-local (each WebNN graph onnxruntime-web built, in build order):")
+            run_target("ours", app_dir, native, shorts, timeout_s, placements)
+            print("placements on ours (each WebNN graph onnxruntime-web built, in build order):")
             for where, reasons in placements:
                 print(f"  {where}: " + "; ".join(reasons)[:400])
         n = 0
@@ -717,11 +725,11 @@ def _rounds(args, shorts, native, targets, phases, mobilenet, stack) -> tuple[li
                             if v.get("error"):
                                 cells.append(f"{target} ERROR: {v['error']}")
                         if all("ms" in r[t][m] for t in targets) and "native" in targets:
-                            cells.append(f"ours/native {r['ours'][m]['ms'] / r['native'][m]['ms']:.2f}x")
-                            if "page" in targets:
-                                cells.append(f"page/native {r['page'][m]['ms'] / r['native'][m]['ms']:.2f}x "
-                                             f"({r['page'][m].get('in_page', 0)} of {r['page'][m].get('graphs')} "
-                                             "graphs in the page)")
+                            cells.append(f"ours/native {r['ours'][m]['ms'] / r['native'][m]['ms']:.2f}x "
+                                         f"({r['ours'][m].get('in_page', 0)} of {r['ours'][m].get('graphs')} "
+                                         "graphs in the page)")
+                            if "host" in targets:
+                                cells.append(f"host-only/native {r['host'][m]['ms'] / r['native'][m]['ms']:.2f}x")
                         print(f"  {m:7s} " + ", ".join(cells), flush=True)
                     if mobilenet is not None:
                         r["mobilenet"] = mobilenet_round(*mobilenet, native, args.mobilenet_iters)
@@ -759,17 +767,17 @@ def _report(args, shorts, targets, rounds, wrong_ours) -> None:
         f"{m} " + (" ".join(f"{x:.2f}" for x in s["ratios"]) or "-") + (
             " | busy " + " ".join(f"{x:.2f}" for x in s["ratios busy"]) if s["ratios busy"] else "")
         for m, s in summary.items()))
-    if "page" in targets:
-        print("per-round page-local/native: " + "; ".join(
-            f"{m} " + (" ".join(f"{x:.2f}" for x in s["page ratios"]) or "-") + (
-                " | busy " + " ".join(f"{x:.2f}" for x in s["page ratios busy"]) if s["page ratios busy"] else "")
+    if "host" in targets:
+        print("per-round host-only/native: " + "; ".join(
+            f"{m} " + (" ".join(f"{x:.2f}" for x in s["host ratios"]) or "-") + (
+                " | busy " + " ".join(f"{x:.2f}" for x in s["host ratios busy"]) if s["host ratios busy"] else "")
             for m, s in summary.items()))
     errs = {(t, m): r[t][m]["error"] for r in rounds for t in targets for m in shorts if r[t][m].get("error")}
     for (t, m), e in sorted(errs.items()):
         print(f"error on {t}, {m}: {e}")
     print(targets_line(counts))
-    if "page" in targets:
-        print(targets_line(target_counts(summary, "page"), "page-local"))
+    if "host" in targets:
+        print(targets_line(target_counts(summary, "host"), "host-only"))
     if args.mobilenet:
         print("\nMobileNetV2 and the tiny round trip (bench_webnn.py's rows, no driver; per-round ratios, their median):\n")
         print(mobilenet_table(rounds))

@@ -68,7 +68,7 @@ def crashing_host(tmp_path):
            "PYTHONPATH": os.pathsep.join([str(plant), os.environ.get("PYTHONPATH", "")])}
     p = subprocess.Popen([sys.executable, "-m", "webnn_bridge.bridge.cli", "serve", "--port", str(free_port()),
                           "--app", str(app), "--cache-dir", str(tmp_path / "cache"), "--drain-timeout", "1",
-                          "--restart-on-crash"],
+                          "--restart-on-crash", "--no-page-local"],  # the graphs must reach the host's runtime
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         yield p

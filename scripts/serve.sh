@@ -5,8 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >&2
-# --page-local without a folder: the runtime pages run small graphs with (npm, pinned), fetched once
+# the runtime pages run their small graphs with (onnxruntime-web from npm, pinned), fetched once;
+# without it (offline, or --no-page-local) every graph runs on the host
+skip=
 for a in "$@"; do
-  if [ "$a" = --page-local ]; then bash scripts/install_ortweb.sh >&2; fi
+  case "$a" in --no-page-local|--page-local=*) skip=1 ;; esac
 done
+if [ -z "$skip" ]; then
+  bash scripts/install_ortweb.sh >&2 || echo "serve.sh: could not fetch the page runtime (bash scripts/install_ortweb.sh); every graph runs on the host" >&2
+fi
 exec .venv/bin/webnn-bridge serve --restart-on-crash "$@"

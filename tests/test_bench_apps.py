@@ -92,7 +92,7 @@ def test_page_results_checks_outputs():
 
 def _round(phase, ours, native, inproc=1.0):
     return {"phase": phase, "in-process": {"a": inproc, "b": inproc},
-            "ours": {"a": {"ms": ours, "graphs": 1, "builds": 1, "dispatches": 1, "reads": 2, "writes": 2},
+            "ours": {"a": {"ms": ours, "graphs": 1, "builds": 1, "dispatches": 1, "reads": 2, "writes": 2, "in_page": 1},
                      "b": {"error": "boom"}},
             "native": {"a": {"ms": native, "graphs": 1, "builds": 1, "dispatches": 1, "reads": 1, "writes": 2},
                        "b": {"ms": 5.0}}}
@@ -113,11 +113,18 @@ def test_summary_ratios_and_targets():
     counts = ba.target_counts(s)
     assert counts == {"quiet_met": 1, "quiet_of": 1, "busy_met": 1, "busy_of": 1}
     text = ba.table(s)
-    assert "| a | 1 | 1 | 2/1 | 2 | 1.00 | 3.00 | 4.00 | 0.80x | 1.50x | 1.50x |" in text
-    assert "| b | - | - | - | - | 1.00 | - | 5.00 | - | - | - |" in text
+    assert "| a | 1 | 1 of 1 | 1 | 2/1 | 2 | 1.00 | 3.00 | 4.00 | 0.80x | 1.50x | 1.50x |" in text
+    assert "| b | - | - of - | - | - | - | 1.00 | - | 5.00 | - | - | - |" in text
+    assert "host-only" not in text  # no --host-only target: no columns for it
     assert ba.targets_line(counts).endswith("1 of 1 models")
     s2 = ba.summarize([_round("quiet", 5.0, 4.0)], ["a"])
     assert ba.target_counts(s2) == {"quiet_met": 0, "quiet_of": 1, "busy_met": 0, "busy_of": 0}
+    # --host-only: every graph on the host, a target of its own in the same rounds
+    with_host = [{**r, "host": {"a": {"ms": 2 * r["ours"]["a"]["ms"]}, "b": {"error": "boom"}}} for r in rounds]
+    s3 = ba.summarize(with_host, ["a", "b"])
+    assert s3["a"]["host"] == 6.0 and s3["a"]["host/native"] == 1.6 and s3["a"]["host busy/quiet"] == 1.5
+    assert ba.target_counts(s3, "host") == {"quiet_met": 0, "quiet_of": 1, "busy_met": 1, "busy_of": 1}
+    assert "| 6.00 | 1.60x | 3.00x | 1.50x |" in ba.table(s3) and "host-only ms" in ba.table(s3)
 
 
 def test_trimmed_mean_averages_timer_steps_and_drops_stalls():

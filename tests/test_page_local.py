@@ -292,3 +292,81 @@ def test_serve_page_local_says_so_and_serves_the_runtime(folder, tmp_path):
     finally:
         proc.kill()
     assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+def _serve(args, env, expect_page_line: bool):
+    """`webnn-bridge serve` with ``args`` as a user starts it: its banner's page line (None unless
+    expected) and whether it serves the page runtime's files; then stopped."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "webnn_bridge.bridge.cli", "serve", "--port", "0", "--no-cache",
+                             *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **env})
+    try:
+        url = proc.stdout.readline().split("serving on ")[1].strip()
+        page = None
+        while expect_page_line and page is None:
+            line = proc.stdout.readline()
+            assert line, "the banner ended without a page line"
+            page = line.strip() if line.strip().startswith("page:") else None
+        try:
+            with urllib.request.urlopen(f"{url}{protocol.PAGE_RUNTIME_PATH}{RUNTIME_FILES[1]}") as r:
+                served = r.status == 200
+        except urllib.error.HTTPError as e:
+            served = False
+            e.close()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    return page, served
+
+
+def test_serve_runs_small_graphs_in_the_page_by_default_wherever_the_runtime_is(folder):
+    """No flag: on when the runtime is installed ($WEBNN_BRIDGE_PAGE_RUNTIME here), and the banner
+    says how to turn it off; --no-page-local turns it off; no runtime: off, and the banner says how
+    to install it."""
+    page, served = _serve([], {"WEBNN_BRIDGE_PAGE_RUNTIME": str(folder)}, True)
+    assert served and str(folder) in page and "--no-page-local" in page
+    assert _serve(["--no-page-local"], {"WEBNN_BRIDGE_PAGE_RUNTIME": str(folder)}, False) == (None, False)
+    page, served = _serve([], {"WEBNN_BRIDGE_PAGE_RUNTIME": ""}, True)
+    assert not served and page.startswith("page:      off") and "install_ortweb.sh" in page
+
+
+def test_page_local_and_no_page_local_together_is_one_line(folder, capsys):
+    from tests.test_cli import one_line, run
+
+    rc, _, err = run(["serve", "--page-local", str(folder), "--no-page-local"], capsys)
+    assert rc == 2 and "choose one" in one_line(err)
+
+
+def test_traces_mark_graphs_in_the_page_and_tuning_leaves_them_out(ml, tmp_path):
+    """A graph the page runs is recorded with inPage; replay and tune leave it out and say how many
+    (the [page] rules place it before any rule tuning changes), while the host's graphs stay."""
+    from webnn_bridge.workbench import trace as tr
+
+    path = tmp_path / "t.jsonl"
+    with tr.TraceWriter(path) as w:
+        s = Session(ml, observer=tr.SessionTracer(w))
+        c = Client(s)
+        c.ok({"t": "hello"})
+        c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
+        c.ok({"t": "createContext", "ctx": 2, "options": {}})
+        h, _ = reply(build_small(c))  # ctx 1: in the page
+        assert "page" in h["ok"]
+        h, _ = reply(build_small(c, ctx=2, graph=30))  # ctx 2: the page did not offer to run it
+        assert "page" not in h["ok"]
+    events = tr.read_trace(path)
+    builds = [e for e in events if e["event"] == "build"]
+    assert [e.get("inPage", False) for e in builds] == [True, False]
+    assert tr.event_problem({**builds[0], "inPage": "yes"}) == "build event: inPage must be true or false"
+    assert tr.in_page_builds(events) == 1 and len(tr.workloads(events)) == 1
+    notes: list = []
+    rows = tr.replay(events, ml.rules, ml.rules, ml.inventory, notes=notes)
+    assert len(rows) == 1 and any(n.startswith("1 build(s) ran in the page") for n in notes)

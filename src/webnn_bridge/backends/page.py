@@ -39,20 +39,23 @@ def runtime_folder(path: str | Path | None) -> Path | None:
 
 
 def default_runtime_folder() -> Path | None:
-    """Where ``serve --page-local`` finds the runtime when not told: $WEBNN_BRIDGE_PAGE_RUNTIME,
-    else the newest .ortweb/onnxruntime-web-* under the current folder (scripts/install_ortweb.sh
-    puts it there in a checkout)."""
+    """Where ``serve`` finds the runtime when not told: $WEBNN_BRIDGE_PAGE_RUNTIME (set but empty:
+    none), else the newest .ortweb/onnxruntime-web-* under the current folder, else under the
+    checkout this package runs from (scripts/install_ortweb.sh puts it there)."""
     import os
 
     env = os.environ.get("WEBNN_BRIDGE_PAGE_RUNTIME")
-    if env:
+    if env is not None:
         return runtime_folder(env)
 
     def version(p: Path) -> tuple:
         return tuple(int(x) if x.isdigit() else 0 for x in p.name.rsplit("-", 1)[-1].split("."))
 
-    found = [p for p in Path(".ortweb").glob("onnxruntime-web-*") if runtime_folder(p)]
-    return max(found, key=version).absolute() if found else None
+    for base in (Path("."), Path(__file__).resolve().parents[3]):  # src/webnn_bridge/backends/page.py
+        found = [p for p in (base / ".ortweb").glob("onnxruntime-web-*") if runtime_folder(p)]
+        if found:
+            return max(found, key=version).absolute()
+    return None
 
 
 def page_device(folder: Path) -> Device:

@@ -273,14 +273,19 @@ def _serve(args) -> int:
         import os
 
         os.environ["WEBNN_BRIDGE_SPIN"] = "1"
-    page_runtime = None
-    if args.page_local is not None:
-        from webnn_bridge.backends.page import RUNTIME_FILES, default_runtime_folder, runtime_folder
+    from webnn_bridge.backends.page import RUNTIME_FILES, default_runtime_folder, runtime_folder
 
+    page_runtime = None
+    if args.no_page_local:
+        if args.page_local is not None:
+            raise UsageError("--page-local and --no-page-local: choose one")
+    elif args.page_local is not None:  # asked for: a missing runtime is an error
         page_runtime = runtime_folder(args.page_local) if args.page_local else default_runtime_folder()
         if page_runtime is None:
             raise UsageError(f"--page-local {args.page_local or '(default)'}: no folder with {', '.join(RUNTIME_FILES)} "
                              "(bash scripts/install_ortweb.sh fetches them into .ortweb/)")
+    else:  # the default: pages run their small graphs themselves wherever the runtime is installed
+        page_runtime = default_runtime_folder()
     if args.restart_on_crash:  # the options are checked above, once; the host runs in a child
         return _supervise(args.argv, args.port)
     ml = ml_factory(args.devices, args.rules, None if args.no_cache else args.cache_dir)()  # a bad profile or rules file fails here, in one line
@@ -324,7 +329,10 @@ def _serve(args) -> int:
         if page_runtime is not None:
             bound = (host.ml.rules or {}).get("page", {}).get("max_flops")
             print(f"  page:      pages run their small graphs themselves ([page] max_flops {bound}), "
-                  f"onnxruntime-web from {page_runtime}", flush=True)
+                  f"onnxruntime-web from {page_runtime} (--no-page-local: every graph on the host)", flush=True)
+        elif not args.no_page_local:
+            print("  page:      off: no page runtime installed (bash scripts/install_ortweb.sh), every graph runs on "
+                  "the host", flush=True)
         if token is not None:  # never the token itself
             print("  access:    pages need the access token (webnn-shim.js?token=... or WebNNBridge.token)", flush=True)
         if tls_note:
@@ -571,9 +579,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "of a big graph, for a core or more of CPU time while it runs; default: they sleep; "
                         "also WEBNN_BRIDGE_SPIN=1)")
     s.add_argument("--page-local", metavar="DIR", nargs="?", const="",
-                   help="serve onnxruntime-web's wasm runtime from DIR (default: $WEBNN_BRIDGE_PAGE_RUNTIME, else "
-                        ".ortweb/onnxruntime-web-* here, which scripts/install_ortweb.sh fills) and let pages run "
-                        "the small graphs the policy's [page] rules place there themselves: no round trip per dispatch")
+                   help="serve onnxruntime-web's wasm runtime from DIR and let pages run the small graphs the "
+                        "policy's [page] rules place there themselves: no round trip per dispatch. On by default "
+                        "when the runtime is installed ($WEBNN_BRIDGE_PAGE_RUNTIME, else .ortweb/onnxruntime-web-* "
+                        "here or in the checkout, which scripts/install_ortweb.sh fills); naming it makes a missing "
+                        "runtime an error")
+    s.add_argument("--no-page-local", action="store_true",
+                   help="serve no page runtime: every graph runs on the host")
     s.add_argument("-v", "--verbose", action="store_true", help="log sessions opening and closing, and refused origins")
     s.set_defaults(func=_serve, parser=s)
 

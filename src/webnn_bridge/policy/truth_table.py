@@ -110,7 +110,8 @@ def render_truth_table(rules: Mapping | None = None) -> str:
     add("   applies to the placement's CPU part when its backend takes a thread count per graph.")
     add("")
     page = rules.get("page") or {}
-    add("On a host started with `--page-local`, the `[page]` table is asked first, at `build()`: a graph")
+    add("On a host that serves a page runtime (`serve`'s default where it is installed), the `[page]` table")
+    add("is asked first, at `build()`: a graph")
     add(f"of a context whose preferred device is of a kind in `contexts` ({', '.join(page.get('contexts', []))};")
     add("not strict, not simulated), within its bounds (FLOPs, constant bytes, input and output bytes, data")
     add("types) and run whole by the page's runtime goes to the page that built it, before steps 3 to 6.")

@@ -11,7 +11,9 @@ One JSON object per line. Event types and their fields:
 
 Since the tuner (workbench/tune.py) needs them, the host also records: per build ``page`` (the
 page's path), ``label`` (the graph's output names), ``gid`` (a build id its dispatches repeat) and
-``ir`` (the full structure, policy/replica.py, for `policy measure`); per dispatch ``gid``,
+``ir`` (the full structure, policy/replica.py, for `policy measure`) and ``inPage`` (true when the
+page runs it, backends/page.py: replay, tune and measure leave those builds out and say how many);
+per dispatch ``gid``,
 ``placement`` (the device id, or "partition:A>B" for a partitioned graph) and ``segmentsMs``
 (host time per segment device of a partitioned graph), ``idleMs`` (how long its context sat
 idle before it, which `policy measure` repeats between timed runs), ``cpuMs`` (the host's CPU
@@ -178,6 +180,8 @@ def event_problem(ev: Any) -> str | None:
             return "build event: graph must be a graph summary with nodes"
         if not graph["nodes"]:
             return "build event: the graph has no nodes (a build records at least one operator)"
+        if "inPage" in ev and not isinstance(ev["inPage"], bool):
+            return "build event: inPage must be true or false"
         for i, node in enumerate(graph["nodes"]):
             missing = [k for k in ("op", "inputs", "outputs") if not isinstance(node, dict) or k not in node]
             if isinstance(node, dict) and missing:
@@ -256,12 +260,14 @@ def context_event(options: Mapping, decision, *, ctx: Any = None) -> dict:
 
 
 def build_event(graph, placement=None, *, ctx: Any = None, options: Mapping | None = None, page: str | None = None,
-                label: str | None = None, gid: Any = None, ir: Mapping | None = None) -> dict:
+                label: str | None = None, gid: Any = None, ir: Mapping | None = None, in_page: bool = False) -> dict:
     ev: dict = {"event": "build", "ctx": ctx, "graph": summarize(graph).to_dict()}
     if options is not None:
         ev["options"] = dict(options)
     if placement is not None:
         ev["decision"] = placement.to_dict()
+    if in_page:  # the page runs it (backends/page.py): the [page] rules placed it, before any rule tuning changes
+        ev["inPage"] = True
     for key, value in (("page", page), ("label", label), ("gid", gid), ("ir", ir)):
         if value is not None:
             ev[key] = value
@@ -393,7 +399,8 @@ class SessionTracer:
                     ir_json = None
             self.writer.record(build_event(ir, getattr(g, "placement", None), ctx=self._id(c),
                                            options=getattr(c, "options", None), page=facts.get("page"),
-                                           label=graph_label(ir), gid=self._id(g), ir=ir_json))
+                                           label=graph_label(ir), gid=self._id(g), ir=ir_json,
+                                           in_page=getattr(g, "in_page", False) is True))
         elif event == "dispatch":
             g, c = facts.get("graph"), facts.get("context")
             ms = facts.get("latencyMs")
@@ -705,6 +712,16 @@ def align_recorded(recorded: dict[str, dict[str, Any]], facts: Mapping[str, tupl
     return out, notes
 
 
+def in_page_builds(events: Sequence[Mapping]) -> int:
+    """Builds the trace says ran in the page (serve with a page runtime): workloads() leaves them
+    out, since the [page] rules place them before any rule tuning changes."""
+    return sum(1 for ev in events if ev.get("event") == "build" and ev.get("inPage") is True)
+
+
+IN_PAGE_NOTE = ("{n} build(s) ran in the page (the [page] rules put them there before the rules tuning changes "
+                "are asked): left out of every figure")
+
+
 def workloads(events: Sequence[Mapping]) -> list[Workload]:
     """The trace's workloads: builds grouped by (page, graph, options), with their dispatch counts
     and page-side latencies. Options come from the build event, else from its context event (same
@@ -725,6 +742,8 @@ def workloads(events: Sequence[Mapping]) -> list[Workload]:
                 if ev.get("page"):
                     ctx_page[ev["ctx"]] = str(ev["page"])
         elif kind == "build":
+            if ev.get("inPage") is True:  # run by the page: nothing a host rule decides (in_page_builds)
+                continue
             opts = ev.get("options")
             if opts is None:
                 opts = ctx_options.get(ev.get("ctx"), last)
@@ -884,6 +903,8 @@ def replay(trace_events: Iterable[Mapping], rules_a: Mapping, rules_b: Mapping,
     recorded, mapped = align_recorded(_recorded_latencies(events), facts, inventory)
     if notes is not None:
         notes.extend(mapped)
+        if in_page_builds(events):
+            notes.append(IN_PAGE_NOTE.format(n=in_page_builds(events)))
     rstats, _ = align_recorded(_recorded_stats(events), facts, inventory)  # the same mapping, as statistics
     rows = []
     for i, w in enumerate(workloads(events)):

@@ -55,7 +55,8 @@ from webnn_bridge.policy.engine import POLICIES, _merge, backend_order, io_bytes
 from webnn_bridge.policy.graphs import summarize
 from webnn_bridge.policy.inventory import backend_name
 
-from .trace import PairedRatio, ReplayOutcome, aligned_rounds, pair_rounds, paired_ratio, plot_bars, replay, workloads
+from .trace import (IN_PAGE_NOTE, PairedRatio, ReplayOutcome, aligned_rounds, in_page_builds, pair_rounds, paired_ratio,
+                    plot_bars, replay, workloads)
 
 OBJECTIVES = ("latency-p50", "latency-p90", "cpu-time")
 MIN_GAIN = 0.05  # a route must make a workload at least this much faster
@@ -514,6 +515,8 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
     else:
         best = ranked[0]
     notes = []
+    if in_page_builds(events):
+        notes.append(IN_PAGE_NOTE.format(n=in_page_builds(events)))
     if best is baseline and ranked[0] is not baseline:
         notes.append(f"kept the current rules: {ranked[0].name} totals less, but not by more than the noise "
                      f"(at least {MIN_GAIN:.0%} on the workloads it moves, and still ahead once each difference gives "
