@@ -55,8 +55,18 @@ from webnn_bridge.policy.engine import POLICIES, _merge, backend_order, io_bytes
 from webnn_bridge.policy.graphs import summarize
 from webnn_bridge.policy.inventory import backend_name
 
-from .trace import (IN_PAGE_NOTE, PairedRatio, ReplayOutcome, aligned_rounds, in_page_builds, pair_rounds, paired_ratio,
-                    plot_bars, replay, workloads)
+from .trace import (
+    IN_PAGE_NOTE,
+    PairedRatio,
+    ReplayOutcome,
+    aligned_rounds,
+    in_page_builds,
+    pair_rounds,
+    paired_ratio,
+    plot_bars,
+    replay,
+    workloads,
+)
 
 OBJECTIVES = ("latency-p50", "latency-p90", "cpu-time")
 MIN_GAIN = 0.05  # a route must make a workload at least this much faster
