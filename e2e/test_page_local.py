@@ -198,3 +198,39 @@ def test_bad_bindings_of_a_graph_in_the_page_throw_as_on_the_host(page, page_hos
         return {names, inPage: WebNNBridge.inPage(g)};
     """)
     assert r == {"names": ["TypeError"] * 4, "inPage": True}
+
+
+@pytest.mark.parametrize("flags, in_page", [([], True), (["--no-page-local"], False)], ids=["default", "off"])
+def test_serve_as_a_user_starts_it_runs_small_graphs_in_the_page(page, app_dir, flags, in_page):
+    """`webnn-bridge serve` from the checkout, no flag: the runtime scripts/install_ortweb.sh put in
+    .ortweb/ is found and small graphs run in the page; --no-page-local keeps them on the host.
+    Either way the page gets the same result."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if RUNTIME is None:
+        pytest.skip("onnxruntime-web's wasm runtime is not in .ortweb/ (scripts/install_ortweb.sh)")
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "WEBNN_BRIDGE_PAGE_RUNTIME"}
+    proc = subprocess.Popen([sys.executable, "-m", "webnn_bridge.bridge.cli", "serve", "--port", "0", "--no-cache",
+                             "--app", str(app_dir), *flags], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=root, env=env)
+    try:
+        url = proc.stdout.readline().split("serving on ")[1].strip()
+        page.goto(f"{url}/basic.html")
+        r = page.evaluate(f"""async () => {{ {SETUP}
+            const g = await small();
+            const x = await tensor([4]); const y = await tensor([4]);
+            ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
+            ctx.dispatch(g, {{x}}, {{y}});
+            return {{y: await read(y), inPage: WebNNBridge.inPage(g)}};
+        }}""")
+        page.goto("about:blank")  # the page leaves: its session ends before the host stops
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert r == {"y": [0, 0, 1, 5], "inPage": in_page}
+    assert proc.returncode == 0 and "Traceback" not in err, err

@@ -630,8 +630,10 @@ class Host:
             log.info("session %s ended: %s", session.token[:6], e)
         finally:
             beat.cancel()
-            self.sessions.pop(session.token, None)
-            await loop.run_in_executor(self.pool, session.close)
+            try:  # a session counts as open until what it held is freed (a drain, /metrics and tests wait for that)
+                await loop.run_in_executor(self.pool, session.close)
+            finally:
+                self.sessions.pop(session.token, None)
             log.info("session %s closed", session.token[:6])
             self._idle_soon(loop)
 
