@@ -565,7 +565,13 @@ PLAIN_HOOK = """<script>addEventListener('load', async () => {
 });</script>"""
 
 # the tiny graph, transfer and echo rows of PLAIN_HOOK (left out by --builds-only)
-PLAIN_REST = """  say('tiny', await (%(tiny)s)(%(tiny_args)s));
+PLAIN_REST = """  const pageLocal = typeof WebNNBridge === 'object' && WebNNBridge.pageLocal === true;
+  if (pageLocal) {  // serve's default: the tiny graph runs in the page; then the same through the host
+    say('tiny_page', await (%(tiny)s)(%(tiny_args)s));
+    WebNNBridge.pageLocal = false;
+  }
+  say('tiny', await (%(tiny)s)(%(tiny_args)s));
+  if (pageLocal) WebNNBridge.pageLocal = true;
   say('transfer', await (%(transfer)s)([%(n)d, 5]));
   const e = await (%(echo)s)(%(echo_args)s);
   say('echo_tiny', e.tiny);
@@ -604,7 +610,10 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
         def ml():
             return ML(compile_cache=CompileCache(cache_dir))
 
-        hosts = [start_host(own_process=True, app_dir=app, ml_factory=ml)]
+        from webnn_bridge.backends.page import default_runtime_folder
+
+        runtime = default_runtime_folder()  # as serve starts: small graphs in the page where it is installed
+        hosts = [start_host(own_process=True, app_dir=app, ml_factory=ml, page_runtime=runtime)]
 
         cpu = [cpu_seconds()]
 
@@ -614,7 +623,7 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
             if key == "restart_host":  # the same port, so the same page origin: the disk caches serve it
                 port = hosts[-1].host.port
                 hosts[-1].stop()
-                hosts.append(start_host(own_process=True, app_dir=app, port=port, ml_factory=ml))
+                hosts.append(start_host(own_process=True, app_dir=app, port=port, ml_factory=ml, page_runtime=runtime))
                 (app / "restarted.txt").write_text("restarted")
 
         try:
@@ -638,6 +647,8 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
          "calls_reload": lines["reload_calls"][0], "calls_restart": lines["restart_calls"][0]}
     if builds_only:
         return r
+    if lines.get("tiny_page"):
+        r["tiny_page_tmean"] = trimmed_mean(lines["tiny_page"])
     return {**r, "tiny": median(lines["tiny"]), "tiny_tmean": trimmed_mean(lines["tiny"]),
             "echo_tiny_tmean": trimmed_mean(lines["echo_tiny"]), "transfer": 2 * 16 / (median(lines["transfer"]) / 1000),
             "echo_tiny": median(lines["echo_tiny"]), "echo_transfer": 2 * 16 / (median(lines["echo_transfer"]) / 1000),
