@@ -370,3 +370,16 @@ def test_traces_mark_graphs_in_the_page_and_tuning_leaves_them_out(ml, tmp_path)
     notes: list = []
     rows = tr.replay(events, ml.rules, ml.rules, ml.inventory, notes=notes)
     assert len(rows) == 1 and any(n.startswith("1 build(s) ran in the page") for n in notes)
+
+
+def test_the_page_loads_its_runtime_only_for_contexts_whose_graphs_may_go_there(ml):
+    """createContext's reply says whether this context's graphs may go to the page (pageGraphs):
+    the shim loads the runtime then, and not for a context the [page] rules leave out."""
+    c = Client(Session(ml))
+    assert c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})[0]["pageGraphs"] is True
+    assert c.ok({"t": "createContext", "ctx": 2, "options": {}})[0]["pageGraphs"] is False  # the page did not offer
+    rules = engine.default_rules()
+    ml.rules = {**rules, "page": {**rules["page"], "contexts": ["gpu"]}}  # only GPU-preferring contexts
+    assert c.ok({"t": "createContext", "ctx": 3, "options": {}, "page": True})[0]["pageGraphs"] is False
+    h, _ = reply(build_small(c, ctx=3, graph=30))  # and its graphs stay on the host, as the reply said
+    assert "page" not in h["ok"]

@@ -334,7 +334,13 @@ class Session:
         # hashes its constants and uploads only what the host lacks, else it uploads them as it
         # copies them, unhashed (this origin's own partition: nothing about other origins)
         held = self.ml.constant_store.holds_any(self.origin or "")
-        return self._ok(h, accelerated=ctx.accelerated, constantsHeld=held, _encoded=context_wire(ctx.profile))
+        # whether the page's runtime may get this context's graphs (then the shim loads it now,
+        # beside the page's builder calls; a context whose kind the [page] rules leave out never needs it)
+        from webnn_bridge.policy import engine
+
+        page_graphs = ctx.page_local and engine.page_context_refusal(ctx.decision, self.ml.rules or engine.default_rules()) is None
+        return self._ok(h, accelerated=ctx.accelerated, constantsHeld=held, pageGraphs=page_graphs,
+                        _encoded=context_wire(ctx.profile))
 
     def on_destroyContext(self, h, payload):  # noqa: N802
         ctx = self.contexts.pop(h.get("ctx"), None) if isinstance(h.get("ctx"), int) else None

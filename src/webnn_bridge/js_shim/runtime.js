@@ -1292,11 +1292,12 @@ const IMPL = {
           throw makeError('NotSupportedError', e && e.message ? e.message : 'The webnn-bridge host is unreachable.');
         }
         const id = nextObjectId++;
-        // whether this page runs the small graphs the host places in it (serve --page-local): then
-        // the runtime starts loading now, beside the page's builder calls
+        // whether this page runs the small graphs the host places in it (a host that serves the page
+        // runtime): when the host says this context's graphs may go there, the runtime starts
+        // loading now, beside the page's builder calls (a build placed in the page loads it anyway)
         const page = pageLocal(hostLink);
-        if (page) pageRuntime(hostLink).catch(() => {});
         const reply = await hostLink.request({ t: 'createContext', ctx: id, options: tagValue(conv.options, () => null), page });
+        if (page && reply.pageGraphs === true) pageRuntime(hostLink).catch(() => {});
         let resolveLost;
         const lost = new Promise((r) => { resolveLost = r; });
         const ctx = {

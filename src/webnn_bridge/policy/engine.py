@@ -840,13 +840,22 @@ def _issue_summary(issues: list[list[str]], limit: int = 3) -> str:
     return "; ".join(flat[:limit]) + more
 
 
-def page_refusal(decision: Decision, summary: GraphSummary, rules: Mapping, caps: Capabilities) -> str | None:
-    """Why a graph stays off the page's runtime (rules.toml §4c), or None when the page runs it."""
-    page = rules.get("page", {})
-    kinds = page.get("contexts", ["cpu"])
+def page_context_refusal(decision: Decision, rules: Mapping) -> str | None:
+    """Why no graph of this context goes to the page's runtime (rules.toml §4c: its preferred
+    device's kind, strictness), or None when its small graphs may."""
+    kinds = rules.get("page", {}).get("contexts", ["cpu"])
     if decision.strict or decision.simulated or decision.device is None or decision.device.kind not in kinds:
         return (f"the context's preferred device is a {decision.device.kind if decision.device else 'none'}"
                 f"{' (strict)' if decision.strict else ''}: [page] contexts = {list(kinds)}")
+    return None
+
+
+def page_refusal(decision: Decision, summary: GraphSummary, rules: Mapping, caps: Capabilities) -> str | None:
+    """Why a graph stays off the page's runtime (rules.toml §4c), or None when the page runs it."""
+    page = rules.get("page", {})
+    why = page_context_refusal(decision, rules)
+    if why is not None:
+        return why
     flops, constants, io = summary.flops(), summary.constant_bytes, io_bytes(summary)
     for what, value, key in (("FLOPs", flops, "max_flops"), ("constant bytes", constants, "max_constant_bytes"),
                              ("input and output bytes", io, "max_io_bytes")):
