@@ -35,6 +35,15 @@ const big = async (n) => {  // y = x @ I + 1 with a 512x512 identity: 2*n*512*51
 };
 """
 
+# small() on [-3, -1, 0, 2]: where it ran, and its result ([0, 0, 1, 5] wherever it runs)
+RUN_SMALL = """
+const g = await small();
+const x = await tensor([4]); const y = await tensor([4]);
+ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
+ctx.dispatch(g, {x}, {y});
+return {inPage: WebNNBridge.inPage(g), y: await read(y)};
+"""
+
 
 @pytest.fixture(scope="module")
 def page_host(app_dir):
@@ -118,13 +127,7 @@ def test_a_fresh_tensor_is_zeros_in_the_page_and_reads_copy(page, page_host):
 
 
 def test_a_page_that_opts_out_keeps_its_graphs_on_the_host(page, page_host):
-    r = run(page, page_host, """
-        const g = await small();
-        const x = await tensor([4]); const y = await tensor([4]);
-        ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
-        ctx.dispatch(g, {x}, {y});
-        return {inPage: WebNNBridge.inPage(g), y: await read(y)};
-    """, before="WebNNBridge.pageLocal = false;")
+    r = run(page, page_host, RUN_SMALL, before="WebNNBridge.pageLocal = false;")
     assert r == {"inPage": False, "y": [0, 0, 1, 5]}
 
 
@@ -144,13 +147,7 @@ def test_a_runtime_that_fails_to_load_leaves_the_graph_on_the_host(page, app_dir
         warnings = []
         if hasattr(page, "on"):
             page.on("console", lambda m: warnings.append(m.text) if "could not run a graph" in m.text else None)
-        r = run(page, h, """
-            const g = await small();
-            const x = await tensor([4]); const y = await tensor([4]);
-            ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
-            ctx.dispatch(g, {x}, {y});
-            return {inPage: WebNNBridge.inPage(g), y: await read(y)};
-        """)
+        r = run(page, h, RUN_SMALL)
     finally:
         h.stop()
     assert r == {"inPage": False, "y": [0, 0, 1, 5]}
@@ -220,13 +217,7 @@ def test_serve_as_a_user_starts_it_runs_small_graphs_in_the_page(page, app_dir, 
     try:
         url = proc.stdout.readline().split("serving on ")[1].strip()
         page.goto(f"{url}/basic.html")
-        r = page.evaluate(f"""async () => {{ {SETUP}
-            const g = await small();
-            const x = await tensor([4]); const y = await tensor([4]);
-            ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
-            ctx.dispatch(g, {{x}}, {{y}});
-            return {{y: await read(y), inPage: WebNNBridge.inPage(g)}};
-        }}""")
+        r = page.evaluate(f"async () => {{ {SETUP}\n{RUN_SMALL} }}")
         page.goto("about:blank")  # the page leaves: its session ends before the host stops
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)

@@ -12,7 +12,8 @@ One JSON object per line. Event types and their fields:
 Since the tuner (workbench/tune.py) needs them, the host also records: per build ``page`` (the
 page's path), ``label`` (the graph's output names), ``gid`` (a build id its dispatches repeat) and
 ``ir`` (the full structure, policy/replica.py, for `policy measure`) and ``inPage`` (true when the
-page runs it, backends/page.py: replay, tune and measure leave those builds out and say how many);
+page runs it, backends/page.py: replay, tune and measure leave those builds out; replay and tune
+say how many);
 per dispatch ``gid``,
 ``placement`` (the device id, or "partition:A>B" for a partitioned graph) and ``segmentsMs``
 (host time per segment device of a partitioned graph), ``idleMs`` (how long its context sat
@@ -718,8 +719,11 @@ def in_page_builds(events: Sequence[Mapping]) -> int:
     return sum(1 for ev in events if ev.get("event") == "build" and ev.get("inPage") is True)
 
 
-IN_PAGE_NOTE = ("{n} build(s) ran in the page (the [page] rules put them there before the rules tuning changes "
-                "are asked): left out of every figure")
+def in_page_note(events: Sequence[Mapping]) -> str | None:
+    """What replay and tune say of the builds workloads() left out because the page ran them."""
+    n = in_page_builds(events)
+    return (f"{n} build(s) ran in the page (the [page] rules put them there before the rules tuning changes "
+            "are asked): left out of every figure") if n else None
 
 
 def workloads(events: Sequence[Mapping]) -> list[Workload]:
@@ -903,8 +907,9 @@ def replay(trace_events: Iterable[Mapping], rules_a: Mapping, rules_b: Mapping,
     recorded, mapped = align_recorded(_recorded_latencies(events), facts, inventory)
     if notes is not None:
         notes.extend(mapped)
-        if in_page_builds(events):
-            notes.append(IN_PAGE_NOTE.format(n=in_page_builds(events)))
+        left_out = in_page_note(events)
+        if left_out:
+            notes.append(left_out)
     rstats, _ = align_recorded(_recorded_stats(events), facts, inventory)  # the same mapping, as statistics
     rows = []
     for i, w in enumerate(workloads(events)):

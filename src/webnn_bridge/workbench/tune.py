@@ -56,11 +56,10 @@ from webnn_bridge.policy.graphs import summarize
 from webnn_bridge.policy.inventory import backend_name
 
 from .trace import (
-    IN_PAGE_NOTE,
     PairedRatio,
     ReplayOutcome,
     aligned_rounds,
-    in_page_builds,
+    in_page_note,
     pair_rounds,
     paired_ratio,
     plot_bars,
@@ -525,8 +524,9 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
     else:
         best = ranked[0]
     notes = []
-    if in_page_builds(events):
-        notes.append(IN_PAGE_NOTE.format(n=in_page_builds(events)))
+    left_out = in_page_note(events)
+    if left_out:
+        notes.append(left_out)
     if best is baseline and ranked[0] is not baseline:
         notes.append(f"kept the current rules: {ranked[0].name} totals less, but not by more than the noise "
                      f"(at least {MIN_GAIN:.0%} on the workloads it moves, and still ahead once each difference gives "
