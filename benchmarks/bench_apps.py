@@ -303,6 +303,13 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web apps</title>
       session = await ort.InferenceSession.create(`./${m}.onnx`, {executionProviders: [{name: 'webnn', deviceType: 'cpu'}]});
       say(`${m}_load`, [performance.now() - t0]);
       const built = counts.build;
+      // a page's first graphs run on the host until its runtime has started (WebNNBridge.settled):
+      // the warm-up and the timed runs are those of where the graphs stay; until then, the time
+      // from create() to the first result and to every graph settled
+      await session.run(feeds);
+      say(`${m}_first`, [performance.now() - t0]);
+      if (typeof WebNNBridge === 'object' && WebNNBridge.settled) await Promise.all([...graphs].map((g) => WebNNBridge.settled(g)));
+      say(`${m}_settled`, [performance.now() - t0]);
       const w0 = performance.now();
       for (let i = 0; i < %(warmup)d || performance.now() - w0 < %(warmup_ms)d; i++) {
         if (i === %(c0)d) { counting = true; for (const k of ['dispatch', 'readTensor', 'writeTensor']) counts[k] = 0; }
@@ -412,6 +419,8 @@ def page_results(values: dict, errors: dict, shorts: list[str], refs: dict, note
             built, distinct, disp, reads, writes, in_page = (values[f"{m}_calls"] + [0.0])[:6]
             r.update({"ms": trimmed_mean(values[m]), "median_ms": median(values[m]), "times": values[m],
                       "load_ms": values[f"{m}_load"][0],
+                      "first_ms": values.get(f"{m}_first", [None])[0],
+                      "settled_ms": values.get(f"{m}_settled", [None])[0],
                       "mean_ms": values.get(f"{m}_mean", [None])[0],
                       "builds": int(built), "graphs": int(distinct), "dispatches": disp, "reads": reads,
                       "writes": writes, "in_page": int(in_page)})
@@ -516,6 +525,54 @@ def table(summary: dict) -> str:
         if host:
             row += [_f(s["host"]), _f(s["host/native"], "{:.2f}x"), _f(s["host/native busy"], "{:.2f}x"),
                     _f(s["host busy/quiet"], "{:.2f}x")]
+        rows.append(row)
+    return "\n".join("| " + " | ".join(r) + " |" for r in rows)
+
+
+STARTUP = (("load_ms", "create()"), ("first_ms", "create() to the first result"))
+
+
+def startup(rounds: list[dict], shorts: list[str]) -> dict[str, dict]:
+    """Per model, from the quiet rounds: each target's median ms from InferenceSession.create() to
+    it resolving ("load_ms") and to the first run's result ("first_ms"), ours to every graph
+    settled ("settled_ms"), and the median of each round's ours/native and host/native for the
+    first two. The page's first model also pays for starting each runtime."""
+    quiet = [r for r in rounds if r["phase"] == "quiet"]
+
+    def val(r, target, m, key):
+        v = r.get(target, {}).get(m)
+        return v.get(key) if isinstance(v, dict) else None
+
+    out = {}
+    for m in shorts:
+        s: dict = {}
+        for key in ("load_ms", "first_ms", "settled_ms"):
+            for target in ("ours", "host", "native"):
+                xs = [x for x in (val(r, target, m, key) for r in quiet) if x is not None]
+                s[f"{target} {key}"] = median(xs) if xs else None
+        for key, _ in STARTUP:
+            for mine in ("ours", "host"):
+                per = [val(r, mine, m, key) / val(r, "native", m, key) for r in quiet
+                       if val(r, mine, m, key) is not None and val(r, "native", m, key)]
+                s[f"{mine}/native {key}"] = median(per) if per else None
+        out[m] = s
+    return out
+
+
+def startup_table(st: dict) -> str:
+    host = any(s.get("host load_ms") is not None for s in st.values())
+    head = ["model"]
+    for _, what in STARTUP:
+        head += [f"{what}: ours ms", "native ms", "ours/native"] + (["host-only/native"] if host else [])
+    head += ["ours: to every graph settled ms"]
+    rows = [head, ["---"] * len(head)]
+    for m, s in st.items():
+        row = [m]
+        for key, _ in STARTUP:
+            row += [_f(s[f"ours {key}"], "{:.0f}"), _f(s[f"native {key}"], "{:.0f}"), _f(s[f"ours/native {key}"], "{:.2f}x")]
+            if host:
+                row.append(_f(s[f"host/native {key}"], "{:.2f}x"))
+        row.append(_f(s["ours settled_ms"], "{:.0f}"))
         rows.append(row)
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
 
@@ -754,6 +811,9 @@ def _report(args, shorts, targets, rounds, wrong_ours) -> None:
     print("\nmedians over rounds (ms per session.run; graphs, dispatches, reads, writes: ours, ours/native where "
           "they differ; busy: one more process spinning a core):\n")
     print(table(summary))
+    print("\nstarting up (quiet rounds, medians; the page's first model also starts each runtime: onnxruntime-web's "
+          "own, and ours in the page):\n")
+    print(startup_table(startup(rounds, shorts)))
     print("\nonnxruntime-web's WebNN partitions (its GetCapability: partitions, nodes on WebNN of the nodes it runs):")
     for m, s in summary.items():
         cells = []
@@ -786,7 +846,7 @@ def _report(args, shorts, targets, rounds, wrong_ours) -> None:
         print(mobilenet_table(rounds))
     if args.out:
         raw = {"args": {k: str(v) for k, v in vars(args).items()}, "summary": summary, "counts": counts,
-               "rounds": rounds}
+               "startup": startup(rounds, shorts), "rounds": rounds}
         args.out.write_text(json.dumps(raw, indent=1, default=float))
         print(f"raw numbers: {args.out}")
     if wrong_ours:

@@ -35,14 +35,24 @@ const big = async (n) => {  // y = x @ I + 1 with a 512x512 identity: 2*n*512*51
 };
 """
 
-# small() on [-3, -1, 0, 2]: where it ran, and its result ([0, 0, 1, 5] wherever it runs)
+# small() on [-3, -1, 0, 2] as a fresh page's first graph: run before and after it settled (the
+# host runs it until the page's runtime has started), where it ran, and its results ([0, 0, 1, 5]
+# wherever it runs)
 RUN_SMALL = """
 const g = await small();
+const before = WebNNBridge.inPage(g);
 const x = await tensor([4]); const y = await tensor([4]);
 ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
 ctx.dispatch(g, {x}, {y});
-return {inPage: WebNNBridge.inPage(g), y: await read(y)};
+const first = await read(y);
+const settled = await WebNNBridge.settled(g);
+ctx.dispatch(g, {x}, {y});
+return {before, settled, inPage: WebNNBridge.inPage(g), first, y: await read(y)};
 """
+
+
+def small_result(in_page: bool) -> dict:
+    return {"before": False, "settled": in_page, "inPage": in_page, "first": [0, 0, 1, 5], "y": [0, 0, 1, 5]}
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +75,7 @@ def run(page, host, body: str, before: str = ""):
 def test_a_small_graph_runs_in_the_page_and_a_big_one_on_the_host(page, page_host):
     r = run(page, page_host, """
         const g = await small();
+        await WebNNBridge.settled(g);
         const G = await big(128);
         const x = await tensor([4]); const y = await tensor([4]);
         ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
@@ -89,6 +100,7 @@ def test_tensors_move_between_the_page_and_the_host_in_timeline_order(page, page
         const x = b.input('x', f32([64, 512]));
         const P = await b.build({y: b.relu(b.add(b.mul(x, b.constant(f32([1]), new Float32Array([2]))),
                                                  b.constant(f32([1]), new Float32Array([1]))))});
+        await WebNNBridge.settled(P);
         const H = await big(64);  // 33.6 MFLOP: over [page] max_flops, on the host
         const [a, p1, h1, p2, p3] = await Promise.all([0, 1, 2, 3, 4].map(() => tensor([64, 512])));
         const xs = new Float32Array(64 * 512).map((_, i) => (i % 7) - 3);
@@ -110,9 +122,55 @@ def test_tensors_move_between_the_page_and_the_host_in_timeline_order(page, page
     assert r == {"P": True, "H": False, "p1": -1, "h1": -1, "p2": -1, "p3": -1}
 
 
+def test_the_page_takes_over_a_graph_the_host_ran_while_its_runtime_started(page, page_host):
+    """A fresh page's first graph: build() does not wait for the runtime; the host runs its
+    dispatches until the page's session is ready, then the page does. The results follow the
+    page's calls in order across the switch."""
+    r = run(page, page_host, """
+        const b = new MLGraphBuilder(ctx);
+        const x = b.input('x', f32([64, 512]));
+        const P = await b.build({y: b.relu(b.add(b.mul(x, b.constant(f32([1]), new Float32Array([2]))),
+                                                 b.constant(f32([1]), new Float32Array([-3]))))});
+        const before = WebNNBridge.inPage(P);
+        const [a, p1, p2, p3] = await Promise.all([0, 1, 2, 3].map(() => tensor([64, 512])));
+        const xs = new Float32Array(64 * 512).map((_, i) => (i % 9) - 4);
+        ctx.writeTensor(a, xs);
+        ctx.dispatch(P, {x: a}, {y: p1});    // on the host: the page's runtime is starting
+        ctx.dispatch(P, {x: p1}, {y: p2});
+        const settled = await WebNNBridge.settled(P);
+        ctx.dispatch(P, {x: p2}, {y: p3});   // in the page: p2 comes from the host first
+        ctx.writeTensor(a, new Float32Array(64 * 512));  // in the page now: zeros
+        ctx.dispatch(P, {x: a}, {y: p1});
+        const [r1, r2, r3] = await Promise.all([p1, p2, p3].map(async (t) => new Float32Array(await ctx.readTensor(t))));
+        const f = (v) => Math.max(2 * v - 3, 0);
+        const bad = (got, want) => got.findIndex((v, i) => v !== want(i));
+        return {before, settled, after: WebNNBridge.inPage(P), p1: bad(r1, () => 0),
+                p2: bad(r2, (i) => f(f(xs[i]))), p3: bad(r3, (i) => f(f(f(xs[i]))))};
+    """)
+    assert r == {"before": False, "settled": True, "after": True, "p1": -1, "p2": -1, "p3": -1}
+
+
+def test_a_graph_destroyed_before_the_page_took_it_over_stays_gone(page, page_host):
+    r = run(page, page_host, """
+        const d = await small();
+        d.destroy();
+        const gone = await WebNNBridge.settled(d);   // its page session is released, never used
+        const g = await small();
+        await WebNNBridge.settled(g);
+        const x = await tensor([4]); const y = await tensor([4]);
+        ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
+        ctx.dispatch(g, {x}, {y});
+        let dispatchError = 'none';
+        try { ctx.dispatch(d, {x}, {y}); } catch (e) { dispatchError = e.name; }
+        return {gone, inPage: WebNNBridge.inPage(g), y: await read(y), dispatchError};
+    """)
+    assert r == {"gone": False, "inPage": True, "y": [0, 0, 1, 5], "dispatchError": "InvalidStateError"}
+
+
 def test_a_fresh_tensor_is_zeros_in_the_page_and_reads_copy(page, page_host):
     r = run(page, page_host, """
         const g = await small();
+        await WebNNBridge.settled(g);
         const x = await tensor([4]); const y = await tensor([4]);
         ctx.dispatch(g, {x}, {y});          // x never written: zeros, relu(0 * 2 + 1) = 1
         const out = new Float32Array(4);
@@ -128,7 +186,7 @@ def test_a_fresh_tensor_is_zeros_in_the_page_and_reads_copy(page, page_host):
 
 def test_a_page_that_opts_out_keeps_its_graphs_on_the_host(page, page_host):
     r = run(page, page_host, RUN_SMALL, before="WebNNBridge.pageLocal = false;")
-    assert r == {"inPage": False, "y": [0, 0, 1, 5]}
+    assert r == small_result(False)
 
 
 def test_a_runtime_that_fails_to_load_leaves_the_graph_on_the_host(page, app_dir, tmp_path):
@@ -150,7 +208,7 @@ def test_a_runtime_that_fails_to_load_leaves_the_graph_on_the_host(page, app_dir
         r = run(page, h, RUN_SMALL)
     finally:
         h.stop()
-    assert r == {"inPage": False, "y": [0, 0, 1, 5]}
+    assert r == small_result(False)
     if hasattr(page, "on"):
         assert len(warnings) == 1, warnings
 
@@ -158,6 +216,7 @@ def test_a_runtime_that_fails_to_load_leaves_the_graph_on_the_host(page, app_dir
 def test_destroying_tensors_graphs_and_the_context_behaves_as_on_the_host(page, page_host):
     r = run(page, page_host, """
         const g = await small();
+        await WebNNBridge.settled(g);
         const x = await tensor([4]); const y = await tensor([4]);
         ctx.writeTensor(x, new Float32Array([1, 2, 3, 4]));
         ctx.dispatch(g, {x}, {y});
@@ -184,6 +243,7 @@ def test_destroying_tensors_graphs_and_the_context_behaves_as_on_the_host(page, 
 def test_bad_bindings_of_a_graph_in_the_page_throw_as_on_the_host(page, page_host):
     r = run(page, page_host, """
         const g = await small();
+        await WebNNBridge.settled(g);
         const x = await tensor([4]); const y = await tensor([4]);
         const wrong = await tensor([5]);
         const ro = await ctx.createTensor({dataType: 'float32', shape: [4], readable: true});
@@ -223,5 +283,5 @@ def test_serve_as_a_user_starts_it_runs_small_graphs_in_the_page(page, app_dir, 
         _, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert r == {"y": [0, 0, 1, 5], "inPage": in_page}
+    assert r == small_result(in_page)
     assert proc.returncode == 0 and "Traceback" not in err, err

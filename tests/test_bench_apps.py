@@ -127,6 +127,28 @@ def test_summary_ratios_and_targets():
     assert "| 6.00 | 1.60x | 3.00x | 1.50x |" in ba.table(s3) and "host-only ms" in ba.table(s3)
 
 
+def test_startup_rows_take_quiet_rounds_and_per_round_ratios():
+    def rnd(phase, ours, native, host=None):
+        r = {"phase": phase, "ours": {"a": {"ms": 1.0, "load_ms": ours[0], "first_ms": ours[1], "settled_ms": ours[2]}},
+             "native": {"a": {"ms": 1.0, "load_ms": native[0], "first_ms": native[1]}}}
+        if host:
+            r["host"] = {"a": {"ms": 1.0, "load_ms": host[0], "first_ms": host[1], "settled_ms": host[1]}}
+        return r
+
+    rounds = [rnd("quiet", (100, 300, 400), (50, 100)), rnd("quiet", (90, 200, 350), (60, 200)),
+              rnd("quiet", (120, 260, 380), (40, 130)), rnd("busy", (999, 999, 999), (1, 1))]
+    st = ba.startup(rounds, ["a"])["a"]
+    assert st["ours load_ms"] == 100 and st["native load_ms"] == 50 and st["ours settled_ms"] == 380
+    assert st["ours/native load_ms"] == 2.0  # per round: 2.0, 1.5, 3.0
+    assert st["ours/native first_ms"] == 2.0  # per round: 3.0, 1.0, 2.0
+    assert st["host/native load_ms"] is None
+    text = ba.startup_table(ba.startup(rounds, ["a"]))
+    assert "| a | 100 | 50 | 2.00x | 260 | 130 | 2.00x | 380 |" in text and "host-only" not in text
+    with_host = [rnd("quiet", (100, 300, 400), (50, 100), host=(75, 150))]
+    text = ba.startup_table(ba.startup(with_host, ["a"]))
+    assert "| a | 100 | 50 | 2.00x | 1.50x | 300 | 100 | 3.00x | 1.50x | 400 |" in text
+
+
 def test_trimmed_mean_averages_timer_steps_and_drops_stalls():
     # performance.now() in 0.1 ms steps: 0.3 ms runs read as 0.2 or 0.3 or 0.4; a stall reads 9
     times = [0.2] * 30 + [0.3] * 40 + [0.4] * 28 + [9.0, 9.0]

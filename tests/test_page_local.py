@@ -181,6 +181,54 @@ def test_the_host_offers_the_runtime_and_sends_the_model_to_a_page_that_can_run_
     assert np.frombuffer(bytes(data), np.float32).tolist() == [2, 3, 4, 5]
 
 
+def test_the_host_runs_a_page_graph_until_the_pages_runtime_has_started(ml):
+    """The page's first graph: build() does not wait for the runtime to start. The host compiles
+    the graph for itself (rehome, interim) and runs its dispatches until the page says it runs it
+    (inPage ok: the host lets its compile go) or cannot (not ok: the host keeps it, and the trace
+    records the build again, on the host)."""
+    events = []
+    s = Session(ml, observer=lambda kind, facts: events.append((kind, facts.get("graph"))))
+    c = Client(s)
+    c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
+    for tid, usage in ((20, "writable"), (21, "readable")):
+        c.ok({"t": "createTensor", "ctx": 1, "tensor": tid, "desc": {"dataType": "float32", "shape": [4], usage: True}})
+
+    def run_on_host(x):
+        assert c.call({"t": "writeTensor", "tensor": 20}, payload=np.asarray(x, np.float32).tobytes()) == []
+        out = c.call({"t": "dispatch", "ctx": 1, "graph": 10, "inputs": {"x": 20}, "outputs": {"y": 21}})
+        _, data = c.ok({"t": "readTensor", "tensor": 21})
+        return out, np.frombuffer(bytes(data), np.float32).tolist()
+
+    for ok in (True, False):
+        events.clear()
+        h, _ = reply(build_small(c))
+        assert "page" in h["ok"]
+        graph = s.graphs[10]
+        page_compiled = graph.compiled
+        reply_ok, _ = c.ok({"t": "rehome", "graph": 10, "interim": True})
+        assert reply_ok["devices"] == ["cpu"] and not graph.in_page
+        assert any("runs the graph until the page runs it" in r for r in graph.placement.reasons)
+        assert run_on_host([1, 1, 1, 1]) == ([], [2, 3, 4, 5])
+        host_compiled = graph.compiled
+        assert c.call({"t": "inPage", "graph": 10, "ok": ok}) == []
+        if ok:  # the page runs it: the host's compile is closed, a dispatch sent anyway is refused
+            assert graph.in_page and graph.compiled is page_compiled and graph.page_held is None
+            h, _ = reply(c.call({"t": "dispatch", "ctx": 1, "graph": 10, "inputs": {"x": 20}, "outputs": {"y": 21}}))
+            assert h["t"] == "warning" and "runs in the page" in h["error"]["message"]
+            assert [k for k, _ in events if k == "build"] == ["build"]  # the build in the page, nothing more
+        else:  # it cannot: the host keeps running it, and says why
+            assert not graph.in_page and graph.compiled is host_compiled and graph.page_held is None
+            assert graph.placement.reasons[-1].startswith("the page could not run the graph")
+            assert run_on_host([0, 0, 0, 0]) == ([], [1, 2, 3, 4])
+            assert [k for k, _ in events if k == "build"] == ["build", "build"]
+        # a second word from the page changes nothing; a graph it does not hold is an error it is told of
+        assert c.call({"t": "inPage", "graph": 10, "ok": not ok}) == []
+        assert graph.in_page is ok
+        h, _ = reply(c.call({"t": "inPage", "graph": 99, "ok": True}))
+        assert h["t"] == "warning"
+        c.call({"t": "destroyGraph", "graph": 10})
+
+
 def test_a_page_that_does_not_say_so_gets_host_graphs(ml):
     c = Client(Session(ml))
     c.ok({"t": "createContext", "ctx": 1, "options": {}})

@@ -653,6 +653,9 @@ class MLGraph:
         self.charged = 0  # bytes reserved in the context's budget
         self.journal = None  # (crash journal, digest, device set) where the host keeps one
         self.accepted: set = set()  # input and output bindings dispatch() has checked (MLContext.dispatch)
+        # (compiled, placement) of a graph placed in the page that the host runs until the page's
+        # runtime has started (Session.on_rehome with interim)
+        self.page_held: tuple | None = None
 
     @property
     def devices(self) -> list[str]:
@@ -678,6 +681,9 @@ class MLGraph:
             return
         self.destroyed = True
         self.compiled.close()
+        if self.page_held is not None:
+            self.page_held[0].close()
+            self.page_held = None
         self.context.budget.release(self.charged)
         self.charged = 0
         if self in self.context.graphs:

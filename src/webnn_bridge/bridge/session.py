@@ -68,6 +68,8 @@ REPLIED = {"hello", "createContext", "build", "rehome", "createTensor", "createC
 GENERIC_FAILURE = "The host could not complete the operation."
 # cheap whatever their arguments (see Session.prepare)
 TRANSPORTS = ("websocket", "shared-worker")  # how a page's shim reaches the host (hello's "via")
+INTERIM_REASON = "the page's runtime is starting: the host runs the graph until the page runs it"
+PAGE_FAILED_REASON = "the page could not run the graph placed in it: placed again without the page"
 QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "releaseConstants"}
 QUICK_READ_BYTES = 256 * 1024
 QUICK_UPLOAD_BYTES = 256 * 1024  # a putConstant hashes its bytes: small ones take well under 1 ms
@@ -390,21 +392,45 @@ class Session:
         return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": ok}, c.model)
 
     def on_rehome(self, h, payload):  # noqa: N802
-        """A graph placed in the page that the page could not run (its runtime did not load or
-        refused the model): compiled again where the policy places it without the page."""
+        """A graph placed in the page that the page does not run: compiled again where the policy
+        places it without the page. ``interim``: the page's runtime is still starting (its first
+        session in this page); the host runs the graph until the page says it runs it or cannot
+        (on_inPage), and keeps what the page placement needs until then."""
         from webnn_bridge.policy import engine
 
         graph = self._graph(h["graph"])
         if not graph.in_page:
             return self._ok(h, **placement_report(graph))
+        interim = h.get("interim") is True
         ctx = graph.context
         placement = engine.decide_build(ctx.decision, graph.ir, ctx.ml.inventory, ctx.ml.rules)
-        placement.reasons.append("the page could not run the graph placed in it: placed again without the page")
+        placement.reasons.append(INTERIM_REASON if interim else PAGE_FAILED_REASON)
         compiled = ctx.compile(graph.ir, placement)
-        graph.compiled.close()
+        if interim:
+            graph.page_held = (graph.compiled, graph.placement)
+        else:
+            graph.compiled.close()
         graph.compiled, graph.placement = compiled, placement
-        self._observe("build", {"graph": graph, "context": ctx, "page": self.page})
+        if not interim:
+            self._observe("build", {"graph": graph, "context": ctx, "page": self.page})
         return self._ok(h, **placement_report(graph))
+
+    def on_inPage(self, h, payload):  # noqa: N802
+        """The page runs (``ok``) or cannot run a graph the host has run meanwhile (rehome with
+        ``interim``); the page sends it after the dispatches the host was to run. Where the page
+        runs it, the host lets its own compile go; else the graph stays on the host for good."""
+        graph = self._graph(h["graph"])
+        held, graph.page_held = graph.page_held, None
+        if held is None:  # not a graph the host runs for the page meanwhile: nothing to do
+            return None
+        if h.get("ok") is True:
+            mine, (graph.compiled, graph.placement) = graph.compiled, held
+            mine.close()
+        else:
+            held[0].close()
+            graph.placement.reasons[-1] = PAGE_FAILED_REASON
+            self._observe("build", {"graph": graph, "context": graph.context, "page": self.page})
+        return None
 
     def _hold_named(self, h: dict) -> list[str]:
         """The digests of a build's constants named by their SHA-256 alone that this origin's store

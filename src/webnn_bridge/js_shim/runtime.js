@@ -927,6 +927,7 @@ try {
 } catch (e) { /* no script URL: the default holds */ }
 let PAGE_ORT = null;  // onnxruntime-web's module, once loaded (a promise)
 let PAGE_ORT_FAILED = false;
+let PAGE_ORT_WARM = false;  // a session was created: the runtime's wasm is compiled and started
 const ORT_ARRAYS = {
   float32: Float32Array, float16: Uint16Array, int32: Int32Array, uint32: Uint32Array,
   int64: BigInt64Array, uint64: BigUint64Array, int8: Int8Array, uint8: Uint8Array,
@@ -952,7 +953,40 @@ async function pageSession(link, reply) {
   const off = reply.page.disabledOptimizers || [];
   if (off.length) options.extra = { optimization: { disable_specified_optimizers: off.join(',') } };
   const session = await ort.InferenceSession.create(reply.$payload, options);
+  PAGE_ORT_WARM = true;  // the runtime is started: later sessions take a few ms
   return { ort, session, inputs: reply.page.inputs, outputs: reply.page.outputs };
+}
+// A graph the host runs until the page's runtime has started (build()): the page's session of it
+// is made (once) after its first result, or when WebNNBridge.settled asks; the page then runs it
+// (the host lets its compile go: 'inPage', after the dispatches the host ran) or, when the
+// runtime fails, the host keeps it. Resolves to whether the page runs it.
+function startInPage(g) {
+  if (g.settled) return g.settled;
+  const c = g.context;
+  const reply = g.later;
+  g.later = null;
+  const gone = () => g.destroyed || g.rec.destroyed || c.isLost;
+  if (gone()) return (g.settled = Promise.resolve(false));
+  g.settled = pageSession(c.link, reply).then((p) => {
+    if (gone()) { p.session.release(); return false; }
+    g.page = p;
+    g.rec.page = p;
+    c.link.send({ t: 'inPage', graph: g.id, ok: true });
+    return true;
+  }, (e) => {
+    console.warn(`webnn-bridge: this page could not run a graph placed in it (${e && e.message}); the host runs it.`);
+    if (!gone()) c.link.send({ t: 'inPage', graph: g.id, ok: false });
+    return false;
+  });
+  return g.settled;
+}
+// after a read from the host resolved: the graphs dispatched before it that wait for the runtime
+// start it, once the page's own code that awaited the read has run
+function startWaiting(c) {
+  const gs = c.pageStarts;
+  if (!gs) return;
+  c.pageStarts = null;
+  setTimeout(() => { for (const g of gs) startInPage(g); }, 0);
 }
 function releasePage(c, page) {
   pageWork(c, () => page.session.release()).catch(() => {});
@@ -1394,6 +1428,7 @@ const IMPL = {
             t.pendingReads.delete(reject);
             const d = t.dispatched;
             if (d) { t.dispatched = null; c.link.send({ t: 'pageLatency', graph: d.g.id, ms: performance.now() - d.at }); }
+            startWaiting(c);
             if (out === undefined) { resolve(r.$payload.own ? r.$payload.buffer : r.$payload.slice().buffer); return; }
             if (target.byteLength !== r.$payload.byteLength) { reject(new TypeError('readTensor: the output buffer was detached.')); return; }
             target.set(r.$payload);
@@ -1443,6 +1478,7 @@ const IMPL = {
         for (const t of Object.values(records.input)) if (t.where === 'page') toHost(c, t);
         for (const t of Object.values(records.output)) { if (t.where === 'page') leavePage(c, t); t.written = true; }
         c.link.send({ t: 'dispatch', ctx: c.id, graph: g.id, inputs: ids.input, outputs: ids.output });
+        if (g.later && !(c.pageStarts && c.pageStarts.includes(g))) (c.pageStarts = c.pageStarts || []).push(g);
         if (c.link.tracing) {  // page-side latency for the operator's trace: dispatch() to a read of an output resolved
           const at = performance.now();
           for (const name of Object.keys(conv.outputs)) SLOTS.get(conv.outputs[name]).dispatched = { g, at };
@@ -1541,17 +1577,24 @@ const IMPL = {
           if (copy) copy.sha256 = sha256;
         }
         let page = null;
-        if (reply.page) {  // placed in the page (serve --page-local): its runtime runs it here
+        let later = null;  // a graph the host runs until the page's runtime has started (startInPage)
+        if (reply.page && PAGE_ORT_WARM) {  // placed in the page (backends/page.py): its runtime runs it here
           try { page = await pageSession(c.link, reply); } catch (e) {
             console.warn(`webnn-bridge: this page could not run a graph placed in it (${e && e.message}); the host runs it.`);
             reply = await c.link.request({ t: 'rehome', graph: id });
           }
+        } else if (reply.page) {
+          // the runtime's first session in this page: fetching, compiling and starting 14 MB of
+          // wasm takes a few hundred ms, which would delay build() and the page's first result.
+          // The host runs the graph meanwhile (one host compile of a small graph)
+          later = reply;
+          await c.link.request({ t: 'rehome', graph: id, interim: true });
         }
         if (c.isLost) {
           if (page) page.session.release();
           throw makeError('InvalidStateError', 'The MLContext was lost while building.');
         }
-        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()), page };
+        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()), page, later, settled: later ? null : Promise.resolve(!!page) };
         // the context refers to its graphs weakly: a graph the page drops without destroy() is
         // released on the host once collected (clients such as onnxruntime-web never destroy
         // theirs, and the host caps the graphs a page holds)
@@ -1624,8 +1667,13 @@ const WebNNBridge = Object.freeze({
     const g = bridgeGraph(graph, 'effectivePolicy');
     return g.report ? Object.assign({}, g.report) : null;
   },
-  // whether this page runs the graph itself (placed in the page by a host started with --page-local)
+  // whether this page runs the graph itself (placed in the page by a host that serves the page
+  // runtime); a page's first graphs run on the host until the runtime has started, which begins
+  // after their first result (or settled below)
   inPage(graph) { return !!bridgeGraph(graph, 'inPage').page; },
+  // resolves once the graph is where it stays: true when the page runs it, false on the host
+  // (and moves it now if it waits for the page's runtime)
+  settled(graph) { return startInPage(bridgeGraph(graph, 'settled')); },
   // DAOP: one of excellent, good, fair, moderate, slow, very-slow, poor
   estimateQoS(graph) { return bridgeGraph(graph, 'estimateQoS').qos; },
   // the latest dispatch's latency, bucketed (e.g. "10-20 ms"); null before any dispatch
