@@ -1578,17 +1578,21 @@ const IMPL = {
         }
         let page = null;
         let later = null;  // a graph the host runs until the page's runtime has started (startInPage)
-        if (reply.page && PAGE_ORT_WARM) {  // placed in the page (backends/page.py): its runtime runs it here
+        if (reply.page && !PAGE_ORT_WARM) {
+          // the runtime's first session in this page: fetching, compiling and starting 14 MB of
+          // wasm takes a few hundred ms, which would delay build() and the page's first result.
+          // The host runs the graph meanwhile (one host compile of a small graph); where it cannot,
+          // the build waits for the page's runtime after all
+          try {
+            await c.link.request({ t: 'rehome', graph: id, interim: true });
+            later = reply;
+          } catch (e) { /* below */ }
+        }
+        if (reply.page && !later) {  // placed in the page (backends/page.py): its runtime runs it here
           try { page = await pageSession(c.link, reply); } catch (e) {
             console.warn(`webnn-bridge: this page could not run a graph placed in it (${e && e.message}); the host runs it.`);
             reply = await c.link.request({ t: 'rehome', graph: id });
           }
-        } else if (reply.page) {
-          // the runtime's first session in this page: fetching, compiling and starting 14 MB of
-          // wasm takes a few hundred ms, which would delay build() and the page's first result.
-          // The host runs the graph meanwhile (one host compile of a small graph)
-          later = reply;
-          await c.link.request({ t: 'rehome', graph: id, interim: true });
         }
         if (c.isLost) {
           if (page) page.session.release();
