@@ -167,6 +167,33 @@ def test_a_graph_destroyed_before_the_page_took_it_over_stays_gone(page, page_ho
     assert r == {"gone": False, "inPage": True, "y": [0, 0, 1, 5], "dispatchError": "InvalidStateError"}
 
 
+def test_a_trace_records_the_pages_own_run_times(page, app_dir, tmp_path):
+    """A host recording a policy trace: the page reports the time of each run it makes itself
+    (pageLatency with inPage), and replay reports them for the builds it leaves out."""
+    from webnn_bridge.workbench import trace as tr
+
+    if RUNTIME is None:
+        pytest.skip("onnxruntime-web's wasm runtime is not in .ortweb/ (scripts/install_ortweb.sh)")
+    path = tmp_path / "t.jsonl"
+    with tr.TraceWriter(path) as w:
+        h = start_host(app_dir=app_dir, page_runtime=RUNTIME, observer=tr.SessionTracer(w))
+        try:
+            r = run(page, h, """
+                const g = await small();
+                const inPage = await WebNNBridge.settled(g);
+                const x = await tensor([4]); const y = await tensor([4]);
+                for (let i = 0; i < 5; i++) { ctx.writeTensor(x, new Float32Array([i, 1, 2, 3])); ctx.dispatch(g, {x}, {y}); await read(y); }
+                return {inPage};
+            """)
+            page.goto("about:blank")  # the page leaves: its messages have reached the host
+        finally:
+            h.stop()
+    events = tr.read_trace(path)
+    assert r == {"inPage": True}
+    assert len(tr.in_page_runs(events)) == 5 and all(ms < 1000 for ms in tr.in_page_runs(events))
+    assert "the page timed 5 of their runs" in tr.in_page_note(events)
+
+
 def test_a_fresh_tensor_is_zeros_in_the_page_and_reads_copy(page, page_host):
     r = run(page, page_host, """
         const g = await small();

@@ -410,14 +410,23 @@ def test_traces_mark_graphs_in_the_page_and_tuning_leaves_them_out(ml, tmp_path)
         assert "page" in h["ok"]
         h, _ = reply(build_small(c, ctx=2, graph=30))  # ctx 2: the page did not offer to run it
         assert "page" not in h["ok"]
+        # the page's own times of the runs it made of graph 10, and of one of graph 30 on the host
+        for graph, ms in ((10, 0.4), (10, 0.2), (10, 0.3), (30, 1.5)):
+            assert c.call({"t": "pageLatency", "graph": graph, "ms": ms}) == []
     events = tr.read_trace(path)
     builds = [e for e in events if e["event"] == "build"]
     assert [e.get("inPage", False) for e in builds] == [True, False]
     assert tr.event_problem({**builds[0], "inPage": "yes"}) == "build event: inPage must be true or false"
+    runs = [e for e in events if e["event"] == "pageLatency"]
+    assert [e.get("inPage", False) for e in runs] == [True, True, True, False]
+    assert tr.event_problem({**runs[0], "inPage": 1}) == "pageLatency event: inPage must be true or false"
     assert tr.in_page_builds(events) == 1 and len(tr.workloads(events)) == 1
+    assert tr.in_page_runs(events) == [0.4, 0.2, 0.3]
     notes: list = []
     rows = tr.replay(events, ml.rules, ml.rules, ml.inventory, notes=notes)
-    assert len(rows) == 1 and any(n.startswith("1 build(s) ran in the page") for n in notes)
+    assert len(rows) == 1
+    assert any(n.startswith("1 build(s) ran in the page") and n.endswith("the page timed 3 of their runs: p50 0.3 ms, p90 0.4 ms")
+               for n in notes), notes
 
 
 def test_the_page_loads_its_runtime_only_for_contexts_whose_graphs_may_go_there(ml):

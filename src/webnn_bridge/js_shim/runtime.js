@@ -1041,7 +1041,10 @@ function dispatchInPage(c, g, ins, outs) {
   for (const t of Object.values(ins)) toPage(c, t);
   for (const t of Object.values(outs)) t.where = 'page';
   const page = g.page;
-  pageWork(c, () => runInPage(page, ins, outs)).catch((e) => {
+  const at = c.link.tracing ? performance.now() : null;  // the operator's trace: the page's own time of the run
+  pageWork(c, () => runInPage(page, ins, outs)).then(() => {
+    if (at !== null && !g.destroyed) c.link.send({ t: 'pageLatency', graph: g.id, ms: performance.now() - at });
+  }, (e) => {
     const why = `${(e && e.name) || 'Error'}: ${e && e.message}`;
     for (const t of Object.values(outs)) t.failed = `the dispatch that was to fill it failed (${why})`;
     console.error(`webnn-bridge: MLContext.dispatch() failed in the page: ${why}`);

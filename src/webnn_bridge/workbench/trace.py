@@ -7,7 +7,7 @@ One JSON object per line. Event types and their fields:
                                   "decision": Placement.to_dict()}
     {"v": 1, "event": "dispatch", "ctx": ID, "graph": {"hash": H}, "device": DEVICE_ID,
                                   "latencyMs": {DEVICE_ID: ms, ...}, "t": UNIX_SECONDS}
-    {"v": 1, "event": "pageLatency", "ctx": ID, "gid": BUILD, "graph": {"hash": H}, "ms": ms}
+    {"v": 1, "event": "pageLatency", "ctx": ID, "gid": BUILD, "graph": {"hash": H}, "ms": ms[, "inPage": true]}
 
 Since the tuner (workbench/tune.py) needs them, the host also records: per build ``page`` (the
 page's path), ``label`` (the graph's output names), ``gid`` (a build id its dispatches repeat) and
@@ -20,7 +20,8 @@ per dispatch ``gid``,
 idle before it, which `policy measure` repeats between timed runs), ``cpuMs`` (the host's CPU
 time spent on it, bridge/metrics.py DispatchCpu) and ``t`` (when it ended, wall
 clock, so that rounds recorded by several hosts at once can be paired); ``pageLatency``: the page's own time from
-dispatch() to the read of an output resolving, measured in the shim (js_shim/runtime.js).
+dispatch() to the read of an output resolving, measured in the shim (js_shim/runtime.js); with ``inPage``, a
+run of a graph the page ran itself, from dispatch() to the run's end (replay and tune report their p50).
 
 Every line carries ``"v"`` (the trace version); a build's graph has at least one node, and every
 node its ``op``, ``inputs`` and ``outputs`` (at least one): anything else is rejected with its line.
@@ -215,6 +216,8 @@ def event_problem(ev: Any) -> str | None:
     if kind == "pageLatency":
         if not isinstance(graph, dict) or not isinstance(graph.get("hash"), str):
             return "pageLatency event: graph.hash must be a string"
+        if "inPage" in ev and not isinstance(ev["inPage"], bool):
+            return "pageLatency event: inPage must be true or false"
         return None if _is_number(ev.get("ms")) else "pageLatency event: ms must be a finite, non-negative number"
     return f"unknown event type {kind!r}"
 
@@ -423,8 +426,11 @@ class SessionTracer:
         elif event == "pageLatency":
             g, c = facts.get("graph"), facts.get("context")
             h = summarize(getattr(g, "ir", g)).hash
-            self.writer.record({"event": "pageLatency", "ctx": self._id(c), "gid": self._id(g), "graph": {"hash": h},
-                                "ms": float(facts["ms"])})
+            ev = {"event": "pageLatency", "ctx": self._id(c), "gid": self._id(g), "graph": {"hash": h},
+                  "ms": float(facts["ms"])}
+            if getattr(g, "in_page", False) is True:  # the page ran it itself: dispatch() to its run's end
+                ev["inPage"] = True
+            self.writer.record(ev)
 
 
 # --------------------------------------------------------------------------- replay
@@ -719,11 +725,24 @@ def in_page_builds(events: Sequence[Mapping]) -> int:
     return sum(1 for ev in events if ev.get("event") == "build" and ev.get("inPage") is True)
 
 
+def in_page_runs(events: Sequence[Mapping]) -> list[float]:
+    """The page's own times of the runs of graphs it ran itself (pageLatency events with inPage:
+    dispatch() to the run's end, recorded while the host records a trace)."""
+    return [float(ev["ms"]) for ev in events if ev.get("event") == "pageLatency" and ev.get("inPage") is True
+            and _is_number(ev.get("ms"))]
+
+
 def in_page_note(events: Sequence[Mapping]) -> str | None:
-    """What replay and tune say of the builds workloads() left out because the page ran them."""
+    """What replay and tune say of the builds workloads() left out because the page ran them, with
+    the page's times of their runs where the trace has them."""
     n = in_page_builds(events)
+    if not n:
+        return None
+    runs = sorted(in_page_runs(events))
+    timed = (f"; the page timed {len(runs)} of their runs: p50 {runs[len(runs) // 2]:.3g} ms, "
+             f"p90 {runs[min(len(runs) - 1, int(0.9 * len(runs)))]:.3g} ms") if runs else ""
     return (f"{n} build(s) ran in the page (the [page] rules put them there before the rules tuning changes "
-            "are asked): left out of every figure") if n else None
+            f"are asked): left out of every figure{timed}")
 
 
 def workloads(events: Sequence[Mapping]) -> list[Workload]:
