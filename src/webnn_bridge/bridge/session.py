@@ -66,10 +66,11 @@ class Job:
 # messages answered with a reply; the others are fire-and-forget (spec: no completion signal)
 REPLIED = {"hello", "createContext", "build", "rehome", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
 GENERIC_FAILURE = "The host could not complete the operation."
-# cheap whatever their arguments (see Session.prepare)
 TRANSPORTS = ("websocket", "shared-worker")  # how a page's shim reaches the host (hello's "via")
+# a graph placed in the page that the host runs (on_rehome): until the page's runtime has started, or for good
 INTERIM_REASON = "the page's runtime is starting: the host runs the graph until the page runs it"
 PAGE_FAILED_REASON = "the page could not run the graph placed in it: placed again without the page"
+# cheap whatever their arguments (see Session.prepare)
 QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "releaseConstants"}
 QUICK_READ_BYTES = 256 * 1024
 QUICK_UPLOAD_BYTES = 256 * 1024  # a putConstant hashes its bytes: small ones take well under 1 ms
