@@ -429,7 +429,7 @@ class Session:
             mine.close()
         else:
             held[0].close()
-            graph.placement.reasons[-1] = PAGE_FAILED_REASON
+            graph.placement.reasons = [PAGE_FAILED_REASON if r == INTERIM_REASON else r for r in graph.placement.reasons]
             self._observe("build", {"graph": graph, "context": graph.context, "page": self.page})
         return None
 
