@@ -68,7 +68,7 @@ PACKAGE_PATH = _package_path()
 
 import numpy as np  # noqa: E402
 
-from benchmarks.soak import HostProcess  # noqa: E402  (one way to start a host)
+from benchmarks.soak import HostProcess, cpu_seconds  # noqa: E402  (one way to start a host)
 from tests.wire import Wire  # noqa: E402  (the tests' link to a host)
 
 Check = Callable[[np.ndarray], bool]
@@ -87,24 +87,8 @@ class Host(HostProcess):
         self.name = name
 
     def cpu_s(self) -> float:
-        """The host's CPU time so far, in seconds: its threads' run time (schedstat, ns), else
-        utime + stime from /proc/PID/stat (clock ticks)."""
-        total, seen = 0, False
-        try:
-            for task in os.scandir(f"/proc/{self.proc.pid}/task"):
-                try:
-                    with open(f"{task.path}/schedstat") as f:
-                        total += int(f.read().split()[0])
-                        seen = True
-                except (OSError, ValueError, IndexError):
-                    continue
-        except OSError:
-            pass
-        if seen:
-            return total / 1e9
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """The host's CPU time so far, in seconds (soak.cpu_seconds)."""
+        return cpu_seconds(self.proc.pid)
 
     def metric(self, name: str) -> float | None:
         try:

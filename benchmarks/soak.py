@@ -70,6 +70,27 @@ def _die_with_parent() -> None:
             pass
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far, in seconds: its threads' run time (/proc schedstat, ns), else
+    utime + stime from /proc/PID/stat (clock ticks). Threads that ended are missed."""
+    total, seen = 0, False
+    try:
+        for task in os.scandir(f"/proc/{pid}/task"):
+            try:
+                with open(f"{task.path}/schedstat") as f:
+                    total += int(f.read().split()[0])
+                    seen = True
+            except (OSError, ValueError, IndexError):
+                continue
+    except OSError:
+        pass
+    if seen:
+        return total / 1e9
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class HostProcess:
     """A `webnn-bridge serve --port 0 --no-cache` subprocess that ends with this script. ``root``:
     the checkout it runs from; ``pythonpath``: where its ``webnn_bridge`` is (default ``root``'s src/);

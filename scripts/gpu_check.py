@@ -18,7 +18,11 @@ On a machine without a GPU backend it says so and exits 0. With one it:
      benchmarks/tune_loop.py, `--skip-tune` skips it): on the first GPU and ONNX Runtime's CPU
      (with --devices: those), tiny, small, MLP, MobileNetV2 and transformer graphs recorded under
      the current rules and each single device's, `policy measure`, `policy tune`, then the tuned
-     rules and each single device re-run: prediction errors, tuned against each single device.
+     rules and each single device re-run: prediction errors, tuned against each single device;
+  6. large tensors over the page's path (issue 39; benchmarks/bench_transfer.py, `--skip-transfer`
+     skips it): 16 MiB written, run through relu on a GPU context and read back over a host's
+     websocket, against a bare websocket echo of the same bytes, and the same in process: where the
+     time goes (the transport, the backend's copies and run, the host's part).
 For PyTorch GPU devices the timings are given four ways: compute() as a page gets it (host arrays
 in and out; on CUDA a run after the first replays a CUDA graph, the default), the same without CUDA
 graphs (eager), device-resident without them (inputs already on the GPU, outputs left there) and
@@ -425,6 +429,7 @@ def main(argv=None) -> int:
                          "the PyTorch backend's tests, the fuzz tests)")
     ap.add_argument("--skip-cpu", action="store_true", help="do not measure CPU time per run (step 4)")
     ap.add_argument("--skip-tune", action="store_true", help="do not run the tuning loop (step 5)")
+    ap.add_argument("--skip-transfer", action="store_true", help="do not time large tensors over the wire (step 6)")
     ap.add_argument("--tune-rounds", type=int, default=3, help="tuning loop: rounds recorded and re-run")
     ap.add_argument("--tune-seconds", type=float, default=15.0, help="tuning loop: `policy measure` time budget")
     ap.add_argument("--tune-size", default="2x256x512",
@@ -524,6 +529,8 @@ def main(argv=None) -> int:
             weights = md.load_weights()
         result["cpu_per_run"] = cpu_per_run(inventory, gpus, weights)
         result["cpu_through_host"] = cpu_through_host(data)
+    if not args.skip_transfer:
+        result["transfer"] = transfer_step()
     if not args.skip_tests and not args.devices:
         result["tests"] = unit_tests(data)
         print(f"unit tests on every device, GPUs included ({' '.join(GPU_TESTS)}): {result['tests']}")
@@ -556,6 +563,29 @@ def tune_step(args, data: Path | None) -> dict:
 
         traceback.print_exc()
         print(f"tuning loop: error: {type(e).__name__}: {e}")
+        return {"error": f"{type(e).__name__}: {e}"}
+
+
+def transfer_step() -> dict:
+    """benchmarks/bench_transfer.py in this process (its host and echo are subprocesses): 16 MiB
+    through the high-performance, GPU and CPU contexts; its figures, or why it did not run."""
+    import importlib.util
+
+    if importlib.util.find_spec("websockets") is None:
+        print("large tensors: not run: websockets is not installed (the host needs it)")
+        return {"error": "websockets is not installed"}
+    try:
+        from benchmarks import bench_transfer
+
+        print("large tensors over the wire (benchmarks/bench_transfer.py):", flush=True)
+        out = bench_transfer.run(16, 10, 3, ["high-performance", "gpu", "cpu"], log=lambda t: print(t, flush=True))
+        bench_transfer.print_table(out)
+        return out
+    except BaseException as e:  # noqa: BLE001 - reported, the check goes on (SystemExit: a wrong output)
+        import traceback
+
+        traceback.print_exc()
+        print(f"large tensors: error: {type(e).__name__}: {e}")
         return {"error": f"{type(e).__name__}: {e}"}
 
 
