@@ -406,3 +406,18 @@ def test_dispatch_keeps_tensors_in_device_memory(contexts):
         t.destroy()
     assert z.current() is None
     graph.destroy()
+
+
+@pytest.mark.skipif(not enabled(), reason="PyTorch is not installed")
+def test_host_copy_is_one_copy_of_its_own_with_the_tensors_type_and_shape():
+    import torch
+
+    from webnn_bridge.backends.torch import host_copy
+
+    for dtype in (torch.float32, torch.float16, torch.int64, torch.int8, torch.uint8, torch.bool):
+        t = (torch.arange(24) % 3).to(dtype).reshape(2, 3, 4)
+        a = host_copy(t.transpose(0, 2))  # strided: copied in order
+        assert a.shape == (4, 3, 2) and a.dtype == t.numpy().dtype
+        assert np.array_equal(a, t.numpy().transpose(2, 1, 0))
+        assert not np.shares_memory(a, t.numpy()) and a.flags.c_contiguous and a.flags.writeable
+    assert host_copy(torch.tensor(2.5)).shape == ()

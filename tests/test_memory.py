@@ -250,3 +250,27 @@ def test_big_tensors_through_a_real_socket_and_every_charge_given_back(ort_devic
         assert not host.host.sessions and ml.budget.used == 0
     finally:
         host.stop()
+
+
+def test_a_big_payload_is_received_into_a_mapping_of_its_own_that_lives_as_long_as_its_views():
+    import mmap
+    import sys
+
+    from webnn_bridge.bridge import heap
+
+    # a fragment's frame (websockets copies each into a frame of its own) stays under the mmap
+    # threshold: it reuses the heap's pages instead of faulting fresh ones in every time
+    assert heap.MMAP_THRESHOLD_BYTES > protocol.FRAGMENT_BYTES + 14 and heap.TRIM_THRESHOLD_BYTES >= 2 * heap.MMAP_THRESHOLD_BYTES
+    small = heap.big_buffer(1000)
+    assert isinstance(small, bytearray) and small == bytearray(1000)
+    n = heap.MMAP_THRESHOLD_BYTES + 5
+    buf = heap.big_buffer(n)
+    if sys.platform.startswith("linux"):
+        assert isinstance(buf, mmap.mmap)
+    assert len(buf) == n and buf[:16] == bytes(16) and buf[n - 16:] == bytes(16)
+    buf[n - 4:n] = b"\x01\x02\x03\x04"
+    view = memoryview(buf)[:n].toreadonly()
+    a = np.frombuffer(view, np.uint8)
+    del buf, view  # the array keeps the mapping
+    gc.collect()
+    assert a[-4:].tolist() == [1, 2, 3, 4] and not a.flags.writeable

@@ -32,6 +32,7 @@ list GPUs only where a GPU driver's device files are present (``gpu_plausible``;
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import logging
 import os
@@ -247,7 +248,21 @@ class TorchValue(DeviceValue):
         self.desc = desc
 
     def numpy(self) -> np.ndarray:
-        return from_storage(np.array(self.tensor.detach().cpu().numpy()), self.desc)
+        return from_storage(host_copy(self.tensor), self.desc)
+
+
+@functools.cache
+def _numpy_dtype(dtype) -> np.dtype:
+    return _torch().empty(0, dtype=dtype).numpy().dtype
+
+
+def host_copy(t) -> np.ndarray:
+    """A torch tensor's values in a new numpy array of their own: copied once, straight into the
+    array (from a GPU: one device-to-host copy, no CPU tensor copied again)."""
+    t = t.detach()
+    out = np.empty(tuple(t.shape), _numpy_dtype(t.dtype))
+    _torch().from_numpy(out).copy_(t)
+    return out
 
 
 def cuda_graphs_default() -> bool:
@@ -313,8 +328,12 @@ class TorchCompiled(Compiled):
 
     def _upload(self, a: np.ndarray, data_type: str):
         a = contiguous(to_storage(a, data_type))
-        if not a.flags.writeable:  # PyTorch tensors over read-only memory: copy (torch.tensor does)
-            return self.torch.tensor(a, device=self.dev)
+        if not a.flags.writeable:
+            if self.dev.type == "cpu":  # PyTorch tensors over read-only memory: copy (torch.tensor does)
+                return self.torch.tensor(a)
+            with warnings.catch_warnings():  # read once, by the copy to the device: never written
+                warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
+                return self.torch.from_numpy(a).to(self.dev)
         return self.torch.as_tensor(a).to(self.dev)
 
     def _execute(self, feeds: Mapping[str, object]) -> dict[str, object]:
@@ -352,7 +371,7 @@ class TorchCompiled(Compiled):
 
     def to_host(self, outs: Mapping[str, object]) -> dict[str, np.ndarray]:
         # always a copy: a CPU tensor's numpy() shares its memory (with an input or a constant)
-        return {name: from_storage(np.array(outs[name].detach().cpu().numpy()), d) for name, d in self.outs.items()}
+        return {name: from_storage(host_copy(outs[name]), d) for name, d in self.outs.items()}
 
     def run_device(self, feeds: Mapping[str, object]) -> dict[str, object]:
         """Device tensors in, device tensors out (storage types): what a dispatch whose tensors stay

@@ -22,23 +22,44 @@ def _malloc_trim():
         return None
 
 
-M_MMAP_THRESHOLD = -3  # mallopt's parameter (glibc malloc.h)
-MMAP_THRESHOLD_BYTES = 1 << 20
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc malloc.h)
+MMAP_THRESHOLD_BYTES = 2 << 20
+TRIM_THRESHOLD_BYTES = 4 << 20
 
 
 def tune_malloc() -> bool:
     """Process-wide, for a host that owns its process: buffers of MMAP_THRESHOLD_BYTES and more
-    (tensors, frames, a runtime's big values) are mapped on their own and unmapped when freed.
+    (tensors, big frames, a runtime's big values) are mapped on their own and unmapped when freed.
     glibc's default threshold grows with the largest buffer freed (up to 32 MiB), after which such
-    buffers come from its heaps, whose freed space fragments and stays with the process. Whether
-    it could."""
+    buffers come from its heaps, whose freed space fragments and stays with the process. The
+    threshold sits above a big message's fragment (protocol.FRAGMENT_BYTES: the frames websockets
+    builds for each, freed as soon as sent), and a heap keeps up to TRIM_THRESHOLD_BYTES of free
+    space at its top (glibc's default, 128 KiB, once the threshold is set): such short-lived buffers
+    reuse the same pages instead of faulting fresh ones in each time (a 16 MiB read sent 32 MiB of
+    fresh pages through the kernel). idle() still gives all of it back. Whether it could."""
     if _malloc_trim() is None:
         return False
     try:
-        return bool(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt(M_MMAP_THRESHOLD,
-                                                                                     MMAP_THRESHOLD_BYTES))
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)) and bool(
+            libc.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES))
     except (OSError, AttributeError):
         return False
+
+
+def big_buffer(n: int):
+    """A zeroed, writable buffer of ``n`` bytes for a big message's payload: on Linux an anonymous
+    mapping of its own, its pages faulted in at once (MAP_POPULATE: one call, not a fault per
+    page) and unmapped when the last view of it goes; elsewhere a bytearray."""
+    import mmap
+
+    populate = getattr(mmap, "MAP_POPULATE", None)
+    if n >= MMAP_THRESHOLD_BYTES and populate is not None:
+        try:
+            return mmap.mmap(-1, n, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | populate)
+        except (OSError, ValueError):
+            pass
+    return bytearray(n)
 
 
 def trim_heap() -> bool:
