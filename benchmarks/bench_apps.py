@@ -593,16 +593,20 @@ def page_runtime():
 
 
 def run_target(target: str, app_dir: Path, native: Path | None, shorts: list[str], timeout_s: float,
-               placements: list | None = None):
+               placements: list | None = None, rules: Path | None = None, trace: Path | None = None):
     """One browser running every model: "ours" (the host as serve starts it: small graphs run in the
     page when the page runtime is installed), "host" (serve --no-page-local: every graph on the
-    host) or "native". ``placements``: ours' builds are appended there as (where, first reason lines)."""
+    host) or "native". ``placements``: ours' builds are appended there as (where, first reason lines).
+    ``rules``: the hosts' rules file (`serve --rules`); ``trace``: the host records a policy trace
+    there (`serve --trace`: its pages then report their own times, so not in timed rounds)."""
     from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host
+    from webnn_bridge.bridge.host_ml import ml_factory
+    from webnn_bridge.workbench.trace import SessionTracer, TraceWriter
 
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, contextlib.ExitStack() as stack:
         tail = ["--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}"]
         if target in ("ours", "host"):
-            kw = {}
+            kw: dict = {"ml_factory": ml_factory(None, str(rules), None)} if rules is not None else {}
             if target == "ours" and page_runtime() is not None:
 
                 def observe(event, facts):
@@ -610,9 +614,11 @@ def run_target(target: str, app_dir: Path, native: Path | None, shorts: list[str
                         g = facts["graph"]
                         placements.append(("page" if g.in_page else g.placement.device.id, g.placement.reasons[:2]))
 
-                kw = {"page_runtime": page_runtime()}
+                kw["page_runtime"] = page_runtime()
                 if placements is not None:  # an observer: its host asks pages for latencies (not in timed rounds)
                     kw["observer"] = observe
+            if trace is not None:
+                kw["observer"] = SessionTracer(stack.enter_context(TraceWriter(trace)))
             host = start_host(own_process=True, app_dir=app_dir, **kw)
             try:
                 return run_page([CHROMIUM, *CHROMIUM_ARGS, *tail, f"{host.url}/apps.html"], timeout_s)
@@ -686,6 +692,11 @@ def main() -> None:
     ap.add_argument("--host-only", action="store_true",
                     help="a third target in the same rounds: ours with serve --no-page-local (every graph on the "
                          "host, none in the page)")
+    ap.add_argument("--rules", type=Path, help="the rules file ours' hosts run with (serve --rules), e.g. tuned rules")
+    ap.add_argument("--record", type=Path, metavar="DIR",
+                    help="no timed rounds: record policy traces of the models for `policy tune` (each page once: "
+                         "ours, ours with no page runtime, ours with [page] max_flops unbounded), then run "
+                         "`policy measure` and `policy tune` on them; everything goes in DIR")
     args = ap.parse_args()
     shorts = [s.strip() for s in (args.models or ",".join(a.short for a in SETS[args.set])).split(",") if s.strip()]
     if "mobilenet" in shorts:
@@ -724,7 +735,52 @@ def main() -> None:
             pw = stack.enter_context(sync_playwright())
             mobilenet = (pw, mapp, echo)
         rounds, wrong_ours = _rounds(args, shorts, native, targets, phases, mobilenet, stack)
-    _report(args, shorts, targets, rounds, wrong_ours)
+    if args.record is None:
+        _report(args, shorts, targets, rounds, wrong_ours)
+
+
+# --record: the pages under the rules they run with, with no page runtime, and with the page taking
+# every graph its runtime can run (the FLOPs bound lifted): both sides of each graph for tune's [page] step
+RECORDINGS = (("current", "ours", None), ("host-only", "host", None), ("page-unbounded", "ours", 1e18))
+
+
+def record(args, app_dir: Path, native: Path | None, shorts: list[str], timeout_s: float) -> None:
+    """--record DIR: the traces (untimed), then `policy measure` and `policy tune` on them."""
+    import tomllib
+
+    from webnn_bridge.workbench.tune import to_toml
+
+    out = args.record
+    out.mkdir(parents=True, exist_ok=True)
+    base = tomllib.loads(args.rules.read_text()) if args.rules else {}
+    if page_runtime() is None:
+        sys.exit("--record: no page runtime installed (scripts/install_ortweb.sh): nothing for the [page] step to tune")
+    traces = []
+    for name, target, flops in RECORDINGS:
+        rules = args.rules
+        if flops is not None:
+            rules = out / f"{name}.toml"
+            rules.write_text(to_toml({**base, "page": {**base.get("page", {}), "max_flops": flops}},
+                                     "bench_apps.py --record: the rules with the page's FLOPs bound lifted"))
+        path = out / f"{name}.jsonl"
+        path.unlink(missing_ok=True)
+        print(f"recording {name} ({target}{', rules ' + str(rules) if rules else ''}) -> {path}", flush=True)
+        values, errors, _ = run_target(target, app_dir, native, shorts, timeout_s, rules=rules, trace=path)
+        for k, v in errors.items():
+            print(f"  {name}: {k}: {v}", flush=True)
+        traces.append(str(path))
+    cli = [sys.executable, "-c", "from webnn_bridge.bridge.cli import main; main()", "policy"]
+    steps = [[*cli, "measure", *traces, "--out", str(out / "matrix.json")],
+             [*cli, "tune", *traces, "--matrix", str(out / "matrix.json"), "--out", str(out / "tuned.toml"),
+              "--report", str(out / "report"), *(["--rules", str(args.rules)] if args.rules else [])]]
+    for cmd in steps:
+        print("$ webnn-bridge policy " + " ".join(cmd[4:]), flush=True)
+        r = subprocess.run(cmd, text=True, capture_output=True)
+        print(r.stdout + r.stderr, flush=True)
+        if r.returncode != 0:
+            sys.exit(f"policy {cmd[4]} failed (exit {r.returncode})")
+    print(f"tuned rules: {out / 'tuned.toml'}; check them against the current rules: bench_apps.py --rules "
+          f"{out / 'tuned.toml'} (timed rounds), beside a run without --rules")
 
 
 def _rounds(args, shorts, native, targets, phases, mobilenet, stack) -> tuple[list, set]:
@@ -743,9 +799,12 @@ def _rounds(args, shorts, native, targets, phases, mobilenet, stack) -> tuple[li
                   + ", ".join(f"{k} {dt}{s}" for k, (dt, s) in a.inputs.items()) + f"; {a.file}")
         # a per-browser limit: every model's runs at a generous 1 s each, plus launches and loads
         timeout_s = 120 + len(shorts) * (args.iters + WARMUP) * 1.0
+        if args.record is not None:
+            record(args, app_dir, native, shorts, timeout_s)
+            return rounds, wrong_ours
         if page_runtime() is not None:  # where the policy puts each WebNN graph, and why (an untimed pass)
             placements: list = []
-            run_target("ours", app_dir, native, shorts, timeout_s, placements)
+            run_target("ours", app_dir, native, shorts, timeout_s, placements, rules=args.rules)
             print("placements on ours (each WebNN graph onnxruntime-web built, in build order):")
             for where, reasons in placements:
                 print(f"  {where}: " + "; ".join(reasons)[:400])
@@ -766,7 +825,7 @@ def _rounds(args, shorts, native, targets, phases, mobilenet, stack) -> tuple[li
                          "in-process": {m: in_process(app_dir / f"{m}.onnx", data[m]["feeds"], args.iters)
                                         for m in shorts}, "notes": {}}
                     for target in order:
-                        values, errors, notes = run_target(target, app_dir, native, shorts, timeout_s)
+                        values, errors, notes = run_target(target, app_dir, native, shorts, timeout_s, rules=args.rules)
                         r[target] = page_results(values, errors, shorts, refs, notes)
                         r["notes"][target] = notes.get("setup", {})
                         for k, v in errors.items():

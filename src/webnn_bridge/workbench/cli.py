@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -383,6 +384,12 @@ def _cmd_tune(args) -> int:
         print(f"  {c.name:<{width}} {total}{flag}")
     if result.get("note"):
         print(result["note"])
+    page = result.get("page")
+    if page is not None:
+        for w in sorted(page.workloads, key=lambda w: w.flops):
+            sides = ", ".join(f"{name} p50 {statistics.median(xs):.3f} ms ({len(xs)} runs)"
+                              for name, xs in (("in the page", w.in_page), ("on the host", w.on_host)) if xs)
+            print(f"  [page] {w.name}: {w.flops:.3g} FLOPs; {sides or 'no page-side times'}")
     print(f"wrote {paths['rules']}, {paths['md']}, {paths['png']}")
     return 0
 

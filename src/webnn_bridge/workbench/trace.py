@@ -742,7 +742,7 @@ def in_page_note(events: Sequence[Mapping]) -> str | None:
     timed = (f"; the page timed {len(runs)} of their runs: p50 {runs[len(runs) // 2]:.3g} ms, "
              f"p90 {runs[min(len(runs) - 1, int(0.9 * len(runs)))]:.3g} ms") if runs else ""
     return (f"{n} build(s) ran in the page (the [page] rules put them there before the rules tuning changes "
-            f"are asked): left out of every figure{timed}")
+            f"are asked): left out of the host's figures{timed}")
 
 
 def workloads(events: Sequence[Mapping]) -> list[Workload]:

@@ -55,6 +55,8 @@ from webnn_bridge.policy.engine import POLICIES, _merge, backend_order, io_bytes
 from webnn_bridge.policy.graphs import summarize
 from webnn_bridge.policy.inventory import backend_name
 
+from .page_tune import report_lines as page_report_lines
+from .page_tune import tune_page
 from .trace import (
     PairedRatio,
     ReplayOutcome,
@@ -457,7 +459,8 @@ def _same_defaults(c: Candidate, base_rules: Mapping, kinds) -> bool:
 def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, inventory: Sequence[Device], *,
          objective: str = "latency-p50", base_override: Mapping | None = None) -> dict:
     """The search (module doc). Returns {"best", "candidates", "baseline", "best_single", "workloads",
-    "objective", "note", "paired", "probes"}."""
+    "objective", "note", "paired", "probes", "page"} ("page": the [page] step's PageTuning, workbench/
+    page_tune.py, or None when the trace holds no page-side times)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"--objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     base_override = dict(base_override or {})
@@ -537,9 +540,19 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
         notes.append(f"{c.name} totals less ({c.total:.2f}), but its default order is not shown no worse than the "
                      f"current one beyond the noise on {len(c.unsafe)} workload(s) (e.g. {c.unsafe[0]}): graphs tune "
                      "has not seen would get it, so the default stays and routes carry the gain")
+    page = tune_page(events, base_rules, objective)  # the [page] bound, from the pages' own times
+    if page is not None:
+        notes.append(page.note)
     return {"best": best, "baseline": baseline, "best_single": best_single, "candidates": cands,
-            "workloads": ws, "objective": objective, "paired": paired, "probes": probes,
+            "workloads": ws, "objective": objective, "paired": paired, "probes": probes, "page": page,
             "note": "; ".join(notes) if notes else None}
+
+
+def chosen_override(result: Mapping) -> dict:
+    """What the tuned rules file holds: the chosen rule set's override and the [page] step's."""
+    page = result.get("page")
+    return _with(result["best"].override, page.override) if page is not None and page.override else dict(
+        result["best"].override)
 
 
 # --------------------------------------------------------------------------- outputs
@@ -721,6 +734,8 @@ def report_markdown(result: Mapping, truth_diff: str, base_override: Mapping | N
     out += ["", "## Routes each rule set would write", ""]
     for c in result["candidates"]:
         out += [f"### {c.name}{' (chosen)' if c is best else ''}", "", *_route_rows(c), ""]
+    if result.get("page") is not None:
+        out += page_report_lines(result["page"])
     out += [SOURCES, "## Truth table diff", "", "```diff",
             truth_diff or "(no change: tuning never edits [[options]])", "```", ""]
     return "\n".join(out)
@@ -737,7 +752,9 @@ def write_outputs(result: Mapping, rules_path: str | Path, report_dir: str | Pat
     from webnn_bridge.policy.truth_table import render_truth_table
 
     best = result["best"]
-    header = (f"Written by `webnn-bridge policy tune` (objective {result['objective']}): {best.name}.\n"
+    page = result.get("page")
+    also = f"; {page.note}" if page is not None and page.override else ""
+    header = (f"Written by `webnn-bridge policy tune` (objective {result['objective']}): {best.name}{also}.\n"
               "Merged over the default rules: `webnn-bridge serve --rules THIS_FILE`, or SIGHUP a running host.")
     rp = Path(rules_path)
     if rp.is_dir():
@@ -748,7 +765,7 @@ def write_outputs(result: Mapping, rules_path: str | Path, report_dir: str | Pat
     rp.parent.mkdir(parents=True, exist_ok=True)
     tmp = rp.with_name(f".{rp.name}.{os.getpid()}.tmp")  # beside it: the rename below is atomic
     try:
-        tmp.write_text(to_toml(best.override, header), encoding="utf-8")
+        tmp.write_text(to_toml(chosen_override(result), header), encoding="utf-8")
         try:
             written = load_rules(tmp)  # what a host would load: validated, or ValueError
         except ValueError as e:
