@@ -41,8 +41,17 @@ average is printed before it. No pass/fail on timings: the machines are shared a
 
 Run (from the repository root; scripts/install_ortweb.sh and scripts/install_models.sh first):
   PYTHONPATH=. .venv/bin/python benchmarks/bench_apps.py [--rounds 3] [--iters 100] [--busy] \
-      [--models silero,mel,...] [--native-chromium ~/peers/native/chromium] [--out raw.json] [--host-only]
-Without the native peer (missing binary) only ours and in-process run.
+      [--models silero,mel,...] [--native-chromium ~/peers/native/chromium] [--out raw.json] [--host-only] \
+      [--rules RULES.toml]
+Without the native peer (missing binary) only ours and in-process run. --rules: ours' hosts run with
+that rules file (`serve --rules`), e.g. rules `policy tune` wrote.
+
+Tuning the rules on these models (docs/tuning.md, "The page's bound"):
+  PYTHONPATH=. .venv/bin/python benchmarks/bench_apps.py --record DIR [--models ...] [--rules RULES.toml]
+records a policy trace of each page once under the rules (no timed rounds), again with no page
+runtime (serve --no-page-local) and again with [page] max_flops lifted, then runs `policy measure`
+and `policy tune` on the three traces: DIR/tuned.toml and DIR/report/tune.md. Then compare
+`--rules DIR/tuned.toml` with a run without it, on the default set and on --set heldout.
 """
 
 from __future__ import annotations
@@ -110,6 +119,10 @@ HELDOUT = [
         "silero VAD (float16 export)", tol=2e-2),
     App("mobilenet", "mobilenetv2.onnx", {"input": ("float32", [1, 3, 224, 224])},
         "MobileNetV2 (../shared/data's weights, made into ONNX here)"),
+    # the OCR models at shapes no trace or tuning saw (added 2026-11-28, after tuning on the default
+    # set): a 480x480 page for the detector, four lines at once for the recogniser
+    App("det480", "ch_PP-OCRv4_det_infer.onnx", {"x": ("float32", [1, 3, 480, 480])}, "PP-OCRv4 text detector, 480x480"),
+    App("rec4", "ch_PP-OCRv4_rec_infer.onnx", {"x": ("float32", [4, 3, 48, 320])}, "PP-OCRv4 text recogniser, 4 lines"),
 ]
 SETS = {"default": MODELS, "heldout": HELDOUT}
 BY_NAME = {a.short: a for a in (*MODELS, *HELDOUT)}

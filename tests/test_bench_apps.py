@@ -154,3 +154,33 @@ def test_trimmed_mean_averages_timer_steps_and_drops_stalls():
     times = [0.2] * 30 + [0.3] * 40 + [0.4] * 28 + [9.0, 9.0]
     assert ba.trimmed_mean(times) == pytest.approx(0.2975, abs=0.01)
     assert ba.trimmed_mean([1.0]) == 1.0
+
+
+def test_record_traces_three_ways_then_measures_and_tunes(tmp_path, monkeypatch):
+    """--record DIR: ours under the given rules, with no page runtime, with the FLOPs bound lifted
+    (the rules merged, the other bounds kept); then `policy measure` and `policy tune` on the three."""
+    import argparse
+    import subprocess
+
+    from webnn_bridge.policy.engine import load_rules
+
+    runs, cmds = [], []
+    monkeypatch.setattr(ba, "page_runtime", lambda: tmp_path)
+    monkeypatch.setattr(ba, "run_target", lambda target, app, native, shorts, t, rules=None, trace=None:
+                        runs.append((target, rules, trace)) or ({}, {}, {}))
+    monkeypatch.setattr(subprocess, "run", lambda cmd, **kw: cmds.append(cmd) or subprocess.CompletedProcess(cmd, 0, "", ""))
+    user = tmp_path / "mine.toml"
+    user.write_text('[page]\nmax_io_bytes = 1024\n\n[backends]\ncpu = ["openvino"]\n')
+    out = tmp_path / "rec"
+    ba.record(argparse.Namespace(record=out, rules=user), tmp_path, None, ["silero"], 10.0)
+    assert [(t, r.name if r else None, p.name) for t, r, p in runs] == [
+        ("ours", "mine.toml", "current.jsonl"), ("host", "mine.toml", "host-only.jsonl"),
+        ("ours", "page-unbounded.toml", "page-unbounded.jsonl")]
+    lifted = load_rules(out / "page-unbounded.toml")
+    assert lifted["page"]["max_flops"] == 1e18 and lifted["page"]["max_io_bytes"] == 1024
+    assert lifted["backends"]["cpu"] == ["openvino"]
+    traces = [str(out / f"{n}.jsonl") for n in ("current", "host-only", "page-unbounded")]
+    assert [c[4:] for c in cmds] == [
+        ["measure", *traces, "--out", str(out / "matrix.json")],
+        ["tune", *traces, "--matrix", str(out / "matrix.json"), "--out", str(out / "tuned.toml"),
+         "--report", str(out / "report"), "--rules", str(user)]]
