@@ -26,7 +26,6 @@ time is not recorded).
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import re
@@ -35,6 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from webnn_bridge.policy.graphs import summarize
+
+from .trace import BuildKeys
 
 MIN_GAIN = 0.05  # as tune.py's: a move must make a workload at least this much faster
 MIN_RUNS = 5  # fewer timed runs on a side than this: not measured
@@ -127,26 +128,16 @@ def _refusal(ev: Mapping) -> str | None:
 
 def page_workloads(events: Sequence[Mapping]) -> list[PageWorkload]:
     """The traces' workloads with their page-side times on each side (module doc)."""
-    ctx_options: dict = {}
-    ctx_page: dict = {}
-    last: dict = {}
+    keys = BuildKeys()
     by_key: dict[tuple, PageWorkload] = {}
     by_gid: dict = {}  # gid -> (workload, whether its build put it in the page)
     for ev in events:
         kind = ev.get("event")
         if kind == "context":
-            last = dict(ev.get("options") or {})
-            if ev.get("ctx") is not None:
-                ctx_options[ev["ctx"]] = last
-                if ev.get("page"):
-                    ctx_page[ev["ctx"]] = str(ev["page"])
+            keys.context(ev)
         elif kind == "build":
-            opts = ev.get("options")
-            if opts is None:
-                opts = ctx_options.get(ev.get("ctx"), last)
-            page = str(ev.get("page") or ctx_page.get(ev.get("ctx"), ""))
             s = summarize(ev["graph"])
-            key = (page, s.hash, json.dumps(opts, sort_keys=True))
+            key, page, opts = keys.key(ev, s.hash)
             w = by_key.get(key)
             if w is None:
                 w = by_key[key] = PageWorkload(page, str(ev.get("label") or ""), s.hash, dict(opts), float(s.flops()))

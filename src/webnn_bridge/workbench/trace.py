@@ -745,13 +745,36 @@ def in_page_note(events: Sequence[Mapping]) -> str | None:
             f"are asked): left out of the host's figures{timed}")
 
 
+class BuildKeys:
+    """Which workload a build belongs to, from the context events before it: (page path, graph
+    hash, options as JSON). Options come from the build event, else from its context event (same
+    "ctx", else the latest context event); the page from the build, else its context."""
+
+    def __init__(self) -> None:
+        self.options: dict[Any, dict] = {}
+        self.pages: dict[Any, str] = {}
+        self.last: dict = {}
+
+    def context(self, ev: Mapping) -> None:
+        self.last = dict(ev.get("options") or {})
+        if ev.get("ctx") is not None:
+            self.options[ev["ctx"]] = self.last
+            if ev.get("page"):
+                self.pages[ev["ctx"]] = str(ev["page"])
+
+    def key(self, ev: Mapping, graph_hash: str) -> tuple[tuple, str, dict]:
+        """(key, page, options) of a build event."""
+        opts = ev.get("options")
+        if opts is None:
+            opts = self.options.get(ev.get("ctx"), self.last)
+        page = str(ev.get("page") or self.pages.get(ev.get("ctx"), ""))
+        return (page, graph_hash, json.dumps(opts, sort_keys=True)), page, opts
+
+
 def workloads(events: Sequence[Mapping]) -> list[Workload]:
-    """The trace's workloads: builds grouped by (page, graph, options), with their dispatch counts
-    and page-side latencies. Options come from the build event, else from its context event (same
-    "ctx", else the latest context event)."""
-    ctx_options: dict[Any, dict] = {}
-    ctx_page: dict[Any, str] = {}
-    last: dict = {}
+    """The trace's workloads: builds grouped by (page, graph, options) (BuildKeys), with their
+    dispatch counts and page-side latencies."""
+    keys = BuildKeys()
     by_key: dict[tuple, Workload] = {}
     by_gid: dict[Any, Workload] = {}
     by_ctx_hash: dict[tuple, Workload] = {}
@@ -759,21 +782,13 @@ def workloads(events: Sequence[Mapping]) -> list[Workload]:
     for ev in events:
         kind = ev.get("event")
         if kind == "context":
-            last = dict(ev.get("options") or {})
-            if ev.get("ctx") is not None:
-                ctx_options[ev["ctx"]] = last
-                if ev.get("page"):
-                    ctx_page[ev["ctx"]] = str(ev["page"])
+            keys.context(ev)
         elif kind == "build":
             if ev.get("inPage") is True:  # run by the page: nothing a host rule decides (in_page_builds)
                 continue
-            opts = ev.get("options")
-            if opts is None:
-                opts = ctx_options.get(ev.get("ctx"), last)
-            page = str(ev.get("page") or ctx_page.get(ev.get("ctx"), ""))
             g = ev["graph"]
             h = summarize(g).hash
-            key = (page, h, json.dumps(opts, sort_keys=True))
+            key, page, opts = keys.key(ev, h)
             w = by_key.get(key)
             if w is None or "gid" not in ev:  # old traces: one workload per build
                 w = Workload(len(by_key), page, str(ev.get("label") or ""), g, dict(opts))
