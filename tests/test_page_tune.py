@@ -47,8 +47,8 @@ def _events(sides: dict, *, refused: dict | None = None, first_host_runs: int = 
             ev = trace.build_event(g, engine.decide_build(d, g, inv, rules), ctx=1, page="/app.html", label=name, gid=f"h{i}")
             flops = summarize(g).flops()
             why = (refused or {}).get(name) or (f"FLOPs {flops:.3g} > [page] max_flops {bound:.3g}" if flops > bound else None)
-            if why:
-                ev["decision"]["reasons"].append(f"not in the page: {why}")
+            if why:  # as decide_build notes it: last in its first reason
+                ev["decision"]["reasons"][0] += f"; not in the page: {why}"
             events.append(ev)
             events += [{"event": "pageLatency", "ctx": 1, "gid": f"h{i}", "graph": {"hash": h}, "ms": ms}
                        for ms in _runs(host_ms)]
@@ -162,3 +162,28 @@ def test_policy_tune_writes_the_bound_and_reports_both_sides(tmp_path, capsys):
     # the same traces tuned again from the tuned rules: the bound stays
     result = tune.tune(events, matrix, tuned, parse_profile(TWO_CPUS), base_override={"page": {"max_flops": cnn}})
     assert result["page"].override == {} and result["page"].chosen == cnn
+
+
+def test_the_refusal_is_read_as_decide_build_writes_it(tmp_path):
+    """With a real page device at hand, decide_build's own note says why the page refused a graph:
+    over the FLOPs bound only (it may move), or for something else (it never moves)."""
+    from webnn_bridge.backends.page import RUNTIME_FILES, page_device
+
+    for f in RUNTIME_FILES:
+        (tmp_path / f).write_bytes(b"x")
+    from webnn_bridge.policy.inventory import probe_inventory
+
+    page = page_device(tmp_path)
+    inv = [d for d in probe_inventory() if d.id == "onnxruntime:CPUExecutionProvider"]  # real: a declared one is simulated
+    g = load_graph(GRAPHS / "tiny-cnn.json")
+    events = []
+    for gid, rules in (("a", _rules()), ("b", {**_rules(1e18), "page": {**_rules(1e18)["page"], "max_constant_bytes": -1}})):
+        d = engine.decide_context({}, inv, rules)
+        p = engine.decide_build(d, g, inv, rules, page=page)
+        assert p.device.id != page.id
+        events.append(trace.build_event(g, p, ctx=1, page="/app.html", label="tiny-cnn", gid=gid))
+    first, second = (page_tune._refusal(e) for e in events)
+    assert first.startswith("FLOPs ") and "max_flops" in first
+    assert second.startswith("constant bytes ") and "max_constant_bytes" in second
+    (w,) = page_tune.page_workloads(events)
+    assert w.status == "refused" and w.why == second

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import random
-import re
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ from .trace import BuildKeys
 MIN_GAIN = 0.05  # as tune.py's: a move must make a workload at least this much faster
 MIN_RUNS = 5  # fewer timed runs on a side than this: not measured
 RESAMPLES = 1000
-_REFUSED = re.compile(r"^not in the page: (.*)$")
+_REFUSED = "not in the page: "  # policy/engine.py decide_build's note
 
 
 @dataclass
@@ -119,10 +118,12 @@ class PageTuning:
 
 
 def _refusal(ev: Mapping) -> str | None:
+    """Why a build's page refused it: the note decide_build puts last in its first reason
+    ("graph ...: ...; not in the page: WHY"), or None."""
     for reason in (ev.get("decision") or {}).get("reasons", []) or []:
-        m = _REFUSED.match(str(reason))
-        if m:
-            return m.group(1)
+        _, mark, why = str(reason).partition(_REFUSED)
+        if mark:
+            return why
     return None
 
 
