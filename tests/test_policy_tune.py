@@ -381,6 +381,13 @@ def test_tune_routes_from_the_current_order_when_the_best_single_backend_wins_on
     assert route["backends"][0] == "openvino"
     assert tune.significantly_better(best, result["baseline"], result["workloads"], "latency-p50")
     assert not tune.significantly_better(result["best_single"], result["baseline"], result["workloads"], "latency-p50")
+    # what the routes cost at build() is said, not weighed: none in this matrix, then the matrix's compiles
+    assert result["note"] is None
+    cells = matrix["graphs"][summarize(load_graph(GRAPHS / "tiny-cnn.json")).hash]["results"]
+    cells["ort-cpu"]["compile_ms"], cells["ov-cpu"]["compile_ms"] = 40.0, 130.0
+    note = tune.tune(events, matrix, rules, inv, objective="latency-p50")["note"]
+    assert ("start-up, not weighed: the 1 recorded build(s) it places elsewhere compile in 130 ms against 40 ms "
+            "(3.25x)") in note
 
 
 def test_tune_routes_only_the_graph_another_backend_runs_better(tmp_path):

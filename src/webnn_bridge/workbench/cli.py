@@ -328,7 +328,9 @@ def _cmd_measure(args) -> int:
         return _fail("measure", e)
     for h, g in matrix["graphs"].items():
         cells = ", ".join(f"{dev}: p50 {r['p50']:.3f} ms [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] p90 {r['p90']:.3f} "
-                          f"n={r['n']} cpu {r['cpu_ms']:.3f} ms" for dev, r in g["results"].items())
+                          f"n={r['n']} cpu {r['cpu_ms']:.3f} ms"
+                          + (f" compile {r['compile_ms']:.0f} ms" if "compile_ms" in r else "")
+                          for dev, r in g["results"].items())
         c = g.get("constants")
         stored = f" [constants: {c['stored']}/{c['total']} from the store]" if c and c["total"] else ""
         print(f"{g['label']} ({h[:10]}){stored}: {cells or 'not measured'}")

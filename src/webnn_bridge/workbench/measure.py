@@ -180,6 +180,7 @@ def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = Non
                                         if constants is not None and constants(sha) is not None),
                           "total": len(structures[h].get("constants", {}))}
         compiled: dict[str, Any] = {}
+        compile_ms: dict[str, float] = {}
         for d in devs:
             why = _runs_whole(summary, d)
             if why:
@@ -189,7 +190,9 @@ def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = Non
                                       if takes_cpu_modes(d) else [])
             for key, dv in variants:
                 try:
+                    t0 = time.perf_counter()
                     compiled[key] = backend_for(dv).compile(ir, dv)
+                    compile_ms[key] = (time.perf_counter() - t0) * 1e3  # what a build pays once, cold
                 except Exception as e:  # a runtime that fails on this graph: skipped, said why
                     g["skipped"][key] = f"compile failed: {type(e).__name__}: {str(e)[:120]}"
         inputs = inputs_for(ir)
@@ -198,6 +201,9 @@ def measure(events: Sequence[Mapping], *, devices: Sequence[Device] | None = Non
                 _progress(progress, i, len(todo), f"{g['label']}: timing on {', '.join(compiled)}")
                 g["results"] = run_interleaved(compiled, inputs, reps=reps, seconds=per_graph, warmup=warmup,
                                                idle_s=recorded_idle_ms(events, h) / 1e3)
+                for key, ms in compile_ms.items():
+                    if key in g["results"]:
+                        g["results"][key]["compile_ms"] = round(ms, 3)
         finally:
             for c in compiled.values():
                 c.close()

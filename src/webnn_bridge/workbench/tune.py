@@ -540,12 +540,43 @@ def tune(events: Sequence[Mapping], matrix: Mapping, base_rules: Mapping, invent
         notes.append(f"{c.name} totals less ({c.total:.2f}), but its default order is not shown no worse than the "
                      f"current one beyond the noise on {len(c.unsafe)} workload(s) (e.g. {c.unsafe[0]}): graphs tune "
                      "has not seen would get it, so the default stays and routes carry the gain")
+    startup = startup_note(ws, baseline.outcomes, best.outcomes, matrix) if best is not baseline else None
+    if startup:
+        notes.append(startup)
     page = tune_page(events, base_rules, objective)  # the [page] bound, from the pages' own times
     if page is not None:
         notes.append(page.note)
     return {"best": best, "baseline": baseline, "best_single": best_single, "candidates": cands,
             "workloads": ws, "objective": objective, "paired": paired, "probes": probes, "page": page,
             "note": "; ".join(notes) if notes else None}
+
+
+def startup_note(ws: Sequence, before: Sequence[ReplayOutcome], after: Sequence[ReplayOutcome],
+                 matrix: Mapping) -> str | None:
+    """What the chosen rules cost at build(), which the search does not weigh: the matrix's compile
+    times (`policy measure`, each compile cold) of the workloads they place elsewhere, times their
+    recorded builds, before and after."""
+    moved = [(w, a, b) for w, a, b in zip(ws, before, after) if a.key != b.key]
+    if not moved:
+        return None
+    graphs = matrix.get("graphs", {})
+    total_a = total_b = 0.0
+    builds = unknown = 0
+    for w, a, b in moved:
+        results = graphs.get(summarize(w.graph).hash, {}).get("results", {})
+        ca, cb = (results.get(o.key or "", {}).get("compile_ms") for o in (a, b))
+        if ca is None or cb is None:
+            unknown += 1
+            continue
+        n = max(1, len(w.gids))
+        builds += n
+        total_a, total_b = total_a + n * ca, total_b + n * cb
+    if not builds:  # a matrix from before compile times were measured: nothing to say
+        return None
+    ratio = f" ({total_b / total_a:.2f}x)" if total_a > 0 else ""
+    return (f"start-up, not weighed: the {builds} recorded build(s) it places elsewhere compile in "
+            f"{total_b:.0f} ms against {total_a:.0f} ms{ratio} (`policy measure`'s cold compiles)"
+            + (f"; {unknown} moved workload(s) without compile times" if unknown else ""))
 
 
 def chosen_override(result: Mapping) -> dict:
