@@ -49,8 +49,8 @@ that rules file (`serve --rules`), e.g. rules `policy tune` wrote.
 Tuning the rules on these models (docs/tuning.md, "The page's bound"):
   PYTHONPATH=. .venv/bin/python benchmarks/bench_apps.py --record DIR [--models ...] [--rules RULES.toml]
 records a policy trace of each page once under the rules (no timed rounds), again with no page
-runtime (serve --no-page-local) and again with [page] max_flops lifted, then runs `policy measure`
-and `policy tune` on the three traces: DIR/tuned.toml and DIR/report/tune.md. Then compare
+runtime (serve --no-page-local) and again with [page] max_flops lifted, then runs `policy measure
+--threads 1,2` (CPU modes: 1 and 2 threads too) and `policy tune` on the three traces: DIR/tuned.toml and DIR/report/tune.md. Then compare
 `--rules DIR/tuned.toml` with a run without it, on the default set and on --set heldout.
 """
 
@@ -783,7 +783,7 @@ def record(args, app_dir: Path, native: Path | None, shorts: list[str], timeout_
             print(f"  {name}: {k}: {v}", flush=True)
         traces.append(str(path))
     cli = [sys.executable, "-c", "from webnn_bridge.bridge.cli import main; main()", "policy"]
-    steps = [[*cli, "measure", *traces, "--out", str(out / "matrix.json")],
+    steps = [[*cli, "measure", *traces, "--out", str(out / "matrix.json"), "--threads", "1,2"],  # CPU modes too
              [*cli, "tune", *traces, "--matrix", str(out / "matrix.json"), "--out", str(out / "tuned.toml"),
               "--report", str(out / "report"), *(["--rules", str(args.rules)] if args.rules else [])]]
     for cmd in steps:

@@ -181,6 +181,6 @@ def test_record_traces_three_ways_then_measures_and_tunes(tmp_path, monkeypatch)
     assert lifted["backends"]["cpu"] == ["openvino"]
     traces = [str(out / f"{n}.jsonl") for n in ("current", "host-only", "page-unbounded")]
     assert [c[4:] for c in cmds] == [
-        ["measure", *traces, "--out", str(out / "matrix.json")],
+        ["measure", *traces, "--out", str(out / "matrix.json"), "--threads", "1,2"],
         ["tune", *traces, "--matrix", str(out / "matrix.json"), "--out", str(out / "tuned.toml"),
          "--report", str(out / "report"), "--rules", str(user)]]
