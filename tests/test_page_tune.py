@@ -187,3 +187,15 @@ def test_the_refusal_is_read_as_decide_build_writes_it(tmp_path):
     assert second.startswith("constant bytes ") and "max_constant_bytes" in second
     (w,) = page_tune.page_workloads(events)
     assert w.status == "refused" and w.why == second
+
+
+def test_a_p50_under_the_pages_clock_step_is_never_beaten():
+    """Chromium's clock counts in 0.1 ms steps: a graph whose page runs read 0 stays in the page,
+    however fast the host, and the search does not fail on it."""
+    events = _events({"rank6-add": (0.0, 0.05), "embed-int64": (0.2, 0.5)})
+    pt = page_tune.tune_page(events, _rules())
+    assert pt.override == {}
+    moved = [m for c in pt.candidates for m in c.moves if m.workload.label == "rank6-add"]
+    assert moved and all(m.problem == "not clearly faster there" and m.ratio == math.inf for m in moved)
+    assert "| /app.html rank6-add | 128 | 0.000 (40) | 0.050 (40) | 0.00x | page | page |" in "\n".join(
+        page_tune.report_lines(pt))

@@ -45,10 +45,10 @@ from websockets.http11 import Request, Response
 
 from webnn_bridge.ops.core import WebNNError
 
-from . import heap, landing, protocol, shim, static, tls
+from . import landing, protocol, shim, static, tls
 from .api import ML
 from .budget import distinct_bytes
-from .heap import idle, tune_malloc
+from .heap import big_buffer, idle, tune_malloc
 from .metrics import Metrics, resident_bytes
 from .session import ALIVE, Session, SessionLimits, keepalive_interval
 
@@ -690,7 +690,7 @@ class Host:
         except WebNNError as e:
             refused = e
         try:
-            buffer, size, text = (heap.big_buffer(n) if refused is None else None), 0, []
+            buffer, size, text = (big_buffer(n) if refused is None else None), 0, []
             async for fragment in connection.recv_streaming():  # every fragment is consumed
                 if isinstance(fragment, str):  # a text message: not a raw payload, the session says so
                     text.append(fragment)

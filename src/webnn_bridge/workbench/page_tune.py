@@ -34,9 +34,8 @@ from dataclasses import dataclass, field
 
 from webnn_bridge.policy.graphs import summarize
 
-from .trace import BuildKeys
+from .trace import MIN_GAIN, BuildKeys
 
-MIN_GAIN = 0.05  # as tune.py's: a move must make a workload at least this much faster
 MIN_RUNS = 5  # fewer timed runs on a side than this: not measured
 RESAMPLES = 1000
 _REFUSED = "not in the page: "  # policy/engine.py decide_build's note
@@ -98,6 +97,7 @@ class PageCandidate:
 
     @property
     def eligible(self) -> bool:
+        """Every move measured and clearly faster where it goes (so it saves page time)."""
         return all(m.problem is None for m in self.moves)
 
 
@@ -164,11 +164,17 @@ def page_workloads(events: Sequence[Mapping]) -> list[PageWorkload]:
     return list(by_key.values())
 
 
+def _ratio(new: float, old: float) -> float:
+    """new / old; a page's clock counts in steps (0.1 ms in Chromium), so an old p50 of 0 is
+    possible: nothing is shown faster than it."""
+    return new / old if old > 0 else math.inf
+
+
 def _median_ratio_ci(new: Sequence[float], old: Sequence[float], seed: int) -> tuple[float, tuple[float, float]]:
     """median(new) / median(old) and its bootstrap 95% interval (both sides resampled)."""
     rng = random.Random(seed)
-    point = statistics.median(new) / statistics.median(old)
-    ratios = sorted(statistics.median(rng.choices(new, k=len(new))) / statistics.median(rng.choices(old, k=len(old)))
+    point = _ratio(statistics.median(new), statistics.median(old))
+    ratios = sorted(_ratio(statistics.median(rng.choices(new, k=len(new))), statistics.median(rng.choices(old, k=len(old))))
                     for _ in range(RESAMPLES))
     return point, (ratios[int(0.025 * (RESAMPLES - 1))], ratios[int(math.ceil(0.975 * (RESAMPLES - 1)))])
 
@@ -195,35 +201,30 @@ def tune_page(events: Sequence[Mapping], base_rules: Mapping, objective: str = "
     if objective == "cpu-time":
         return PageTuning(current, current, ws, [], "the [page] bound is tuned for latency only (the page's CPU "
                                                      "time is not recorded): kept")
-    seeds = {id(w): 20261128 + i for i, w in enumerate(ws)}
     movable = [w for w in ws if w.status != "refused"]
-    bounds: set[float] = set()
-    for w in movable:
-        if w.flops > current:
-            bounds.add(w.flops)  # raised to take it
-        elif w.flops <= current:
-            bounds.add(math.nextafter(w.flops, -math.inf))  # lowered to leave it out
+    # raised to take a graph over the bound, or lowered to leave one under it out
+    bounds = {w.flops if w.flops > current else math.nextafter(w.flops, -math.inf) for w in movable}
     cands: list[PageCandidate] = []
     for bound in sorted(bounds):
         moves = []
-        for w in movable:
-            before, after = w.placed_in_page(current), w.placed_in_page(bound)
+        for i, w in enumerate(movable):
             if (w.flops <= current) == (w.flops <= bound):
                 continue  # the bound does not change its side
+            before, after = w.placed_in_page(current), w.placed_in_page(bound)
             if before is None or after is None:
                 moves.append(Move(w, bool(after), problem="never placed in the page with a page runtime at hand: "
                                                           "its side under this bound is unknown"))
                 continue
-            moves.append(_move(w, after, seeds[id(w)]))
+            moves.append(_move(w, after, 20261128 + i))  # a workload's seed: the same in every candidate
         if not moves:
             continue
         c = PageCandidate(bound, moves)
         for m in moves:
-            if m.ratio is not None:
+            if m.ratio is not None and math.isfinite(m.ratio):
                 old = m.workload.on_host if m.to_page else m.workload.in_page
                 c.saved_ms += m.workload.weight * statistics.median(old) * (1 - m.ratio)
         cands.append(c)
-    ok = [c for c in cands if c.eligible and c.saved_ms > 0]
+    ok = [c for c in cands if c.eligible]
     if not ok:
         # the candidate that would save the most page time, were its moves shown to gain
         closest = max(cands, key=lambda c: c.saved_ms, default=None)
@@ -255,8 +256,7 @@ def report_lines(pt: PageTuning) -> list[str]:
     for w in sorted(pt.workloads, key=lambda w: w.flops):
         p = f"{statistics.median(w.in_page):.3f} ({len(w.in_page)})" if w.in_page else "-"
         h = f"{statistics.median(w.on_host):.3f} ({len(w.on_host)})" if w.on_host else "-"
-        r = f"{statistics.median(w.in_page) / statistics.median(w.on_host):.2f}x" if w.in_page and w.on_host else "-"
-
+        r = f"{_ratio(statistics.median(w.in_page), statistics.median(w.on_host)):.2f}x" if w.in_page and w.on_host else "-"
         out.append(f"| {w.name.replace('|', '/')} | {w.flops:.3g} | {p} | {h} | {r} | {_side(w, pt.current)} | "
                    f"{_side(w, pt.chosen)} |")
     if pt.candidates:
@@ -264,5 +264,5 @@ def report_lines(pt: PageTuning) -> list[str]:
         for c in pt.candidates:
             out.append(f"| {c.bound:.6g}{' **(chosen)**' if c.bound == pt.chosen and pt.override else ''} | "
                        f"{'; '.join(m.describe() for m in c.moves).replace('|', '/')} | {c.saved_ms:.1f} | "
-                       f"{'yes' if c.eligible and c.saved_ms > 0 else 'no'} |")
+                       f"{'yes' if c.eligible else 'no'} |")
     return out + [""]

@@ -279,6 +279,7 @@ def build_event(graph, placement=None, *, ctx: Any = None, options: Mapping | No
 
 
 MODE_MARK = "@threads="  # a placement key's CPU mode suffix
+MIN_GAIN = 0.05  # tune moves a workload only where it gets at least this much faster (tune.py, page_tune.py)
 
 
 def placement_key(placement) -> str | None:

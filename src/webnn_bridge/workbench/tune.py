@@ -58,6 +58,7 @@ from webnn_bridge.policy.inventory import backend_name
 from .page_tune import report_lines as page_report_lines
 from .page_tune import tune_page
 from .trace import (
+    MIN_GAIN,
     PairedRatio,
     ReplayOutcome,
     aligned_rounds,
@@ -70,7 +71,6 @@ from .trace import (
 )
 
 OBJECTIVES = ("latency-p50", "latency-p90", "cpu-time")
-MIN_GAIN = 0.05  # a route must make a workload at least this much faster
 
 Paired = Callable[[Any, ReplayOutcome, ReplayOutcome], "PairedRatio | None"]
 
