@@ -65,8 +65,16 @@ function hasSlot(getter, v) {
 
 function isArrayBuffer(v) { return hasSlot(AB_BYTE_LENGTH, v); }
 
+// The dictionaries and records convert() makes (fresh objects, never buffers): isBuffer knows
+// them without asking a buffer getter, whose exception costs about 8 us a time in V8.
+const CONVERTED = new WeakSet();
+
+function convertedEmpty() { const o = {}; CONVERTED.add(o); return o; }
+
 function isBuffer(v) {
-  return ArrayBuffer.isView(v) || isArrayBuffer(v) || hasSlot(SAB_BYTE_LENGTH, v);
+  if (ArrayBuffer.isView(v)) return true;
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || CONVERTED.has(v) || SLOTS.has(v)) return false;
+  return isArrayBuffer(v) || hasSlot(SAB_BYTE_LENGTH, v);
 }
 
 // An ArrayBuffer WebSocket.send() takes as it is: not shared, not resizable.
@@ -133,11 +141,12 @@ function convert(t, v, what) {
         throw new TypeError(`${what} is not an object (${t.name}).`);
       }
       const out = {};
+      CONVERTED.add(out);
       for (const m of dictionaryMembers(t.name)) {
         const x = (v === undefined || v === null) ? undefined : v[m.name];
         if (x !== undefined) out[m.name] = convert(m.type, x, `${what}.${m.name}`);
         else if (m.required) throw new TypeError(`${what}: required member '${m.name}' is missing (${t.name}).`);
-        else if (m.default !== null) out[m.name] = Array.isArray(m.default) ? [] : (typeof m.default === 'object' ? {} : m.default);
+        else if (m.default !== null) out[m.name] = Array.isArray(m.default) ? [] : (typeof m.default === 'object' ? convertedEmpty() : m.default);
       }
       return out;
     }
@@ -153,6 +162,7 @@ function convert(t, v, what) {
     case 'record': {
       if (v === null || (typeof v !== 'object' && typeof v !== 'function')) throw new TypeError(`${what} is not an object.`);
       const out = {};
+      CONVERTED.add(out);
       for (const key of Reflect.ownKeys(v)) {
         if (typeof key !== 'string') continue;
         const desc = Reflect.getOwnPropertyDescriptor(v, key);
@@ -187,11 +197,13 @@ function convert(t, v, what) {
   }
 }
 
-function plausible(t, v) {
+// ``buffers``: whether an overload left takes a buffer at this argument; where none does, a
+// buffer goes to the dictionary's overload, as WebIDL's overload resolution has it
+function plausible(t, v, buffers) {
   switch (t.t) {
     case 'iface': return t.name === 'GPUDevice' ? (typeof GLOBAL.GPUDevice === 'function' && v instanceof GLOBAL.GPUDevice) : !!slotOf(v, t.name);
     case 'buffer': return isBuffer(v);
-    case 'dict': return v === undefined || v === null || (typeof v === 'object' && !isPlatformObject(v) && !isBuffer(v));
+    case 'dict': return v === undefined || v === null || (typeof v === 'object' && !isPlatformObject(v) && !(buffers && isBuffer(v)));
     case 'enum': return typeof v === 'string';
     default: return true;
   }
@@ -215,7 +227,8 @@ function resolveOverload(overloads, args, what) {
     throw new TypeError(`${what}: ${need} argument(s) required, but only ${args.length} present.`);
   }
   for (let i = 0; i < n && candidates.length > 1; i++) {
-    const m = candidates.filter((o) => i < o.args.length && plausible(o.args[i].type, args[i]));
+    const buffers = candidates.some((o) => i < o.args.length && o.args[i].type.t === 'buffer');
+    const m = candidates.filter((o) => i < o.args.length && plausible(o.args[i].type, args[i], buffers));
     if (m.length) candidates = m;
   }
   return candidates[0];
@@ -223,6 +236,7 @@ function resolveOverload(overloads, args, what) {
 
 function convertArgs(overload, args, what) {
   const out = {};
+  CONVERTED.add(out);
   overload.args.forEach((spec, i) => {
     const v = args[i];
     const w = `${what}: argument '${spec.name}'`;
@@ -797,9 +811,14 @@ class HostLink {
   // origin are named by their SHA-256 alone (hashed by constant() or named by the host's replies,
   // see constantCopy). A host that lacks some answers which (`missing`, no graph made) and the
   // build goes again with those constants' bytes, which the host checks against their digests.
-  // ``copies``: constant()'s records of the parts.
-  async buildRequest(header, message, parts, copies) {
-    const hashes = parts.length ? await Promise.all(copies.map((c) => c.sha256)) : [];
+  // ``copies``: constant()'s records of the parts (their bytes are read once their digests have
+  // resolved: the page's hashing worker holds a copy until then).
+  async buildRequest(header, message, copies) {
+    const hashes = copies.length ? await Promise.all(copies.map((c) => c.sha256)) : [];
+    if (copies.some((c) => c.lost)) {
+      throw makeError('OperationError', 'build(): a constant\'s copy was lost with the page\'s hashing worker.');
+    }
+    const parts = copies.map((c) => c.bytes);
     const items = message.constants.filter((item) => item.part !== undefined);
     const copyOf = items.map((item) => item.part);
     items.forEach((item, k) => { if (hashes[copyOf[k]]) item.sha256 = hashes[copyOf[k]]; });
@@ -849,7 +868,11 @@ function constantCopy(b, data, desc) {
 }
 function hashedCopy(view) {
   const bytes = view.slice();
-  return { bytes, sha256: digestOf(bytes), upload: null };  // Chromium hashes on the calling thread
+  const copy = { bytes, sha256: null, upload: null };
+  // Chromium's crypto.subtle.digest hashes on the calling thread (13.3 MiB: 13 to 19 ms): the
+  // page's hashing worker does it beside the page's builder calls where it runs
+  copy.sha256 = HASHER.ready ? HASHER.hash(copy) : digestOf(bytes);
+  return copy;
 }
 function digestOf(bytes) {
   const subtle = globalThis.crypto && globalThis.crypto.subtle;
@@ -860,6 +883,75 @@ function digestOf(bytes) {
     return null;  // the page uploads the constant
   }
 }
+// The page's hashing worker (one per page, started by the first context whose host holds
+// constants of this origin): a copy's buffer is transferred to it (no copy), hashed there and
+// transferred back with its digest, while the page goes on with its builder calls. Until the
+// worker has answered that it can hash (or where the page cannot start one: no Worker, a policy
+// that forbids blob: workers, no crypto.subtle in workers), the page hashes on its own thread.
+// A copy is away while hashed: its record's bytes are empty until its digest resolves, and
+// build() waits for the digests before it reads any copy.
+const HASHER = {
+  worker: null, ready: false, failed: false, next: 1, pending: new Map(),
+  start() {
+    if (this.worker || this.failed) return;
+    const url = GLOBAL.URL;
+    if (typeof Worker !== 'function' || typeof Blob !== 'function' || !url || !url.createObjectURL
+        || !(globalThis.crypto && globalThis.crypto.subtle)) { this.failed = true; return; }
+    const source = `onmessage = (e) => {
+  const m = e.data;
+  if (m.id === 0) { postMessage({ id: 0, ok: !!(self.crypto && self.crypto.subtle) }); return; }
+  const done = (h) => postMessage({ id: m.id, buf: m.buf, h }, [m.buf]);
+  try { crypto.subtle.digest('SHA-256', m.buf).then(done, () => done(null)); } catch (err) { done(null); }
+};`;
+    let href = null;
+    try {
+      href = url.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+      this.worker = new Worker(href);
+    } catch (e) {
+      this.failed = true;
+      if (href) url.revokeObjectURL(href);
+      return;
+    }
+    this.worker.onmessage = (e) => {
+      const m = e.data;
+      if (m.id === 0) {
+        url.revokeObjectURL(href);
+        if (m.ok && !this.failed) this.ready = true; else this.stop();
+        return;
+      }
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      p.copy.bytes = new Uint8Array(m.buf);
+      p.resolve(m.h ? hexOf(m.h) : null);
+    };
+    this.worker.onerror = this.worker.onmessageerror = () => { url.revokeObjectURL(href); this.stop(); };
+    this.worker.postMessage({ id: 0 });
+  },
+  // the copy's digest (a promise of its hex, or null); its bytes are away until it resolves
+  hash(copy) {
+    const id = this.next++;
+    const buf = copy.bytes.buffer;
+    return new Promise((resolve) => {
+      this.pending.set(id, { copy, resolve });
+      try {
+        this.worker.postMessage({ id, buf }, [buf]);
+        copy.bytes = new Uint8Array(0);
+      } catch (e) {  // not sent: the copy stays here; the page hashes it
+        this.pending.delete(id);
+        resolve(digestOf(copy.bytes));
+      }
+    });
+  },
+  // a worker that fails: what it held is lost (build() says so); the page hashes from now on
+  stop() {
+    this.failed = true;
+    this.ready = false;
+    if (this.worker) this.worker.terminate();
+    for (const p of this.pending.values()) { p.copy.lost = true; p.resolve(null); }
+    this.pending.clear();
+  },
+};
 function hexOf(buffer) {
   return Array.from(new Uint8Array(buffer), (x) => x.toString(16).padStart(2, '0')).join('');
 }
@@ -1196,6 +1288,13 @@ function pyValue(v) {
   return new $Dict(Object.keys(v).map((k) => [k, pyValue(v[k])]));
 }
 
+// the host's JSON (never a buffer or a platform object) as the translated rules read it
+function pyJson(v) {
+  if (v === null || typeof v !== 'object') return v === undefined ? null : v;
+  if (Array.isArray(v)) return v.map(pyJson);
+  return new $Dict(Object.keys(v).map((k) => [k, pyJson(v[k])]));
+}
+
 function ruleError(e, message) {
   if (e instanceof $WebNNTypeError) return new TypeError(message(e.message));
   if (e instanceof $PyError) return new TypeError(`webnn-bridge: invalid call (${e.message}).`);
@@ -1208,7 +1307,7 @@ function contextRules(reply) {
   const limit = (l) => Object.freeze({ types: $T(l.types), ranks: $T(l.ranks), same: l.same });
   const ops = new $Dict(Object.entries(r.ops).map(([op, lims]) => [op, new $Dict(Object.entries(lims).map(([n, l]) => [n, limit(l)]))]));
   const caps = { ops, max_rank: r.maxRank, max_tensor_byte_length: r.maxTensorByteLength };
-  return { _limits: pyValue(reply.limits), capabilities: caps, check_operand(kind, desc) { return RULES.check_operand(this, kind, desc); } };
+  return { _limits: pyJson(reply.limits), capabilities: caps, check_operand(kind, desc) { return RULES.check_operand(this, kind, desc); } };
 }
 
 function checkScalarConstant(ctx, dataType) {
@@ -1265,14 +1364,14 @@ function collectGraph(b, outputs) {
   for (const node of nodes) for (const o of node.outputs) seen.add(o);  // outputs no one reads too
   const number = new Map();
   Array.from(seen).sort((x, y) => x.id - y.id).forEach((s, i) => number.set(s, i));
-  const inputs = []; const constants = []; const parts = []; const copies = []; const uploaded = new Map();
+  const inputs = []; const constants = []; const copies = []; const uploaded = new Map();
   for (const [s, n] of number) {
     if (s.kind === 'input') inputs.push({ operand: n, name: s.name, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) } });
     if (s.kind === 'constant') {
-      if (s.bytes) {
+      if (s.copy) {
         const item = { operand: n, desc: { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) } };
         if (s.upload) { item.upload = s.upload.id; uploaded.set(String(s.upload.id), s.copy); }
-        else { item.part = parts.length; parts.push(s.bytes); copies.push(s.copy); }
+        else { item.part = copies.length; copies.push(s.copy); }
         constants.push(item);
       }
       else if (s.scalar) constants.push({ operand: n, scalar: s.scalar });
@@ -1296,7 +1395,7 @@ function collectGraph(b, outputs) {
     const s = SLOTS.get(o);
     graphOutputs[name] = { dataType: s.desc.dataType, shape: Array.from(s.desc.shape) };
   }
-  return { message: { inputs, constants, nodes: nodeList, outputs: outs }, parts, copies, uploaded, graphInputs, graphOutputs };
+  return { message: { inputs, constants, nodes: nodeList, outputs: outs }, copies, uploaded, graphInputs, graphOutputs };
 }
 
 function checkTensor(ctx, tensorObj, what) {
@@ -1335,6 +1434,7 @@ const IMPL = {
         const page = pageLocal(hostLink);
         const reply = await hostLink.request({ t: 'createContext', ctx: id, options: tagValue(conv.options, () => null), page });
         if (page && reply.pageGraphs === true) pageRuntime(hostLink).catch(() => {});
+        if (reply.constantsHeld === true) HASHER.start();  // constant() hashes its copies
         let resolveLost;
         const lost = new Promise((r) => { resolveLost = r; });
         const ctx = {
@@ -1554,7 +1654,7 @@ const IMPL = {
         }
         const desc = checkNewOperand(b.context, 'constant', conv.descriptor);
         const copy = constantCopy(b, conv.buffer, desc);
-        return newOperand(b, desc, 'constant', { bytes: copy.bytes, copy, upload: useUpload(b, copy) });
+        return newOperand(b, desc, 'constant', { copy, upload: useUpload(b, copy) });
       },
       async build(b, conv) {
         canBuild(b);
@@ -1574,7 +1674,7 @@ const IMPL = {
         const id = nextObjectId++;
         const release = releasedUploads(b.uploads);  // released by the host after this build
         if (release.length) g.message.release = release;
-        let reply = await c.link.buildRequest({ t: 'build', ctx: c.id, graph: id }, g.message, g.parts, g.copies);
+        let reply = await c.link.buildRequest({ t: 'build', ctx: c.id, graph: id }, g.message, g.copies);
         for (const [uid, sha256] of Object.entries(reply.uploads || {})) {
           const copy = g.uploaded.get(uid);
           if (copy) copy.sha256 = sha256;

@@ -1,0 +1,103 @@
+"""constant()'s copies hashed off the page's thread: where the host already holds constants of the
+page's origin (a reload, a second context), constant() hashes its copy so that build() can name
+it by digest; the page's hashing worker does that beside the builder calls (its buffer transferred
+there and back), and a page that cannot start one (a policy forbidding blob: workers) hashes on
+its own thread. Either way the build names what the host holds, sends what it lacks, and a
+source buffer changed after constant() does not change the graph."""
+
+from __future__ import annotations
+
+import pytest
+
+from e2e.conftest import start_host
+
+# counts the page's Worker constructions, the hashing worker's ready answer and the buffers sent
+# to it (installed before the page's first createContext, which is when the shim starts its
+# worker; the shim's own calls pass through unchanged)
+WATCH_WORKERS = """(() => {
+  const Real = window.Worker;
+  window.__workers = { made: 0, ready: 0, buffers: 0, failed: 0 };
+  if (typeof Real !== 'function') return;
+  window.Worker = function (...args) {
+    let w;
+    try { w = new Real(...args); } catch (e) { window.__workers.failed++; throw e; }
+    window.__workers.made++;
+    w.addEventListener('message', (e) => { if (e.data && e.data.id === 0 && e.data.ok) window.__workers.ready++; });
+    w.addEventListener('error', () => { window.__workers.failed++; });
+    const post = w.postMessage.bind(w);
+    w.postMessage = (m, t) => { if (m && m.buf) window.__workers.buffers++; return post(m, t); };
+    return w;
+  };
+  window.Worker.prototype = Real.prototype;
+})();"""
+
+BUILDS = """async () => {
+  WATCH_WORKERS
+  const f32 = {dataType: 'float32', shape: [4]};
+  const run = async (ctx, w1, w2, changeAfter) => {
+    const b = new MLGraphBuilder(ctx);
+    const x = b.input('x', f32);
+    const c1 = b.constant(f32, w1), c2 = b.constant(f32, w2);
+    if (changeAfter) { w1.fill(-100); w2.fill(-100); }  // constant() copied them
+    const g = await b.build({y: b.mul(b.add(x, c1), c2)});
+    const tin = await ctx.createTensor({...f32, writable: true});
+    const tout = await ctx.createTensor({...f32, readable: true});
+    ctx.writeTensor(tin, new Float32Array([10, 20, 30, 40]));
+    ctx.dispatch(g, {x: tin}, {y: tout});
+    return Array.from(new Float32Array(await ctx.readTensor(tout)));
+  };
+  const first = await run(await navigator.ml.createContext(), new Float32Array([1, 2, 3, 4]), new Float32Array([2, 2, 2, 2]));
+  // a second context: the host holds this origin's constants now, so constant() hashes
+  const ctx = await navigator.ml.createContext();
+  for (let i = 0; i < 100 && window.__workers.ready === 0 && window.__workers.made > 0 && window.__workers.failed === 0; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  // the same bytes as the first build's (other buffers), and bytes the host has never seen
+  const second = await run(ctx, new Float32Array([1, 2, 3, 4]), new Float32Array([3, 3, 3, 3]), true);
+  return {first, second, workers: window.__workers};
+}""".replace("WATCH_WORKERS", WATCH_WORKERS)
+
+
+def _built(monkeypatch) -> list:
+    from webnn_bridge.bridge.session import Session
+
+    attempts = []
+    real = Session.on_build
+    monkeypatch.setattr(Session, "on_build", lambda s, h, p: attempts.append(sorted(
+        "bytes" if "part" in c else "digest" if "sha256" in c else "upload" for c in h["constants"])) or real(s, h, p))
+    return attempts
+
+
+def test_a_second_context_hashes_its_constants_in_the_pages_worker(page, app_dir, monkeypatch):
+    attempts = _built(monkeypatch)
+    fresh = start_host(app_dir=app_dir)
+    try:
+        page.goto(f"{fresh.url}/basic.html")
+        r = page.evaluate(BUILDS)
+    finally:
+        fresh.stop()
+    assert r["first"] == [22, 44, 66, 88]
+    assert r["second"] == [33, 66, 99, 132], "the copies made at constant(), not the changed buffers"
+    # the first build uploads both; the second names both by digest, then sends the one the host lacks
+    assert attempts == [["upload", "upload"], ["digest", "digest"], ["bytes", "digest"]]
+    assert r["workers"] == {"made": 1, "ready": 1, "buffers": 2, "failed": 0}
+
+
+def test_a_page_that_forbids_blob_workers_hashes_on_its_own_thread(page, app_dir, monkeypatch):
+    attempts = _built(monkeypatch)
+    (app_dir / "no_workers.html").write_text(
+        "<!doctype html><html><head><meta charset=utf-8>"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"worker-src 'none'\">"
+        "<title>no workers</title></head><body>no workers</body></html>")
+    fresh = start_host(app_dir=app_dir)
+    try:
+        page.goto(f"{fresh.url}/no_workers.html")
+        r = page.evaluate(BUILDS)
+    finally:
+        fresh.stop()
+    assert r["first"] == [22, 44, 66, 88]
+    assert r["second"] == [33, 66, 99, 132]
+    assert attempts == [["upload", "upload"], ["digest", "digest"], ["bytes", "digest"]]
+    if r["workers"]["made"] and not r["workers"]["failed"]:
+        pytest.fail(f"the page's policy forbids workers, yet one started: {r['workers']}")
+    assert r["workers"]["ready"] == 0 and r["workers"]["buffers"] == 0
