@@ -119,6 +119,42 @@ def test_anything_that_differs_is_replayed(tmp_path, change):
     np.testing.assert_array_equal(_run(s, 1, X), X * W if op == "mul" else X + W)
 
 
+def test_a_restarted_host_prepares_what_contexts_of_a_kind_built_last(tmp_path, monkeypatch):
+    """A server's host (ML.prepares) prepares, when a context opens, the builds that contexts of
+    its kind from its origin made last (memo entry read, session compiled and let go warm): the
+    page's build then reads nothing from disk and takes the warm session. Another origin's context,
+    or another kind of context, prepares none of them; a kind is prepared once a minute at most."""
+    _first_run(tmp_path)
+    ml = _host(tmp_path)
+    ml.prepares = True
+    jobs = []
+    real = ml._prepare
+    monkeypatch.setattr(ml, "_prepare", lambda *a: jobs.append(a[2]) or real(*a))
+    _session(ml, "http://b.test")
+    _session(ml, A, {"powerPreference": "low-power"})
+    assert ml.wait_prepared()
+    assert len(jobs) == 2 and ml.compile_cache.stats == {"compiled": 0, "memory": 0, "disk": 0}
+    s = _session(ml, A)
+    _session(ml, A)  # the same kind again: prepared already
+    assert ml.wait_prepared()
+    assert len(jobs) == 3 and ml.compile_cache.stats == {"compiled": 0, "memory": 0, "disk": 1}
+    reads = []
+    monkeypatch.setattr(ml.build_memo, "recall", lambda *a: reads.append(a))
+    assert _builds(s) and s.replays == [] and reads == []
+    assert s.graphs[1].compiled.source == "memory"
+    np.testing.assert_array_equal(_run(s, 1, X), X + W)
+
+
+def test_a_host_that_no_server_runs_prepares_nothing(tmp_path):
+    """Sans I/O (a Session fed frames, as tests do): no thread is started, the build does it all."""
+    _first_run(tmp_path)
+    ml = _host(tmp_path)
+    s = _session(ml)
+    assert ml._prepare_queue is None
+    assert _builds(s) and s.replays == []
+    assert s.graphs[1].compiled.source == "disk"
+
+
 def test_failures_are_never_written(tmp_path):
     ml = _host(tmp_path)
     s = _session(ml)

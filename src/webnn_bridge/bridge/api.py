@@ -19,7 +19,9 @@ import dataclasses
 import functools
 import itertools
 import logging
+import queue
 import threading
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -67,6 +69,10 @@ from .keywords import operator_method
 from .memo import BuildMemo, ConstantStore
 
 log = logging.getLogger("webnn_bridge.api")
+# ML.prepare_recent: the most recent builds of a kind of context a restarted host prepares when
+# one opens, and how often per kind
+PREPARE_GRAPHS = 4
+PREPARE_EVERY_S = 60.0
 
 # --------------------------------------------------------------------------- operands
 
@@ -117,6 +123,88 @@ class ML:
         # serve --page-local: the page's own runtime (backends/page.py), where the policy's [page]
         # rules may place small graphs of contexts whose page can run them (MLContext.page_local)
         self.page_device: Device | None = None
+        # prepare_recent (on when a server runs this ML: ``prepares``): when each memo group was
+        # last prepared, the thread that prepares and how many jobs it has left
+        self.prepares = False
+        self._prepared: dict[str, float] = {}
+        self._prepare_done = threading.Condition()
+        self._prepare_pending = 0
+        self._prepare_queue: queue.SimpleQueue | None = None
+
+    def recalled(self, key: str, group: str, body: bytes, origin: str):
+        """A build memo disk entry's bytes (BuildMemo.recall / recent) as a memo.Validated, its
+        constants read from ``origin``'s store when needed; None (and the entry deleted) when
+        this host cannot read it."""
+        from . import memo_disk
+
+        try:
+            return memo_disk.decode(body, self.inventory, functools.partial(self.constant_store.get, origin))
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as e:
+            log.warning("ignoring a build memo entry this host cannot read: %r", e)
+            self.build_memo.forget(key, group)
+            return None
+
+    def prepare_recent(self, ctx: MLContext, origin: str) -> None:
+        """A context opens: on a thread of its own, the builds that contexts of its kind from its
+        origin made last (the build memo's disk group, at most PREPARE_GRAPHS, used within a week)
+        are read back and their sessions compiled (from the compile cache's disk entries), then let
+        go warm, so that the page's build() of one of them finds it ready, as after a reload, where
+        a restarted host would read and load it on the build's path (MobileNetV2: about 10 ms,
+        while the page's builder calls take 20 ms or more). Once a minute per group at most; only
+        with a disk cache; graphs the page runs itself are left out. What it prepares is what the
+        page's build would have made: a build that arrives meanwhile takes the same entries (the
+        compile cache compiles one graph once)."""
+        if not self.prepares or self.build_memo.directory is None or not ctx.cache_partition:
+            return
+        from .memo import memo_group
+
+        group = memo_group(ctx.cache_partition, ctx.memo_key)
+        now = time.monotonic()
+        with self._prepare_done:
+            last = self._prepared.get(group)
+            if last is not None and now - last < PREPARE_EVERY_S:
+                return
+            self._prepared[group] = now
+            if self._prepare_queue is None:
+                self._prepare_queue = queue.SimpleQueue()
+                threading.Thread(target=self._prepare_loop, args=(self._prepare_queue,), name="webnn-prepare",
+                                 daemon=True).start()
+            self._prepare_pending += 1
+        self._prepare_queue.put((ctx, origin, group))
+
+    def wait_prepared(self, timeout_s: float = 10.0) -> bool:
+        """Wait (at most ``timeout_s``) until prepare_recent has nothing left to do (tests)."""
+        with self._prepare_done:
+            return self._prepare_done.wait_for(lambda: self._prepare_pending == 0, timeout_s)
+
+    def _prepare_loop(self, jobs: queue.SimpleQueue) -> None:
+        while True:
+            ctx, origin, group = jobs.get()
+            try:
+                self._prepare(ctx, origin, group)
+            except Exception:  # preparing is a head start only: the page's build does the same work
+                log.debug("preparing the recent builds of a context failed", exc_info=True)
+            finally:
+                with self._prepare_done:
+                    self._prepare_pending -= 1
+                    self._prepare_done.notify_all()
+
+    def _prepare(self, ctx: MLContext, origin: str, group: str) -> None:
+        page = self.page_device.id if self.page_device is not None else None
+        for key, body in self.build_memo.recent(group, PREPARE_GRAPHS):
+            if ctx.is_lost:  # destroyed, or its page left
+                return
+            hit = self.build_memo.get(key)
+            if hit is None:
+                hit = self.recalled(key, group, body, origin)
+                if hit is None:
+                    continue
+                self.build_memo.put(key, hit)  # in memory: the page's build of it skips the disk
+            placement = hit.placement
+            if page is not None and placement is not None and (
+                    placement.device.id == page or page in (placement.assignment or ())):
+                continue
+            ctx.compile(hit.ir, placement, hit.digest).close()  # warm in the compile cache
 
     @property
     def placeable(self) -> list[Device]:

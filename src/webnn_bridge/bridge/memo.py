@@ -29,6 +29,7 @@ import os
 import queue
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -58,6 +59,15 @@ class Validated:
 
 
 MEMO_MAGIC = b"webnn-bridge build memo 1\n"
+# how old a disk entry may be for a restarted host to prepare it when its kind of context opens
+RECENT_S = 7 * 24 * 3600.0
+
+
+def memo_group(partition: str, context_key: str) -> str:
+    """The group of a build's disk entry: its page's origin (the partition) and kind of context
+    (MLContext.memo_key). A context of the group that opens may have its group's recent builds
+    prepared before its page asks (BuildMemo.recent); the group of another origin is never read."""
+    return hashlib.blake2b(json.dumps([partition, context_key]).encode(), digest_size=10).hexdigest()
 # what the build memo and the constant store each keep in memory once the host has no page (as the
 # compile cache's idle_bytes): a page that comes back after a pause finds the rest on disk
 IDLE_BYTES = 16 << 20
@@ -92,8 +102,10 @@ class BuildMemo:
                 self._entries.move_to_end(key)
             return v
 
-    def put(self, key: str | None, value: Validated, encode: Callable[[], bytes] | None = None) -> None:
-        """``encode``: the entry's bytes for the disk (None, or raising: kept in memory only)."""
+    def put(self, key: str | None, value: Validated, encode: Callable[[], bytes] | None = None,
+            group: str | None = None) -> None:
+        """``encode``: the entry's bytes for the disk (None, or raising: kept in memory only).
+        ``group``: memo_group of the build's context (its disk entry is listed by ``recent``)."""
         if key is None or value.size > self.max_bytes:
             return
         pressed = self.pressure()
@@ -105,7 +117,7 @@ class BuildMemo:
                 self._entries.clear()
         if self._writer is not None and encode is not None:
             head = self._head(key)
-            self._writer.put(self._path(key), lambda: checked(MEMO_MAGIC, head + encode()))
+            self._writer.put(self._path(key, group), lambda: checked(MEMO_MAGIC, head + encode()))
 
     def trim(self) -> None:
         """The host has no page: the memory keeps at most ``idle_bytes`` of the most recently used
@@ -128,12 +140,12 @@ class BuildMemo:
                 out.extend(constants.loaded())
         return out
 
-    def recall(self, key: str | None) -> bytes | None:
+    def recall(self, key: str | None, group: str | None = None) -> bytes | None:
         """The bytes ``put`` wrote to disk for ``key`` (by a host with the same fingerprint), None
         when there are none, or when they are damaged (then the file is deleted)."""
         if key is None or self._writer is None:
             return None
-        path = self._path(key)
+        path = self._path(key, group)
         try:
             body = read_checked(path, MEMO_MAGIC)
         except FileNotFoundError:
@@ -150,16 +162,42 @@ class BuildMemo:
         self._writer.used(path)
         return body[len(head):]
 
-    def forget(self, key: str) -> None:
+    def forget(self, key: str, group: str | None = None) -> None:
         """A disk entry that ``recall`` returned but its reader refused."""
         if self._writer is not None:
-            self._writer.unlink(self._path(key))
+            self._writer.unlink(self._path(key, group))
+
+    def recent(self, group: str, n: int, max_age_s: float = RECENT_S) -> list[tuple[str, bytes]]:
+        """(key, bytes as ``recall`` returns them) of the ``n`` disk entries of ``group`` built or
+        recalled most recently, within ``max_age_s``, newest first: what a restarted host may
+        prepare when a context of that group opens. Damaged or foreign entries are left out."""
+        if self._writer is None or n <= 0:
+            return []
+        prefix, now, stamped = group + "-", time.time(), []
+        for name in [x for x in self._writer.names(self.directory) if x.startswith(prefix)]:
+            try:
+                mtime = os.stat(self.directory / name).st_mtime
+            except OSError:
+                continue
+            if now - mtime <= max_age_s:
+                stamped.append((mtime, name))
+        out, fingerprint = [], self.fingerprint().encode() + b" "
+        for _, name in sorted(stamped, reverse=True)[:n]:
+            try:
+                body = read_checked(self.directory / name, MEMO_MAGIC)
+            except (OSError, ValueError):
+                continue
+            head, _, rest = body.partition(b"\n")
+            if head.startswith(fingerprint):
+                out.append((head[len(fingerprint):].decode("ascii", "replace"), rest))
+        return out
 
     def _head(self, key: str) -> bytes:
         return f"{self.fingerprint()} {key}\n".encode()
 
-    def _path(self, key: str) -> Path:
-        return self.directory / hashlib.blake2b(self._head(key), digest_size=32).hexdigest()
+    def _path(self, key: str, group: str | None = None) -> Path:
+        name = hashlib.blake2b(self._head(key), digest_size=32).hexdigest()
+        return self.directory / (f"{group}-{name}" if group else name)
 
     def flush(self) -> None:
         """Wait until every entry put so far is on disk (tests, shutdown)."""

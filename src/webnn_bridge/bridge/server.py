@@ -383,6 +383,7 @@ class Host:
                                  "(bash scripts/install_ortweb.sh puts them in .ortweb/onnxruntime-web-*)")
             self.ml.page_device = page_device(folder.absolute())
         self.ml.budget.limit = config.host_budget_bytes
+        self.ml.prepares = True  # a context that opens has its kind's recent builds prepared (ML.prepare_recent)
         self.ml.session_limits = SessionLimits(
             config.session_budget_bytes, config.max_graphs_per_session, config.keepalive_timeout_s,
             strict_spec=config.strict_spec,

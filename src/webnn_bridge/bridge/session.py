@@ -325,6 +325,7 @@ class Session:
         options = protocol.decode_value(h.get("options") or {})
         ctx = self.ml.createContext(options)
         ctx.budget = self.budget
+        ctx.cache_partition = self.origin or ""
         # the page runs graphs itself (its shim loads the runtime this host serves): the policy
         # may place small graphs of this context there (rules.toml §4c)
         ctx.page_local = h.get("page") is True and self.ml.page_device is not None
@@ -337,6 +338,9 @@ class Session:
         # hashes its constants and uploads only what the host lacks, else it uploads them as it
         # copies them, unhashed (this origin's own partition: nothing about other origins)
         held = self.ml.constant_store.holds_any(self.origin or "")
+        # a restarted host prepares what contexts like this one of this origin built last (their
+        # memo entries and compiled sessions), beside the page's builder calls
+        self.ml.prepare_recent(ctx, self.origin or "")
         # whether the page's runtime may get this context's graphs (then the shim loads it now,
         # beside the page's builder calls; a context whose kind the [page] rules leave out never needs it)
         from webnn_bridge.policy import engine
@@ -525,8 +529,9 @@ class Session:
         skips the replay, also after a restart (the memo's disk entries); anything else is
         replayed call by call."""
         key = memo.build_key(ctx.cache_partition, ctx.memo_key, h, payload)
+        group = memo.memo_group(ctx.cache_partition, ctx.memo_key)
         hit = self.ml.build_memo.get(key)
-        recalled = hit is None and (hit := self._recall(key)) is not None
+        recalled = hit is None and (hit := self._recall(key, group)) is not None
         if hit is not None:
             in_place = _mostly_constants(h, payload)
             for item in h.get("constants", []):
@@ -542,21 +547,14 @@ class Session:
         graph = self.replay(ctx, h, payload)
         digest = getattr(graph.compiled, "digest", None)
         validated = memo.Validated(graph.ir, graph.placement, digest, graph.ir.constant_bytes())
-        self.ml.build_memo.put(key, validated, functools.partial(memo_disk.encode, validated))
+        self.ml.build_memo.put(key, validated, functools.partial(memo_disk.encode, validated), group)
         return graph
 
-    def _recall(self, key: str | None) -> memo.Validated | None:
+    def _recall(self, key: str | None, group: str) -> memo.Validated | None:
         """A build validated by an earlier run of the host (the memo's disk entry), its constants
         read from this origin's store when needed; None without one."""
-        body = self.ml.build_memo.recall(key)
-        if body is None:
-            return None
-        try:
-            return memo_disk.decode(body, self.ml.inventory, functools.partial(self.ml.constant_store.get, self.origin or ""))
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as e:
-            log.warning("ignoring a build memo entry this host cannot read: %r", e)
-            self.ml.build_memo.forget(key)
-            return None
+        body = self.ml.build_memo.recall(key, group)
+        return None if body is None else self.ml.recalled(key, group, body, self.origin or "")
 
     def replay(self, ctx: MLContext, h: dict, payload) -> MLGraph:
         """Rebuild the page's graph with a real MLGraphBuilder: every rule is checked again."""
