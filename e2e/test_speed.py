@@ -34,6 +34,16 @@ JS = """async ([a, b1, b2]) => {
 
 def test_rebuilds_reuse_held_constants_and_compute_correctly(host, page, monkeypatch):
     page.goto(f"{host.url}/basic.html")
+    # the host holds a constant of this origin before the context opens (as whenever another test
+    # ran first): the context's constant() calls then hash their copies, and build() uploads only
+    # what the host lacks. A context that opened when the host held none uploads every copy as it
+    # makes it (the first build's path: the upload runs beside the builder calls).
+    page.evaluate("""async () => {
+      const ctx = await navigator.ml.createContext();
+      const b = new MLGraphBuilder(ctx);
+      const d = {dataType: 'float32', shape: [1]};
+      await b.build({y: b.add(b.input('x', d), b.constant(d, new Float32Array([Math.random()])))});
+    }""")
     store = host.host.ml.constant_store
     uploads = []
     real_put = store.put
@@ -53,11 +63,14 @@ def test_rebuilds_reuse_held_constants_and_compute_correctly(host, page, monkeyp
 
 
 # the same source buffer passed to constant() again: unchanged, its earlier copy and digest are
-# reused (no new hash); changed (even between constant() and build()), the bytes at the call count
+# reused (no new hash); changed (even between constant() and build()), the bytes at the call count.
+# A copy is hashed on the page's thread or, once the shim's hashing worker is up, sent to it.
 REUSE_JS = """async () => {
+  let hashed = 0;
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (m, t) { if (m && m.buf) hashed += 1; return post.call(this, m, t); };
   const ctx = await navigator.ml.createContext();
   const digest = crypto.subtle.digest.bind(crypto.subtle);
-  let hashed = 0;
   crypto.subtle.digest = (algo, data) => { hashed += 1; return digest(algo, data); };
   const w = new Float32Array([1, 2, 3, 4]);
   const desc = {dataType: 'float32', shape: [4]};
