@@ -275,6 +275,48 @@ def test_the_memo_keeps_page_and_host_builds_of_one_graph_apart(ml):
     assert "page" in reply(build_small(a, graph=11))[0]["ok"]
 
 
+def test_a_restarted_host_reads_back_a_page_graphs_memo_entry(folder, tmp_path):
+    """The build memo's disk entry of a graph placed in the page names the page's runtime, which is
+    not in the inventory: a restarted host reads it back (no replay, the entry kept), as it does a
+    host graph's, and the page gets the same model."""
+    import hashlib
+
+    from webnn_bridge.backends.cache import CompileCache
+
+    w = np.array([1, 2, 3, 4], np.float32).tobytes()
+
+    def host():
+        m = ML(compile_cache=CompileCache(tmp_path))
+        m.page_device = page_device(folder)
+        return m
+
+    def build(m):
+        s = Session(m, "http://a.test")
+        replays = []
+        real = s.replay
+        s.replay = lambda *a: replays.append(1) or real(*a)
+        c = Client(s)
+        c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
+        h, payload = reply(c.call({
+            "t": "build", "ctx": 1, "graph": 10,
+            "inputs": [{"operand": 1, "name": "x", "desc": {"dataType": "float32", "shape": [4]}}],
+            "constants": [{"operand": 2, "desc": {"dataType": "float32", "shape": [4]}, "part": 0,
+                           "sha256": hashlib.sha256(w).hexdigest()}],
+            "nodes": [{"op": "add", "args": [{"$operand": 1}, {"$operand": 2}, {}], "outputs": [3]}],
+            "outputs": {"y": 3},
+        }, parts=[w]))
+        m.build_memo.flush()
+        m.constant_store.flush()
+        return h["ok"], bytes(payload), replays
+
+    first, model, replays = build(host())
+    assert "page" in first and replays == [1]
+    entries = sorted(p.name for p in (tmp_path / "memo").iterdir())
+    again, model_again, replays = build(host())
+    assert "page" in again and replays == [] and model_again == model
+    assert sorted(p.name for p in (tmp_path / "memo").iterdir()) == entries
+
+
 def test_the_page_device_is_not_in_the_inventory(ml):
     assert DEVICE_ID not in {d.id for d in ml.inventory} and DEVICE_ID in {d.id for d in ml.placeable}
     assert dataclasses.replace(ml.page_device).kind == "cpu"

@@ -138,7 +138,8 @@ class ML:
         from . import memo_disk
 
         try:
-            return memo_disk.decode(body, self.inventory, functools.partial(self.constant_store.get, origin))
+            # the devices a placement may name: the page's runtime too (a graph placed in the page)
+            return memo_disk.decode(body, self.placeable, functools.partial(self.constant_store.get, origin))
         except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as e:
             log.warning("ignoring a build memo entry this host cannot read: %r", e)
             self.build_memo.forget(key, group)
