@@ -165,6 +165,8 @@ class ML:
             last = self._prepared.get(group)
             if last is not None and now - last < PREPARE_EVERY_S:
                 return
+            if len(self._prepared) >= 1024:  # a long-lived host: only the groups prepared within the minute
+                self._prepared = {g: t for g, t in self._prepared.items() if now - t < PREPARE_EVERY_S}
             self._prepared[group] = now
             if self._prepare_queue is None:
                 self._prepare_queue = queue.SimpleQueue()
