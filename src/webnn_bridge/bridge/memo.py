@@ -68,6 +68,8 @@ def memo_group(partition: str, context_key: str) -> str:
     (MLContext.memo_key). A context of the group that opens may have its group's recent builds
     prepared before its page asks (BuildMemo.recent); the group of another origin is never read."""
     return hashlib.blake2b(json.dumps([partition, context_key]).encode(), digest_size=10).hexdigest()
+
+
 # what the build memo and the constant store each keep in memory once the host has no page (as the
 # compile cache's idle_bytes): a page that comes back after a pause finds the rest on disk
 IDLE_BYTES = 16 << 20
