@@ -58,46 +58,38 @@ BUILDS = """async () => {
 }""".replace("WATCH_WORKERS", WATCH_WORKERS)
 
 
-def _built(monkeypatch) -> list:
+def _builds(page, app_dir, monkeypatch, page_name: str) -> dict:
+    """BUILDS in a fresh host's page: its results and workers, and what each build named (checked
+    here: the first build uploads both constants; the second names both by digest, then sends the
+    one the host lacks), the results being the copies made at constant(), not the changed buffers."""
     from webnn_bridge.bridge.session import Session
 
     attempts = []
     real = Session.on_build
     monkeypatch.setattr(Session, "on_build", lambda s, h, p: attempts.append(sorted(
         "bytes" if "part" in c else "digest" if "sha256" in c else "upload" for c in h["constants"])) or real(s, h, p))
-    return attempts
-
-
-def test_a_second_context_hashes_its_constants_in_the_pages_worker(page, app_dir, monkeypatch):
-    attempts = _built(monkeypatch)
     fresh = start_host(app_dir=app_dir)
     try:
-        page.goto(f"{fresh.url}/basic.html")
-        r = page.evaluate(BUILDS)
-    finally:
-        fresh.stop()
-    assert r["first"] == [22, 44, 66, 88]
-    assert r["second"] == [33, 66, 99, 132], "the copies made at constant(), not the changed buffers"
-    # the first build uploads both; the second names both by digest, then sends the one the host lacks
-    assert attempts == [["upload", "upload"], ["digest", "digest"], ["bytes", "digest"]]
-    assert r["workers"] == {"made": 1, "ready": 1, "buffers": 2, "failed": 0}
-
-
-def test_a_page_that_forbids_blob_workers_hashes_on_its_own_thread(page, app_dir, monkeypatch):
-    attempts = _built(monkeypatch)
-    (app_dir / "no_workers.html").write_text(
-        "<!doctype html><html><head><meta charset=utf-8>"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"worker-src 'none'\">"
-        "<title>no workers</title></head><body>no workers</body></html>")
-    fresh = start_host(app_dir=app_dir)
-    try:
-        page.goto(f"{fresh.url}/no_workers.html")
+        page.goto(f"{fresh.url}/{page_name}")
         r = page.evaluate(BUILDS)
     finally:
         fresh.stop()
     assert r["first"] == [22, 44, 66, 88]
     assert r["second"] == [33, 66, 99, 132]
     assert attempts == [["upload", "upload"], ["digest", "digest"], ["bytes", "digest"]]
-    if r["workers"]["made"] and not r["workers"]["failed"]:
-        pytest.fail(f"the page's policy forbids workers, yet one started: {r['workers']}")
-    assert r["workers"]["ready"] == 0 and r["workers"]["buffers"] == 0
+    return r["workers"]
+
+
+def test_a_second_context_hashes_its_constants_in_the_pages_worker(page, app_dir, monkeypatch):
+    assert _builds(page, app_dir, monkeypatch, "basic.html") == {"made": 1, "ready": 1, "buffers": 2, "failed": 0}
+
+
+def test_a_page_that_forbids_blob_workers_hashes_on_its_own_thread(page, app_dir, monkeypatch):
+    (app_dir / "no_workers.html").write_text(
+        "<!doctype html><html><head><meta charset=utf-8>"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"worker-src 'none'\">"
+        "<title>no workers</title></head><body>no workers</body></html>")
+    workers = _builds(page, app_dir, monkeypatch, "no_workers.html")
+    if workers["made"] and not workers["failed"]:
+        pytest.fail(f"the page's policy forbids workers, yet one started: {workers}")
+    assert workers["ready"] == 0 and workers["buffers"] == 0
