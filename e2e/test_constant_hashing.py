@@ -93,3 +93,52 @@ def test_a_page_that_forbids_blob_workers_hashes_on_its_own_thread(page, app_dir
     if workers["made"] and not workers["failed"]:
         pytest.fail(f"the page's policy forbids workers, yet one started: {workers}")
     assert workers["ready"] == 0 and workers["buffers"] == 0
+
+
+# the hashing worker fails while it holds a copy (simulated: the copy's buffer is taken and the
+# worker reports an error): the build that needed the copy fails with an OperationError, never
+# builds from bytes it no longer has; the page hashes on its own thread from then on
+LOST = """async () => {
+  const Real = window.Worker;
+  window.Worker = function (...args) {
+    const w = new Real(...args);
+    w.addEventListener('message', (e) => { if (e.data && e.data.id === 0 && e.data.ok) window.__hasherReady = true; });
+    const post = w.postMessage.bind(w);
+    w.postMessage = (m, t) => {
+      if (!(m && m.buf)) return post(m, t);
+      structuredClone(m.buf, {transfer: [m.buf]});  // away, and never coming back
+      setTimeout(() => w.dispatchEvent(new Event('error')), 0);
+    };
+    return w;
+  };
+  window.Worker.prototype = Real.prototype;
+  const f32 = {dataType: 'float32', shape: [4]};
+  const run = async (ctx, w) => {
+    const b = new MLGraphBuilder(ctx);
+    const g = await b.build({y: b.add(b.input('x', f32), b.constant(f32, w))});
+    const tin = await ctx.createTensor({...f32, writable: true});
+    const tout = await ctx.createTensor({...f32, readable: true});
+    ctx.writeTensor(tin, new Float32Array([10, 20, 30, 40]));
+    ctx.dispatch(g, {x: tin}, {y: tout});
+    return Array.from(new Float32Array(await ctx.readTensor(tout)));
+  };
+  const first = await run(await navigator.ml.createContext(), new Float32Array([1, 2, 3, 4]));
+  const ctx = await navigator.ml.createContext();
+  for (let i = 0; i < 250 && !window.__hasherReady; i++) await new Promise((r) => setTimeout(r, 20));
+  let failed = null;
+  try { await run(ctx, new Float32Array([5, 6, 7, 8])); } catch (e) { failed = [e.name, e.message]; }
+  const after = await run(ctx, new Float32Array([9, 9, 9, 9]));
+  return {first, failed, after};
+}"""
+
+
+def test_a_copy_lost_with_the_hashing_worker_fails_its_build_and_the_page_hashes_itself(page, app_dir):
+    fresh = start_host(app_dir=app_dir)
+    try:
+        page.goto(f"{fresh.url}/basic.html")
+        r = page.evaluate(LOST)
+    finally:
+        fresh.stop()
+    assert r["first"] == [11, 22, 33, 44]
+    assert r["failed"] is not None and r["failed"][0] == "OperationError" and "hashing worker" in r["failed"][1]
+    assert r["after"] == [19, 29, 39, 49]
