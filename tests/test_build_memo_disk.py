@@ -145,6 +145,20 @@ def test_a_restarted_host_prepares_what_contexts_of_a_kind_built_last(tmp_path, 
     np.testing.assert_array_equal(_run(s, 1, X), X + W)
 
 
+def test_a_graph_over_the_bound_is_not_prepared(tmp_path, monkeypatch):
+    """Preparing reads a graph's constants into memory on a guess: not for a big one."""
+    from webnn_bridge.bridge import api
+
+    _first_run(tmp_path)
+    ml = _host(tmp_path)
+    ml.prepares = True
+    monkeypatch.setattr(api, "PREPARE_MAX_BYTES", W.nbytes - 1)
+    s = _session(ml)
+    assert ml.wait_prepared()
+    assert ml.compile_cache.stats == {"compiled": 0, "memory": 0, "disk": 0}
+    assert _builds(s) and s.replays == [] and s.graphs[1].compiled.source == "disk"
+
+
 def test_a_host_that_no_server_runs_prepares_nothing(tmp_path):
     """Sans I/O (a Session fed frames, as tests do): no thread is started, the build does it all."""
     _first_run(tmp_path)

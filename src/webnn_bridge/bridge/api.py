@@ -73,6 +73,7 @@ log = logging.getLogger("webnn_bridge.api")
 # one opens, and how often per kind
 PREPARE_GRAPHS = 4
 PREPARE_EVERY_S = 60.0
+PREPARE_MAX_BYTES = 64 << 20  # a bigger graph's constants are not read into memory on a guess
 
 # --------------------------------------------------------------------------- operands
 
@@ -152,7 +153,8 @@ class ML:
         go warm, so that the page's build() of one of them finds it ready, as after a reload, where
         a restarted host would read and load it on the build's path (MobileNetV2: about 10 ms,
         while the page's builder calls take 20 ms or more). Once a minute per group at most; only
-        with a disk cache; graphs the page runs itself are left out. What it prepares is what the
+        with a disk cache; graphs the page runs itself, and graphs of more than PREPARE_MAX_BYTES of
+        constants, are left out. What it prepares is what the
         page's build would have made: a build that arrives meanwhile takes the same entries (the
         compile cache compiles one graph once)."""
         if not self.prepares or self.build_memo.directory is None or not ctx.cache_partition:
@@ -206,6 +208,8 @@ class ML:
             placement = hit.placement
             if page is not None and placement is not None and (
                     placement.device.id == page or page in (placement.assignment or ())):
+                continue
+            if hit.size > PREPARE_MAX_BYTES:
                 continue
             ctx.compile(hit.ir, placement, hit.digest).close()  # warm in the compile cache
 
