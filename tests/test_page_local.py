@@ -275,13 +275,19 @@ def test_the_memo_keeps_page_and_host_builds_of_one_graph_apart(ml):
     assert "page" in reply(build_small(a, graph=11))[0]["ok"]
 
 
-def test_a_restarted_host_reads_back_a_page_graphs_memo_entry(folder, tmp_path):
+def test_a_restarted_host_reads_back_a_page_graphs_memo_entry(folder, tmp_path, monkeypatch):
     """The build memo's disk entry of a graph placed in the page names the page's runtime, which is
     not in the inventory: a restarted host reads it back (no replay, the entry kept), as it does a
-    host graph's, and the page gets the same model."""
+    host graph's, and the page gets the same model. The model is lowered once: a reload takes it
+    from the compile cache's memory, a restarted host from its disk."""
     import hashlib
 
+    from webnn_bridge.backends import onnx_lowering
     from webnn_bridge.backends.cache import CompileCache
+
+    lowered = []
+    real_lower = onnx_lowering.lower_graph
+    monkeypatch.setattr(onnx_lowering, "lower_graph", lambda *a, **k: lowered.append(1) or real_lower(*a, **k))
 
     w = np.array([1, 2, 3, 4], np.float32).tobytes()
 
@@ -309,11 +315,14 @@ def test_a_restarted_host_reads_back_a_page_graphs_memo_entry(folder, tmp_path):
         m.constant_store.flush()
         return h["ok"], bytes(payload), replays
 
-    first, model, replays = build(host())
-    assert "page" in first and replays == [1]
+    m = host()
+    first, model, replays = build(m)
+    assert "page" in first and replays == [1] and lowered == [1]
     entries = sorted(p.name for p in (tmp_path / "memo").iterdir())
+    reload, model_reload, replays = build(m)  # a reload: another session of the same origin
+    assert "page" in reload and replays == [] and model_reload == model and lowered == [1]
     again, model_again, replays = build(host())
-    assert "page" in again and replays == [] and model_again == model
+    assert "page" in again and replays == [] and model_again == model and lowered == [1]
     assert sorted(p.name for p in (tmp_path / "memo").iterdir()) == entries
 
 

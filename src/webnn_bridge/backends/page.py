@@ -64,14 +64,19 @@ def page_device(folder: Path) -> Device:
 
 
 class PageCompiled(Compiled):
-    """A graph the page runs: its ONNX model (constants inside) and its value names."""
+    """A graph the page runs: its ONNX model (constants inside) and its value names. ``model``:
+    the serialized model when known (the compile cache's entry), else the graph is lowered."""
 
-    def __init__(self, graph: GraphIR):
-        from .onnx_lowering import lower_graph
+    def __init__(self, graph: GraphIR, model: bytes | None = None):
+        from .onnx_lowering import io_names, lower_graph
         from .onnxruntime import disabled_optimizers
 
-        model, self.in_map, self.out_map = lower_graph(graph, PAGE_IR_VERSION, external=False)
-        self.model = model.SerializeToString()
+        if model is None:
+            lowered, self.in_map, self.out_map = lower_graph(graph, PAGE_IR_VERSION, external=False)
+            model = lowered.SerializeToString()
+        else:
+            self.in_map, self.out_map = io_names(graph)
+        self.model = model
         self.disabled_optimizers = disabled_optimizers(graph)
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -92,3 +97,16 @@ class PageBackend(Backend):
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         return PageCompiled(graph)
+
+    # the compile cache keeps the lowered model (a reload, or a restarted host, sends it again
+    # without lowering the graph): it is what the page's runtime compiles, constants inside
+    def cache_token(self, device: Device) -> str:
+        from .onnxruntime import lowering_fingerprint
+
+        return repr(("page", PAGE_IR_VERSION, device.id, lowering_fingerprint()))
+
+    def artifact(self, graph: GraphIR, device: Device) -> bytes:
+        return PageCompiled(graph).model
+
+    def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
+        return PageCompiled(graph, artifact)

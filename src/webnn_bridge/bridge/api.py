@@ -153,8 +153,7 @@ class ML:
         go warm, so that the page's build() of one of them finds it ready, as after a reload, where
         a restarted host would read and load it on the build's path (MobileNetV2: about 10 ms,
         while the page's builder calls take 20 ms or more). Once a minute per group at most; only
-        with a disk cache; graphs the page runs itself, and graphs of more than PREPARE_MAX_BYTES of
-        constants, are left out. What it prepares is what the
+        with a disk cache; graphs of more than PREPARE_MAX_BYTES of constants are left out. What it prepares is what the
         page's build would have made: a build that arrives meanwhile takes the same entries (the
         compile cache compiles one graph once)."""
         if not self.prepares or self.build_memo.directory is None or not ctx.cache_partition:
@@ -195,7 +194,6 @@ class ML:
                     self._prepare_done.notify_all()
 
     def _prepare(self, ctx: MLContext, origin: str, group: str) -> None:
-        page = self.page_device.id if self.page_device is not None else None
         for key, body in self.build_memo.recent(group, PREPARE_GRAPHS):
             if ctx.is_lost:  # destroyed, or its page left
                 return
@@ -205,13 +203,10 @@ class ML:
                 if hit is None:
                     continue
                 self.build_memo.put(key, hit)  # in memory: the page's build of it skips the disk
-            placement = hit.placement
-            if page is not None and placement is not None and (
-                    placement.device.id == page or page in (placement.assignment or ())):
-                continue
             if hit.size > PREPARE_MAX_BYTES:
                 continue
-            ctx.compile(hit.ir, placement, hit.digest).close()  # warm in the compile cache
+            # warm in the compile cache (a graph the page runs: the model the page gets)
+            ctx.compile(hit.ir, hit.placement, hit.digest).close()
 
     @property
     def placeable(self) -> list[Device]:

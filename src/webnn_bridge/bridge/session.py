@@ -392,6 +392,7 @@ class Session:
         """The reply for a graph the page runs (backends/page.py): its ONNX model as the payload,
         and what the page's runtime calls its inputs and outputs."""
         c = graph.compiled
+        c = getattr(c, "compiled", c)  # the compile cache's shared entry (backends/cache.py)
         ok = protocol.encode_value({**fields, **placement_report(graph)})
         ok["page"] = {"inputs": c.in_map, "outputs": c.out_map, "disabledOptimizers": c.disabled_optimizers}
         return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": ok}, c.model)
