@@ -491,3 +491,28 @@ def test_the_page_loads_its_runtime_only_for_contexts_whose_graphs_may_go_there(
     assert c.ok({"t": "createContext", "ctx": 3, "options": {}, "page": True})[0]["pageGraphs"] is False
     h, _ = reply(build_small(c, ctx=3, graph=30))  # and its graphs stay on the host, as the reply said
     assert "page" not in h["ok"]
+
+
+def test_a_big_page_model_is_written_after_its_build_and_read_back_after_a_restart(folder, tmp_path):
+    """A page graph's model holds its constants: one over WRITE_LATER_BYTES is written to the
+    compile cache's disk by a low-priority thread after the build (flushed at shutdown), and a
+    restarted host sends the same model without lowering the graph again."""
+    from webnn_bridge.backends import cache as cache_mod
+    from webnn_bridge.backends.cache import CompileCache
+    from webnn_bridge.backends.page import PageBackend
+    from webnn_bridge.bridge.api import MLGraphBuilder
+
+    k = 300
+    ctx = ML().createContext({})
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [1, k]})
+    w = b.constant({"dataType": "float32", "shape": [k, k]}, np.arange(k * k, dtype=np.float32))
+    ir = b._collect({"y": b.matmul(x, w)})
+    device = page_device(folder)
+    first = CompileCache(tmp_path)
+    compiled = first.compile(PageBackend.instance(), ir, device, "http://a.test")
+    assert len(compiled.compiled.model) > cache_mod.WRITE_LATER_BYTES and compiled.source == "compiled"
+    first.flush()
+    assert len(list(tmp_path.glob("*.wnc"))) == 1
+    again = CompileCache(tmp_path).compile(PageBackend.instance(), ir, device, "http://a.test")
+    assert again.source == "disk" and again.compiled.model == compiled.compiled.model

@@ -36,7 +36,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +52,7 @@ MAGIC = b"webnn-bridge compile cache 1\n"
 OPTIMIZED_MAGIC = b"webnn-bridge optimized model 1\n"
 DIGEST_BYTES = 32
 ENTRY_SUFFIXES = (".wnc", ".ortm", ".ortd")  # artifact; optimized model, its data
+WRITE_LATER_BYTES = 256 << 10  # a bigger artifact is written by a low-priority thread after its build
 OPTIMIZE_PENDING = 8  # at most this many optimized models waiting to be written, per cache
 OPTIMIZE_AFTER_S = 0.1  # an optimized model is written no sooner after its build
 
@@ -286,6 +287,8 @@ class CompileCache:
         # what was compiling when a runtime crashed the process (backends/crash_journal.py): on disk
         # beside the cache, so that it outlives the crash
         self.journal = None
+        # big artifacts (a page graph's model, constants inside) are written off the build's path
+        self._writer = DiskWriter("webnn-compile", self._entries, max_disk_bytes) if self.directory is not None else None
         if self.directory is not None:
             OPTIMIZER.start()  # now, not on a build's path
             try:
@@ -422,6 +425,9 @@ class CompileCache:
             return backend.compile(ir, device), None
         artifact = backend.artifact(ir, device)
         compiled = backend.load_artifact(artifact, ir, device)
+        if len(artifact) > WRITE_LATER_BYTES:  # the build's reply does not wait for the disk
+            self._writer.put(path, lambda: checked(MAGIC, artifact))
+            return compiled, artifact
         try:
             self._store(path, artifact)
         except OSError as e:  # a full or read-only disk only costs the next build
@@ -432,9 +438,11 @@ class CompileCache:
         write_atomic(path, checked(magic, artifact))
         self._trim()
 
+    def _entries(self) -> Iterable[Path]:
+        return itertools.chain.from_iterable(self.directory.glob(f"*{s}") for s in ENTRY_SUFFIXES)
+
     def _trim(self) -> None:
-        entries = itertools.chain.from_iterable(self.directory.glob(f"*{s}") for s in ENTRY_SUFFIXES)
-        trim_oldest(entries, self.max_disk_bytes, lambda p: p.unlink(missing_ok=True))
+        trim_oldest(self._entries(), self.max_disk_bytes, lambda p: p.unlink(missing_ok=True))
 
     # ------------------------------------------------------------------ the runtime's optimized model
     def _optimized_key(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> str | None:
@@ -524,7 +532,10 @@ class CompileCache:
             self.optimized_stats["written"] += 1
 
     def flush(self) -> None:
-        """Wait until the optimized models queued so far are written (tests, shutdown)."""
+        """Wait until the optimized models and big artifacts queued so far are written (tests,
+        shutdown)."""
+        if self._writer is not None:
+            self._writer.flush()
         with self._optimized_idle:
             self._optimized_idle.wait_for(lambda: not self._optimizing)
 
@@ -555,6 +566,84 @@ def _touch(path: Path) -> None:
         os.utime(path)
     except OSError:
         pass
+
+
+class DiskWriter:
+    """Writes the files of one bounded folder off the callers' path: one thread, at the lowest
+    priority, each file atomically (a temporary name, renamed); past ``max_bytes`` (``files()``:
+    the folder's files) the least recently used go first."""
+
+    def __init__(self, name: str, files: Callable[[], Iterable[Path]], max_bytes: int):
+        self.name = name
+        self.files = files
+        self.max_bytes = max_bytes
+        self.listed: dict[Path, set[str]] = {}  # the names in each folder, listed once
+        self._queue: queue.Queue = queue.Queue()  # (path, bytes or a function returning them), in order
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._disk_bytes: int | None = None  # on disk, as of the last listing plus what was written since
+
+    def put(self, path: Path, data: memoryview | bytes | Callable[[], bytes]) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self._thread.start()
+        self._queue.put((path, data))
+
+    def names(self, folder: Path) -> set[str]:
+        """The files in a folder, listed once (then kept up to date by this writer)."""
+        names = self.listed.get(folder)
+        if names is None:
+            try:
+                names = set(os.listdir(folder))
+            except OSError:
+                names = set()
+            with self._lock:
+                names = self.listed.setdefault(folder, names)
+        return names
+
+    @staticmethod
+    def used(path: Path) -> None:
+        """A file just read: the most recently used, evicted last."""
+        try:
+            os.utime(path)
+        except OSError:
+            pass
+
+    def unlink(self, path: Path) -> None:
+        path.unlink(missing_ok=True)
+        self.names(path.parent).discard(path.name)
+
+    def _run(self) -> None:
+        background_priority()  # copying megabytes to disk yields the CPU to uploads, builds and runs
+        while True:
+            path, data = self._queue.get()
+            try:
+                self._write(path, data)
+            finally:
+                self._queue.task_done()
+
+    def _write(self, path: Path, data) -> None:
+        try:
+            data = data() if callable(data) else data
+        except Exception as e:  # what cannot be encoded stays in memory only
+            log.debug("not written to disk: %s", e)
+            return
+        try:
+            write_atomic(path, data)
+            self.names(path.parent).add(path.name)
+            size = memoryview(data).nbytes
+            if self._disk_bytes is None or self._disk_bytes + size > self.max_bytes:
+                self._disk_bytes = trim_oldest(self.files(), self.max_bytes, self.unlink)  # listed only when it may be over
+            else:
+                self._disk_bytes += size
+        except OSError as e:  # a full or read-only disk only costs the next restart some work
+            log.warning("cannot write %s to disk: %s", self.name, e)
+            self.unlink(path)
+
+    def flush(self) -> None:
+        """Wait until everything put so far is written."""
+        self._queue.join()
 
 
 class _Optimizer:

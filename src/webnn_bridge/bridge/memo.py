@@ -26,23 +26,20 @@ import hashlib
 import json
 import logging
 import os
-import queue
 import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from webnn_bridge.backends.cache import (
-    background_priority,
+    DiskWriter,
     checked,
     memory_pressure,
     read_checked,
-    trim_oldest,
-    write_atomic,
 )
 from webnn_bridge.ops.graph import GraphIR
 
@@ -205,84 +202,6 @@ class BuildMemo:
         """Wait until every entry put so far is on disk (tests, shutdown)."""
         if self._writer is not None:
             self._writer.flush()
-
-
-class DiskWriter:
-    """Writes the files of one bounded folder off the callers' path: one thread, at the lowest
-    priority, each file atomically (a temporary name, renamed); past ``max_bytes`` (``files()``:
-    the folder's files) the least recently used go first."""
-
-    def __init__(self, name: str, files: Callable[[], Iterable[Path]], max_bytes: int):
-        self.name = name
-        self.files = files
-        self.max_bytes = max_bytes
-        self.listed: dict[Path, set[str]] = {}  # the names in each folder, listed once
-        self._queue: queue.Queue = queue.Queue()  # (path, bytes or a function returning them), in order
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self._disk_bytes: int | None = None  # on disk, as of the last listing plus what was written since
-
-    def put(self, path: Path, data: memoryview | bytes | Callable[[], bytes]) -> None:
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
-                self._thread.start()
-        self._queue.put((path, data))
-
-    def names(self, folder: Path) -> set[str]:
-        """The files in a folder, listed once (then kept up to date by this writer)."""
-        names = self.listed.get(folder)
-        if names is None:
-            try:
-                names = set(os.listdir(folder))
-            except OSError:
-                names = set()
-            with self._lock:
-                names = self.listed.setdefault(folder, names)
-        return names
-
-    @staticmethod
-    def used(path: Path) -> None:
-        """A file just read: the most recently used, evicted last."""
-        try:
-            os.utime(path)
-        except OSError:
-            pass
-
-    def unlink(self, path: Path) -> None:
-        path.unlink(missing_ok=True)
-        self.names(path.parent).discard(path.name)
-
-    def _run(self) -> None:
-        background_priority()  # copying megabytes to disk yields the CPU to uploads, builds and runs
-        while True:
-            path, data = self._queue.get()
-            try:
-                self._write(path, data)
-            finally:
-                self._queue.task_done()
-
-    def _write(self, path: Path, data) -> None:
-        try:
-            data = data() if callable(data) else data
-        except Exception as e:  # what cannot be encoded stays in memory only
-            log.debug("not written to disk: %s", e)
-            return
-        try:
-            write_atomic(path, data)
-            self.names(path.parent).add(path.name)
-            size = memoryview(data).nbytes
-            if self._disk_bytes is None or self._disk_bytes + size > self.max_bytes:
-                self._disk_bytes = trim_oldest(self.files(), self.max_bytes, self.unlink)  # listed only when it may be over
-            else:
-                self._disk_bytes += size
-        except OSError as e:  # a full or read-only disk only costs the next restart some work
-            log.warning("cannot write %s to disk: %s", self.name, e)
-            self.unlink(path)
-
-    def flush(self) -> None:
-        """Wait until everything put so far is written."""
-        self._queue.join()
 
 
 class ConstantStore:
