@@ -99,6 +99,19 @@ def test_memory_pressure_and_idleness_empty_the_warm_cache(ort_devices, tmp_path
     assert not memory_pressure(str(tmp_path / "absent"))
 
 
+def test_the_machines_memory_reading_is_reused_for_a_moment(monkeypatch):
+    """The caches ask at every constant they keep: /proc/meminfo is read at most once per
+    PRESSURE_TTL_S, and again after it."""
+    from webnn_bridge.backends import cache
+
+    reads = []
+    monkeypatch.setattr(cache, "_meminfo_pressure", lambda path: reads.append(path) or True)
+    monkeypatch.setattr(cache, "_PRESSURE_READ", None)
+    assert all(memory_pressure() for _ in range(100)) and reads == [cache.MEMINFO]
+    monkeypatch.setattr(cache, "_PRESSURE_READ", (cache._PRESSURE_READ[0] - cache.PRESSURE_TTL_S, True))
+    assert memory_pressure() and len(reads) == 2
+
+
 def test_the_build_memo_and_constant_store_keep_nothing_in_memory_under_pressure():
     from webnn_bridge.bridge.memo import BuildMemo, ConstantStore, Validated
 
