@@ -58,6 +58,16 @@ BUILDS = """async () => {
 }""".replace("WATCH_WORKERS", WATCH_WORKERS)
 
 
+def _in_fresh_host(page, app_dir, page_name: str, script: str):
+    """``script``'s result in a page of a host of its own (whose constant store starts empty)."""
+    fresh = start_host(app_dir=app_dir)
+    try:
+        page.goto(f"{fresh.url}/{page_name}")
+        return page.evaluate(script)
+    finally:
+        fresh.stop()
+
+
 def _builds(page, app_dir, monkeypatch, page_name: str) -> dict:
     """BUILDS in a fresh host's page: its results and workers, and what each build named (checked
     here: the first build uploads both constants; the second names both by digest, then sends the
@@ -68,12 +78,7 @@ def _builds(page, app_dir, monkeypatch, page_name: str) -> dict:
     real = Session.on_build
     monkeypatch.setattr(Session, "on_build", lambda s, h, p: attempts.append(sorted(
         "bytes" if "part" in c else "digest" if "sha256" in c else "upload" for c in h["constants"])) or real(s, h, p))
-    fresh = start_host(app_dir=app_dir)
-    try:
-        page.goto(f"{fresh.url}/{page_name}")
-        r = page.evaluate(BUILDS)
-    finally:
-        fresh.stop()
+    r = _in_fresh_host(page, app_dir, page_name, BUILDS)
     assert r["first"] == [22, 44, 66, 88]
     assert r["second"] == [33, 66, 99, 132]
     assert attempts == [["upload", "upload"], ["digest", "digest"], ["bytes", "digest"]]
@@ -133,12 +138,7 @@ LOST = """async () => {
 
 
 def test_a_copy_lost_with_the_hashing_worker_fails_its_build_and_the_page_hashes_itself(page, app_dir):
-    fresh = start_host(app_dir=app_dir)
-    try:
-        page.goto(f"{fresh.url}/basic.html")
-        r = page.evaluate(LOST)
-    finally:
-        fresh.stop()
+    r = _in_fresh_host(page, app_dir, "basic.html", LOST)
     assert r["first"] == [11, 22, 33, 44]
     assert r["failed"] is not None and r["failed"][0] == "OperationError" and "hashing worker" in r["failed"][1]
     assert r["after"] == [19, 29, 39, 49]
