@@ -40,7 +40,9 @@ per round and the median of those, for a noisy machine.)
 (--builds-only: MobileNetV2's build rows alone, with no driver, about 5 s a round: ours (first
 build, identical rebuilds, after a reload, after a host restart; each with its builder calls'
 share, constant()'s copies and digests included, and the host's) and native's first build,
-interleaved round by round.)
+interleaved round by round. --builds-model lenet or tiny: the same rows of a held-out graph
+instead: LeNet (../shared/data, 1.7 MB, a graph the default rules place in the page) or the tiny
+1x64 MLP.)
 
 Peers (never needed by the tests; see README "Performance"): native Chromium with WebNN from npm
 `@sparticuz/chromium` (unpack its brotli archives; the swiftshader libraries sit beside the
@@ -109,6 +111,60 @@ MOBILENET_JS = """async ([iters, rebuilds]) => {
   context.destroy();
   return {builds, calls, times, top};
 }"""
+
+# --builds-model: held-out graphs built the way MOBILENET_JS builds (its builds, their builder
+# calls), with no inference (one 0 stands for its times); buildHeldOut is the page's
+HELD_OUT_BUILD_JS = """async ([iters, rebuilds]) => {
+  const context = await navigator.ml.createContext();
+  const weights = await loadHeldOut();
+  const builds = [], calls = [];
+  let graph = null;
+  for (let r = 0; r <= rebuilds; r++) {
+    const t0 = performance.now();
+    const builder = new MLGraphBuilder(context);
+    const output = buildHeldOut(builder, weights);
+    calls.push(performance.now() - t0);
+    const g = await builder.build({output});
+    builds.push(performance.now() - t0);
+    if (graph) graph.destroy();
+    graph = g;
+  }
+  context.destroy();
+  return {builds, calls, times: [0], top: 0};
+}"""
+HELD_OUT_PAGES = {
+    # the e2e LeNet page's own loader and builder
+    "lenet": "<script>const loadHeldOut = loadWeights; const buildHeldOut = buildLenet;</script>",
+    # TINY_JS's MLP, weights made in the page
+    "tiny": """<script>
+async function loadHeldOut() {
+  const w1 = new Float32Array(64 * 128), w2 = new Float32Array(128 * 10);
+  for (let i = 0; i < w1.length; i++) w1[i] = Math.sin(i) / 8;
+  for (let i = 0; i < w2.length; i++) w2[i] = Math.cos(i) / 8;
+  return {w1, w2};
+}
+function buildHeldOut(b, w) {
+  const x = b.input('x', {dataType: 'float32', shape: [1, 64]});
+  const h = b.relu(b.matmul(x, b.constant({dataType: 'float32', shape: [64, 128]}, new Float32Array(w.w1))));
+  return b.softmax(b.matmul(h, b.constant({dataType: 'float32', shape: [128, 10]}, new Float32Array(w.w2))), 1);
+}
+</script>""",
+}
+
+
+def use_held_out_builds(app: Path, model: str) -> None:
+    """The build rows of a held-out graph (--builds-model): the app's mobilenet.html becomes the
+    e2e LeNet page (its data linked from ../shared/data) with the held-out graph's functions, and
+    MOBILENET_JS builds it."""
+    global MOBILENET_JS
+    from tests import shared_data
+
+    page = (ROOT / "e2e" / "pages" / "lenet.html").read_text()
+    (app / "mobilenet.html").write_text(page.replace("</body>", HELD_OUT_PAGES[model] + "</body>"))
+    if model == "lenet":
+        os.symlink(shared_data.require("lenet"), app / "data" / "lenet")
+    MOBILENET_JS = HELD_OUT_BUILD_JS
+
 
 TINY_JS = """async ([iters, w1, w2]) => {
   const ctx = await navigator.ml.createContext();
@@ -632,7 +688,7 @@ def ours_plain(app: Path, iters: int, echo: EchoServer, transport: str | None = 
             lines = _console_lines([CHROMIUM, *CHROMIUM_ARGS, "--enable-logging=stderr", "--v=0",
                                     f"--user-data-dir={profile}", f"{hosts[0].url}/mobilenet_plain.html"],
                                    on_line=restart)
-            dispatch = spans.take("dispatch")[3:iters + 3]  # the MobileNetV2 loop's, after its warm-up
+            dispatch = spans.take("dispatch")[3:iters + 3] or [0.0]  # the MobileNetV2 loop's, after its warm-up
             # the first MobileNetV2 build, two identical rebuilds, the tiny graph's, after a reload, after a restart
             builds = spans.take("build")
         finally:
@@ -867,6 +923,8 @@ def main() -> None:
     p.add_argument("--builds-only", action="store_true",
                    help="only MobileNetV2's build rows with no driver (first build, rebuild, after a reload, after a "
                         "restart; ours and native's, --rounds times interleaved)")
+    p.add_argument("--builds-model", choices=("mobilenet", *HELD_OUT_PAGES), default="mobilenet",
+                   help="with --builds-only: the graph built (held out: LeNet, placed in the page; the tiny MLP)")
     p.add_argument("--drivers", action="store_true",
                    help="only the rows with and without a driver (README 'Transport'), --rounds times interleaved")
     args = p.parse_args()
@@ -883,7 +941,9 @@ def main() -> None:
                 report_drivers(drivers)
                 return
             if args.builds_only:
-                report_builds([builds_round(pw, app, args, echo) for _ in range(args.rounds)])
+                if args.builds_model != "mobilenet":
+                    use_held_out_builds(app, args.builds_model)
+                report_builds([builds_round(pw, app, args, echo) for _ in range(args.rounds)], args.builds_model)
                 return
             o = ours(pw, app, args, echo)
             for _ in range(args.rounds):
@@ -933,8 +993,9 @@ def builds_round(pw, app: Path, args, echo: EchoServer) -> dict:
     return r
 
 
-def report_builds(rounds: list[dict]) -> None:
-    print(f"\nMobileNetV2 build(), no driver (medians of {len(rounds)} interleaved rounds; ms; "
+def report_builds(rounds: list[dict], model: str = "mobilenet") -> None:
+    name = {"mobilenet": "MobileNetV2", "lenet": "LeNet (held out)", "tiny": "the tiny MLP (held out)"}[model]
+    print(f"\n{name} build(), no driver (medians of {len(rounds)} interleaved rounds; ms; "
           "page: builder calls + build(), of which the builder calls; host: its build message)")
     for key, title in (("build", "first build"), ("rebuild", "identical rebuild"),
                        ("reload", "after a page reload"), ("restart", "after a host restart")):
