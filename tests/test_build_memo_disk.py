@@ -428,3 +428,23 @@ def test_a_restarted_host_on_another_backend_reads_the_constants_it_needs(tmp_pa
     assert s2.replays == [] and not const.exists()
     assert _error(s2, _named_build(1, W, SHA_W)) is None
     np.testing.assert_array_equal(_run(s2, 1, X), X + W)
+
+
+def test_the_warm_up_builds_and_runs_on_a_throwaway_host(tmp_path):
+    """session.warm_up (serve's, before it serves): a build, a run and a read on an ML of the same
+    devices with in-memory caches only; the host's own caches and budget are untouched."""
+    from webnn_bridge.bridge import session as session_mod
+
+    ml = _host(tmp_path)
+    replies = []
+    real = session_mod.Session.receive
+    session_mod.Session.receive = lambda s, f: (lambda r: replies.extend(r) or r)(real(s, f))
+    try:
+        session_mod.warm_up(ml)
+    finally:
+        session_mod.Session.receive = real
+    headers = [protocol.decode(r)[0] for r in replies if isinstance(r, (str, bytes))]
+    assert headers and not any("error" in h for h in headers)
+    assert any(h.get("t") == "reply" and "devices" in h.get("ok", {}) for h in headers)  # the build
+    assert not list(tmp_path.glob("**/*.wnc")) and ml.compile_cache.stats == {"compiled": 0, "memory": 0, "disk": 0}
+    assert ml.budget.used == 0

@@ -51,6 +51,7 @@ from .budget import distinct_bytes
 from .heap import big_buffer, idle, tune_malloc
 from .metrics import Metrics, resident_bytes
 from .session import ALIVE, Session, SessionLimits, keepalive_interval
+from .session import warm_up as session_warm_up
 
 log = logging.getLogger("webnn_bridge.server")
 
@@ -753,6 +754,10 @@ class Host:
         if self.pool is None:
             self.pool = ThreadPoolExecutor(self.config.workers or default_workers(), thread_name_prefix="webnn-host")
         await asyncio.get_running_loop().run_in_executor(self.pool, self.ml.warm_up)  # not in the first build
+        try:  # a throwaway build and run: what the first page's build would pay once
+            await asyncio.get_running_loop().run_in_executor(self.pool, session_warm_up, self.ml)
+        except Exception:  # a head start only
+            log.debug("the host's warm-up build failed", exc_info=True)
         if self.config.own_process:
             tune_gc()
             tune_malloc()

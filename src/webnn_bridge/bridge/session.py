@@ -814,3 +814,43 @@ def _mostly_constants(h: dict, payload) -> bool:
     except (TypeError, KeyError, ValueError, IndexError, protocol.ProtocolError):
         return False  # malformed: the replay reports it
     return payload is not None and 2 * used >= len(payload)
+
+
+def warm_up(ml: ML) -> None:
+    """What a host process pays once, on its first build and run, paid before it serves: a small
+    graph's build message fed to a throwaway session of a throwaway ML with ``ml``'s devices and
+    rules (in-memory caches only: nothing of ``ml`` changes), once on the host and, where ``ml``
+    serves a page runtime, once for the page; then a run of the host's (lazy imports, compiled
+    patterns, the runtime's first session and run: 5 ms of a small graph's first build)."""
+    from webnn_bridge.backends.cache import CompileCache
+
+    spare = ML(ml.inventory, ml.rules, ml.simulated, compile_cache=CompileCache(None))
+    spare.page_device = ml.page_device
+    session = Session(spare, "webnn-bridge:warm-up")
+    w = np.linspace(-1, 1, 64, dtype=np.float32).reshape(8, 8)
+    f32 = lambda shape: {"dataType": "float32", "shape": shape}  # noqa: E731
+    build = {"inputs": [{"operand": 0, "name": "x", "desc": f32([1, 8])}],
+             "constants": [{"operand": 1, "desc": f32([8, 8]), "part": 0,
+                            "sha256": hashlib.sha256(w.tobytes()).hexdigest()}],
+             "nodes": [{"op": "matmul", "args": [{"$operand": 0}, {"$operand": 1}], "outputs": [2]},
+                       {"op": "relu", "args": [{"$operand": 2}], "outputs": [3]},
+                       {"op": "softmax", "args": [{"$operand": 3}, 1], "outputs": [4]}],
+             "outputs": {"y": 4}}
+    frames = [protocol.encode({"t": "createContext", "id": 1, "ctx": 1, "options": {}}),
+              protocol.encode_parts({"t": "build", "id": 2, "ctx": 1, "graph": 1, **build}, [w.tobytes()]),
+              protocol.encode({"t": "createTensor", "id": 3, "ctx": 1, "tensor": 1, "desc": {**f32([1, 8]), "writable": True}}),
+              protocol.encode({"t": "createTensor", "id": 4, "ctx": 1, "tensor": 2, "desc": {**f32([1, 8]), "readable": True}}),
+              protocol.encode({"t": "writeTensor", "id": 5, "tensor": 1}, np.ones(8, np.float32).tobytes()),
+              protocol.encode({"t": "dispatch", "id": 6, "ctx": 1, "graph": 1, "inputs": {"x": 1}, "outputs": {"y": 2}}),
+              protocol.encode({"t": "readTensor", "id": 7, "tensor": 2})]
+    if spare.page_device is not None:
+        frames += [protocol.encode({"t": "createContext", "id": 8, "ctx": 2, "options": {}, "page": True}),
+                   protocol.encode_parts({"t": "build", "id": 9, "ctx": 2, "graph": 2, **build}, [w.tobytes()])]
+    try:
+        for frame in frames:
+            for reply in session.receive(frame):
+                header, _ = protocol.decode(reply) if isinstance(reply, (str, bytes)) else ({}, None)
+                if "error" in header:
+                    log.debug("the warm-up's %s failed: %s", header.get("t"), header["error"])
+    finally:
+        session.close()
