@@ -816,6 +816,9 @@ def _mostly_constants(h: dict, payload) -> bool:
     return payload is not None and 2 * used >= len(payload)
 
 
+WARM_UP_ORIGIN = "webnn-bridge:warm-up"  # the warm-up's session (benchmarks leave its build out)
+
+
 def warm_up(ml: ML) -> None:
     """What a host process pays once, on its first build and run, paid before it serves: a small
     graph's build message fed to a throwaway session of a throwaway ML with ``ml``'s devices and
@@ -826,7 +829,7 @@ def warm_up(ml: ML) -> None:
 
     spare = ML(ml.inventory, ml.rules, ml.simulated, compile_cache=CompileCache(None))
     spare.page_device = ml.page_device
-    session = Session(spare, "webnn-bridge:warm-up")
+    session = Session(spare, WARM_UP_ORIGIN)
     w = np.linspace(-1, 1, 64, dtype=np.float32).reshape(8, 8)
     f32 = lambda shape: {"dataType": "float32", "shape": shape}  # noqa: E731
     build = {"inputs": [{"operand": 0, "name": "x", "desc": f32([1, 8])}],
