@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import logging
 import math
 import secrets
@@ -819,17 +820,18 @@ def _mostly_constants(h: dict, payload) -> bool:
 WARM_UP_ORIGIN = "webnn-bridge:warm-up"  # the warm-up's session (benchmarks leave its build out)
 
 
-def warm_up(ml: ML) -> None:
+def warm_up(ml: ML) -> list[str]:
     """What a host process pays once, on its first build and run, paid before it serves: a small
     graph's build message fed to a throwaway session of a throwaway ML with ``ml``'s devices and
     rules (in-memory caches only: nothing of ``ml`` changes), once on the host and, where ``ml``
     serves a page runtime, once for the page; then a run of the host's (lazy imports, compiled
-    patterns, the runtime's first session and run: 5 ms of a small graph's first build)."""
+    patterns, the runtime's first session and run: 5 ms of a small graph's first build). The
+    kinds of the messages that failed (none where the host works)."""
     from webnn_bridge.backends.cache import CompileCache
 
     spare = ML(ml.inventory, ml.rules, ml.simulated, compile_cache=CompileCache(None))
     spare.page_device = ml.page_device
-    session = Session(spare, WARM_UP_ORIGIN)
+    session = _WarmUpSession(spare, WARM_UP_ORIGIN)
     w = np.linspace(-1, 1, 64, dtype=np.float32).reshape(8, 8)
     f32 = lambda shape: {"dataType": "float32", "shape": shape}  # noqa: E731
     build = {"inputs": [{"operand": 0, "name": "x", "desc": f32([1, 8])}],
@@ -849,11 +851,25 @@ def warm_up(ml: ML) -> None:
     if spare.page_device is not None:
         frames += [protocol.encode({"t": "createContext", "id": 8, "ctx": 2, "options": {}, "page": True}),
                    protocol.encode_parts({"t": "build", "id": 9, "ctx": 2, "graph": 2, **build}, [w.tobytes()])]
+    failed = []
     try:
         for frame in frames:
+            kind = protocol.decode(frame)[0]["t"]
             for reply in session.receive(frame):
                 header, _ = protocol.decode(reply) if isinstance(reply, (str, bytes)) else ({}, None)
                 if "error" in header:
-                    log.debug("the warm-up's %s failed: %s", header.get("t"), header["error"])
+                    failed.append(kind)
+                    log.debug("the warm-up's %s failed: %s", kind, header["error"])
     finally:
         session.close()
+    return failed
+
+
+class _WarmUpSession(Session):
+    """The warm-up's session: Session's methods as this module defines them, whatever a test or a
+    benchmark wraps on Session later to count what pages do (the warm-up is no page)."""
+
+
+for _name, _value in list(vars(Session).items()):
+    if inspect.isfunction(_value):
+        setattr(_WarmUpSession, _name, _value)
