@@ -80,22 +80,25 @@ NATIVE_ARGS = ["--enable-features=WebMachineLearningNeuralNetwork", "--no-zygote
                "--no-sandbox"]
 
 # the e2e MobileNetV2 page's own functions (loadWeights, buildMobilenet, createContext, loadNpy)
-MOBILENET_JS = """async ([iters, rebuilds]) => {
-  const context = await createContext();
-  const [weights, input] = await Promise.all([loadWeights(), loadNpy(INPUT_URL)]);
-  const builds = [];
-  const calls = [];  // of each build, its builder calls (constant() copies included)
+# the build loop of MOBILENET_JS and HELD_OUT_BUILD_JS (%s: the page's builder function): the first
+# build, then identical rebuilds, each timed with its builder calls (constant() copies included)
+BUILD_LOOP = """  const builds = [];
+  const calls = [];
   let graph = null;
-  for (let r = 0; r <= rebuilds; r++) {  // the first build, then identical rebuilds
+  for (let r = 0; r <= rebuilds; r++) {
     const t0 = performance.now();
     const builder = new MLGraphBuilder(context);
-    const output = buildMobilenet(builder, weights);
+    const output = %s(builder, weights);
     calls.push(performance.now() - t0);
     const g = await builder.build({output});
     builds.push(performance.now() - t0);
     if (graph) graph.destroy();
     graph = g;
-  }
+  }"""
+MOBILENET_JS = """async ([iters, rebuilds]) => {
+  const context = await createContext();
+  const [weights, input] = await Promise.all([loadWeights(), loadNpy(INPUT_URL)]);
+BUILD_LOOP
   const inT = await context.createTensor({dataType: 'float32', shape: INPUT_SHAPE, writable: true});
   const outT = await context.createTensor({dataType: 'float32', shape: [1, 1000], readable: true});
   const times = [];
@@ -111,28 +114,17 @@ MOBILENET_JS = """async ([iters, rebuilds]) => {
   for (let i = 1; i < out.length; i++) if (out[i] > out[top]) top = i;
   context.destroy();
   return {builds, calls, times, top};
-}"""
+}""".replace("BUILD_LOOP", BUILD_LOOP % "buildMobilenet")
 
 # --builds-model: held-out graphs built the way MOBILENET_JS builds (its builds, their builder
 # calls), with no inference (one 0 stands for its times); buildHeldOut is the page's
 HELD_OUT_BUILD_JS = """async ([iters, rebuilds]) => {
   const context = await navigator.ml.createContext();
   const weights = await loadHeldOut();
-  const builds = [], calls = [];
-  let graph = null;
-  for (let r = 0; r <= rebuilds; r++) {
-    const t0 = performance.now();
-    const builder = new MLGraphBuilder(context);
-    const output = buildHeldOut(builder, weights);
-    calls.push(performance.now() - t0);
-    const g = await builder.build({output});
-    builds.push(performance.now() - t0);
-    if (graph) graph.destroy();
-    graph = g;
-  }
+BUILD_LOOP
   context.destroy();
   return {builds, calls, times: [0], top: 0};
-}"""
+}""".replace("BUILD_LOOP", BUILD_LOOP % "buildHeldOut")
 HELD_OUT_PAGES = {
     # the e2e LeNet page's own loader and builder
     "lenet": "<script>const loadHeldOut = loadWeights; const buildHeldOut = buildLenet;</script>",
