@@ -443,3 +443,32 @@ def test_the_warm_up_builds_and_runs_on_a_throwaway_host(tmp_path, monkeypatch):
     assert session_mod.warm_up(ml) == [] and seen == []
     assert not list(tmp_path.glob("**/*.wnc")) and ml.compile_cache.stats == {"compiled": 0, "memory": 0, "disk": 0}
     assert ml.budget.used == 0
+
+
+def test_recent_lists_a_groups_newest_readable_entries_of_this_host(tmp_path):
+    """BuildMemo.recent: a group's entries, newest first, at most n, within the age limit; a
+    damaged entry or one of another host (its fingerprint) is left out; other groups never show."""
+    import os
+    import time
+
+    from webnn_bridge.bridge.memo import BuildMemo, memo_group
+
+    v = Validated(None, None, "d", 1)  # what the memory keeps: recent() reads the disk alone
+    memo = BuildMemo(directory=tmp_path, fingerprint=lambda: "host-a")
+    a, b = memo_group("http://a.test", "k"), memo_group("http://b.test", "k")
+    for i, key in enumerate(["k1", "k2", "k3"]):
+        memo.put(key, v, lambda i=i: f"body{i}".encode(), a)
+    memo.put("other", v, lambda: b"theirs", b)
+    memo.flush()
+    now = time.time()
+    for i, key in enumerate(["k1", "k2", "k3"]):  # k3 newest
+        os.utime(memo._path(key, a), (now - 30 + i, now - 30 + i))
+    assert [k for k, _ in memo.recent(a, 2)] == ["k3", "k2"]
+    assert memo.recent(a, 5)[0] == ("k3", b"body2")
+    os.utime(memo._path("k1", a), (now - 3600, now - 3600))
+    assert [k for k, _ in memo.recent(a, 5, max_age_s=600)] == ["k3", "k2"]
+    damaged = memo._path("k3", a)
+    damaged.write_bytes(damaged.read_bytes()[:-3])
+    assert [k for k, _ in memo.recent(a, 5)] == ["k2", "k1"]
+    assert BuildMemo(directory=tmp_path, fingerprint=lambda: "host-b").recent(a, 5) == []
+    assert [k for k, _ in memo.recent(b, 5)] == ["other"]
