@@ -50,6 +50,13 @@ class RunningHost:
         async def close():
             self.server.close()
             await self.server.wait_closed()
+            # what is still running (a connection that arrived as the server closed, mid-handshake)
+            # ends here, not destroyed pending with the loop
+            rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in rest:
+                t.cancel()
+            if rest:
+                await asyncio.wait(rest, timeout=5)
 
         asyncio.run_coroutine_threadsafe(close(), self.loop).result(30)
         self.loop.call_soon_threadsafe(self.loop.stop)
