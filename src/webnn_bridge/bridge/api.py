@@ -153,9 +153,9 @@ class ML:
         go warm, so that the page's build() of one of them finds it ready, as after a reload, where
         a restarted host would read and load it on the build's path (MobileNetV2: about 10 ms,
         while the page's builder calls take 20 ms or more). Once a minute per group at most; only
-        with a disk cache; graphs of more than PREPARE_MAX_BYTES of constants are left out. What it prepares is what the
-        page's build would have made: a build that arrives meanwhile takes the same entries (the
-        compile cache compiles one graph once)."""
+        with a disk cache; graphs of more than PREPARE_MAX_BYTES of constants are left out. What it
+        prepares is what the page's build would have made: a build that arrives meanwhile takes the
+        same entries (the compile cache compiles one graph once)."""
         if not self.prepares or self.build_memo.directory is None or not ctx.cache_partition:
             return
         from .memo import memo_group

@@ -368,7 +368,6 @@ class Session:
         gid = self._new_id(self.graphs, h["graph"])
         if self.max_graphs is not None:
             _bound(self.graphs, self.max_graphs, "graphs", OperationError)
-        ctx.cache_partition = self.origin or ""
         missing = None
         try:
             missing = self._hold_named(h)
