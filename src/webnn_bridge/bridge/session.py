@@ -816,7 +816,7 @@ def _mostly_constants(h: dict, payload) -> bool:
     return payload is not None and 2 * used >= len(payload)
 
 
-WARM_UP_ORIGIN = "webnn-bridge:warm-up"  # the warm-up's session (benchmarks leave its build out)
+WARM_UP_ORIGIN = "webnn-bridge:warm-up"  # the warm-up's session's origin (its partition of the caches)
 
 
 def warm_up(ml: ML) -> list[str]:
