@@ -445,6 +445,25 @@ def test_the_warm_up_builds_and_runs_on_a_throwaway_host(tmp_path, monkeypatch):
     assert ml.budget.used == 0
 
 
+def test_a_host_starts_its_disk_threads_before_it_serves(tmp_path):
+    """ML.warm_up starts the disk caches' writers and prepare_recent's thread, so that no page's
+    build or createContext starts a thread (a few ms each on a busy machine); an ML that does not
+    prepare, or keeps no disk cache, starts none of them."""
+    threads = lambda ml: [w._thread for w in (ml.constant_store._writer, ml.build_memo._writer,  # noqa: E731
+                                               ml.compile_cache._writer)] + [ml._prepare_queue]
+    ml = _host(tmp_path / "a")
+    ml.prepares = True
+    assert threads(ml) == [None] * 4
+    ml.warm_up()
+    assert all(t is not None for t in threads(ml))
+    ml = _host(tmp_path / "b")
+    ml.warm_up()
+    assert ml._prepare_queue is None
+    ml = ML()
+    ml.warm_up()
+    assert ml.build_memo._writer is None and ml._prepare_queue is None
+
+
 def test_recent_lists_a_groups_newest_readable_entries_of_this_host(tmp_path):
     """BuildMemo.recent: a group's entries, newest first, at most n, within the age limit; a
     damaged entry or one of another host (its fingerprint) is left out; other groups never show."""

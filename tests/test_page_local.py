@@ -142,9 +142,9 @@ def test_the_model_the_page_gets_is_the_lowered_graph_and_runs():
         c.run({"x": x})
 
 
-def build_small(c: Client, ctx: int = 1, graph: int = 10):
+def build_small(c: Client, ctx: int = 1, graph: int = 10, **fields):
     return c.call({
-        "t": "build", "ctx": ctx, "graph": graph,
+        "t": "build", "ctx": ctx, "graph": graph, **fields,
         "inputs": [{"operand": 1, "name": "x", "desc": {"dataType": "float32", "shape": [4]}}],
         "constants": [{"operand": 2, "desc": {"dataType": "float32", "shape": [4]}, "part": 0}],
         "nodes": [{"op": "add", "args": [{"$operand": 1}, {"$operand": 2}, {}], "outputs": [3]}],
@@ -182,10 +182,11 @@ def test_the_host_offers_the_runtime_and_sends_the_model_to_a_page_that_can_run_
 
 
 def test_the_host_runs_a_page_graph_until_the_pages_runtime_has_started(ml):
-    """The page's first graph: build() does not wait for the runtime to start. The host compiles
-    the graph for itself (rehome, interim) and runs its dispatches until the page says it runs it
-    (inPage ok: the host lets its compile go) or cannot (not ok: the host keeps it, and the trace
-    records the build again, on the host)."""
+    """The page's first graph: build() does not wait for the runtime to start. Asked in the build
+    message (interim), the host also compiles the graph for itself, in the same message (a page
+    whose shim predates that asks with rehome), and runs its dispatches until the page says it
+    runs it (inPage ok: the host lets its compile go) or cannot (not ok: the host keeps it, and
+    the trace records the build again, on the host)."""
     events = []
     s = Session(ml, observer=lambda kind, facts: events.append((kind, facts.get("graph"))))
     c = Client(s)
@@ -199,14 +200,21 @@ def test_the_host_runs_a_page_graph_until_the_pages_runtime_has_started(ml):
         _, data = c.ok({"t": "readTensor", "tensor": 21})
         return out, np.frombuffer(bytes(data), np.float32).tolist()
 
-    for ok in (True, False):
+    for ok, in_build in ((True, True), (False, True), (True, False)):
         events.clear()
-        h, _ = reply(build_small(c))
-        assert "page" in h["ok"]
+        h, payload = reply(build_small(c, interim=True) if in_build else build_small(c))
+        assert "page" in h["ok"] and h["ok"]["devices"] == ["cpu"]  # the page's placement, its model:
+        assert ort.InferenceSession(bytes(payload), providers=["CPUExecutionProvider"])
         graph = s.graphs[10]
-        page_compiled = graph.compiled
-        reply_ok, _ = c.ok({"t": "rehome", "graph": 10, "interim": True})
-        assert reply_ok["devices"] == ["cpu"] and not graph.in_page
+        if in_build:
+            assert h["ok"]["interim"] is True
+            page_compiled = graph.page_held[0]
+        else:
+            assert "interim" not in h["ok"] and graph.in_page
+            page_compiled = graph.compiled
+            reply_ok, _ = c.ok({"t": "rehome", "graph": 10, "interim": True})
+            assert reply_ok["devices"] == ["cpu"]
+        assert not graph.in_page and graph.page_held[0] is page_compiled
         assert any("runs the graph until the page runs it" in r for r in graph.placement.reasons)
         assert run_on_host([1, 1, 1, 1]) == ([], [2, 3, 4, 5])
         host_compiled = graph.compiled
@@ -227,6 +235,34 @@ def test_the_host_runs_a_page_graph_until_the_pages_runtime_has_started(ml):
         h, _ = reply(c.call({"t": "inPage", "graph": 99, "ok": True}))
         assert h["t"] == "warning"
         c.call({"t": "destroyGraph", "graph": 10})
+
+
+def test_a_build_asking_for_an_interim_host_compile_that_fails_still_builds(ml, monkeypatch):
+    """Where the host cannot compile a page graph for itself, the build is not failed: its reply
+    leaves ``interim`` out (the shim then waits for the page's runtime) and the page's compile
+    stays; a graph on the host ignores the word."""
+    from webnn_bridge.bridge.api import MLContext
+    from webnn_bridge.ops.core import OperationError
+
+    session = Session(ml)
+    c = Client(session)
+    c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
+    real = MLContext.compile
+
+    def no_host_compile(self, ir, placement, *a, **k):
+        if placement.device.backend != "page":
+            raise OperationError("The graph could not be compiled.")
+        return real(self, ir, placement, *a, **k)
+
+    monkeypatch.setattr(MLContext, "compile", no_host_compile)
+    h, payload = reply(build_small(c, interim=True))
+    assert "page" in h["ok"] and "interim" not in h["ok"] and payload
+    graph = session.graphs[10]
+    assert graph.in_page and graph.page_held is None
+    monkeypatch.setattr(MLContext, "compile", real)
+    c.ok({"t": "createContext", "ctx": 2, "options": {}})  # no page offered: its graphs stay on the host
+    h, payload = reply(build_small(c, ctx=2, graph=11, interim=True))
+    assert "page" not in h["ok"] and "interim" not in h["ok"] and payload is None
 
 
 def test_a_page_that_does_not_say_so_gets_host_graphs(ml):
@@ -324,6 +360,45 @@ def test_a_restarted_host_reads_back_a_page_graphs_memo_entry(folder, tmp_path, 
     again, model_again, replays = build(host())
     assert "page" in again and replays == [] and model_again == model and lowered == [1]
     assert sorted(p.name for p in (tmp_path / "memo").iterdir()) == entries
+
+
+def test_a_restarted_host_prepares_both_compiles_of_a_page_graph(folder, tmp_path):
+    """A reloaded page's runtime has not started: its first build of a graph placed in the page
+    asks for the host's interim compile too. A restarted host prepares both (ML.prepare_recent)
+    when the page's context opens, so that build compiles nothing."""
+    import hashlib
+
+    from webnn_bridge.backends.cache import CompileCache
+
+    w = np.array([1, 2, 3, 4], np.float32).tobytes()
+
+    def host():
+        m = ML(compile_cache=CompileCache(tmp_path))
+        m.page_device = page_device(folder)
+        m.prepares = True
+        return m
+
+    def open_page(m):
+        s = Session(m, "http://a.test")
+        c = Client(s)
+        c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
+        return s, c
+
+    def build(s, c):
+        h, _ = reply(build_small(c, interim=True))
+        assert h["ok"]["interim"] is True
+        return s.graphs[10]
+
+    m = host()
+    build(*open_page(m))
+    assert m.flush_to_disk()
+    m = host()
+    s, c = open_page(m)
+    assert m.wait_prepared()
+    assert m.compile_cache.stats == {"compiled": 0, "memory": 0, "disk": 2}  # the page's model, the host's session
+    graph = build(s, c)
+    assert m.compile_cache.stats == {"compiled": 0, "memory": 2, "disk": 2}
+    assert graph.compiled.source == "memory" and graph.page_held[0].source == "memory"
 
 
 def test_the_page_device_is_not_in_the_inventory(ml):

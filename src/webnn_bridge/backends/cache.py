@@ -554,6 +554,11 @@ class CompileCache:
         with self._lock:
             self.optimized_stats["written"] += 1
 
+    def start_writing(self) -> None:
+        """Start its disk writer's thread now (ML.warm_up), not on a build's path."""
+        if self._writer is not None:
+            self._writer.start()
+
     def flush(self) -> None:
         """Wait until the optimized models and big artifacts queued so far are written (tests,
         shutdown)."""
@@ -606,11 +611,16 @@ class DiskWriter:
         self._lock = threading.Lock()
         self._disk_bytes: int | None = None  # on disk, as of the last listing plus what was written since
 
-    def put(self, path: Path, data: memoryview | bytes | Callable[[], bytes]) -> None:
+    def start(self) -> None:
+        """Start the writing thread (once): a host does before it serves, as starting a thread on a
+        build's path costs it milliseconds (the new thread takes the interpreter's lock first)."""
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
                 self._thread.start()
+
+    def put(self, path: Path, data: memoryview | bytes | Callable[[], bytes]) -> None:
+        self.start()
         self._queue.put((path, data))
 
     def names(self, folder: Path) -> set[str]:

@@ -169,12 +169,16 @@ class ML:
             if len(self._prepared) >= 1024:  # a long-lived host: only the groups prepared within the minute
                 self._prepared = {g: t for g, t in self._prepared.items() if now - t < PREPARE_EVERY_S}
             self._prepared[group] = now
-            if self._prepare_queue is None:
-                self._prepare_queue = queue.SimpleQueue()
-                threading.Thread(target=self._prepare_loop, args=(self._prepare_queue,), name="webnn-prepare",
-                                 daemon=True).start()
+            self._start_preparing()
             self._prepare_pending += 1
         self._prepare_queue.put((ctx, origin, group))
+
+    def _start_preparing(self) -> None:
+        """prepare_recent's thread, started once (by warm_up where this ML prepares)."""
+        if self._prepare_queue is None:
+            self._prepare_queue = queue.SimpleQueue()
+            threading.Thread(target=self._prepare_loop, args=(self._prepare_queue,), name="webnn-prepare",
+                             daemon=True).start()
 
     def wait_prepared(self, timeout_s: float = 10.0) -> bool:
         """Wait (at most ``timeout_s``) until prepare_recent has nothing left to do (tests)."""
@@ -205,8 +209,15 @@ class ML:
                 self.build_memo.put(key, hit)  # in memory: the page's build of it skips the disk
             if hit.size > PREPARE_MAX_BYTES:
                 continue
-            # warm in the compile cache (a graph the page runs: the model the page gets)
+            # warm in the compile cache (a graph the page runs: the model the page gets, and the
+            # host's compile that runs it until the page's runtime has started: a reloaded page's
+            # runtime has not)
             ctx.compile(hit.ir, hit.placement, hit.digest).close()
+            if hit.placement.device.backend == "page":
+                from webnn_bridge.policy import engine
+
+                host = engine.decide_build(ctx.decision, hit.ir, self.inventory, self.rules)
+                ctx.compile(hit.ir, host, hit.digest).close()
 
     @property
     def placeable(self) -> list[Device]:
@@ -237,9 +248,15 @@ class ML:
         return not writer.is_alive()
 
     def warm_up(self) -> None:
-        """Set up the runtimes of the inventory's devices once (a host does, before serving)."""
+        """Set up the runtimes of the inventory's devices and the disk caches' writers once (a host
+        does, before serving)."""
         if self.build_memo.directory is not None:
             self.memo_fingerprint()
+        for store in (self.constant_store, self.build_memo, self.compile_cache):
+            store.start_writing()
+        if self.prepares and self.build_memo.directory is not None:
+            with self._prepare_done:
+                self._start_preparing()
         names = {d.backend for d in self.inventory}
         for cls in all_backends():
             if cls.name in names:
@@ -744,7 +761,7 @@ class MLGraph:
         self.journal = None  # (crash journal, digest, device set) where the host keeps one
         self.accepted: set = set()  # input and output bindings dispatch() has checked (MLContext.dispatch)
         # (compiled, placement) of a graph placed in the page that the host runs until the page's
-        # runtime has started (Session.on_rehome with interim)
+        # runtime has started (a build or Session.on_rehome with interim)
         self.page_held: tuple | None = None
 
     @property

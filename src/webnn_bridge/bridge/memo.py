@@ -198,6 +198,11 @@ class BuildMemo:
         name = hashlib.blake2b(self._head(key), digest_size=32).hexdigest()
         return self.directory / (f"{group}-{name}" if group else name)
 
+    def start_writing(self) -> None:
+        """Start its disk writer's thread now (ML.warm_up), not on a build's path."""
+        if self._writer is not None:
+            self._writer.start()
+
     def flush(self) -> None:
         """Wait until every entry put so far is on disk (tests, shutdown)."""
         if self._writer is not None:
@@ -322,6 +327,11 @@ class ConstantStore:
             return None
         self._writer.used(path)
         return memoryview(raw)
+
+    def start_writing(self) -> None:
+        """Start its disk writer's thread now (ML.warm_up), not on a build's path."""
+        if self._writer is not None:
+            self._writer.start()
 
     def flush(self) -> None:
         """Wait until every constant put so far is on disk (tests, shutdown)."""

@@ -390,35 +390,57 @@ class Session:
 
     def _page_graph(self, h: dict, graph: MLGraph, **fields) -> Frame:
         """The reply for a graph the page runs (backends/page.py): its ONNX model as the payload,
-        and what the page's runtime calls its inputs and outputs."""
+        and what the page's runtime calls its inputs and outputs. A build that says ``interim``
+        (the page's runtime has not started yet) also gets the graph compiled for the host in the
+        same message, and ``interim: true`` where it was (see _run_interim)."""
         c = graph.compiled
         c = getattr(c, "compiled", c)  # the compile cache's shared entry (backends/cache.py)
         ok = protocol.encode_value({**fields, **placement_report(graph)})
         ok["page"] = {"inputs": c.in_map, "outputs": c.out_map, "disabledOptimizers": c.disabled_optimizers}
+        if h.get("interim") is True and self._run_interim(graph):
+            ok["interim"] = True
         return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": ok}, c.model)
+
+    def _run_interim(self, graph: MLGraph) -> bool:
+        """A graph placed in the page whose page has not started its runtime: compiled for the
+        host too, which runs it until the page says it runs it or cannot (on_inPage); the page's
+        compile is held until then. Whether the host can (where it cannot, the page's build
+        waits for its runtime)."""
+        try:
+            self._compile_without_page(graph, INTERIM_REASON)
+        except Exception as e:  # the page's build then waits for its runtime: not a failed build
+            log.debug("no interim host compile: %r", e)
+            return False
+        return True
+
+    def _compile_without_page(self, graph: MLGraph, reason: str) -> None:
+        """The graph compiled where the policy places it without the page; the page's compile
+        is held (interim) or closed."""
+        from webnn_bridge.policy import engine
+
+        ctx = graph.context
+        placement = engine.decide_build(ctx.decision, graph.ir, ctx.ml.inventory, ctx.ml.rules)
+        placement.reasons.append(reason)
+        compiled = ctx.compile(graph.ir, placement)
+        if reason == INTERIM_REASON:
+            graph.page_held = (graph.compiled, graph.placement)
+        else:
+            graph.compiled.close()
+        graph.compiled, graph.placement = compiled, placement
 
     def on_rehome(self, h, payload):  # noqa: N802
         """A graph placed in the page that the page does not run: compiled again where the policy
         places it without the page. ``interim``: the page's runtime is still starting (its first
         session in this page); the host runs the graph until the page says it runs it or cannot
-        (on_inPage), and keeps what the page placement needs until then."""
-        from webnn_bridge.policy import engine
-
+        (on_inPage), and keeps what the page placement needs until then (the shim asks this in
+        its build message instead: _page_graph)."""
         graph = self._graph(h["graph"])
         if not graph.in_page:
             return self._ok(h, **placement_report(graph))
         interim = h.get("interim") is True
-        ctx = graph.context
-        placement = engine.decide_build(ctx.decision, graph.ir, ctx.ml.inventory, ctx.ml.rules)
-        placement.reasons.append(INTERIM_REASON if interim else PAGE_FAILED_REASON)
-        compiled = ctx.compile(graph.ir, placement)
-        if interim:
-            graph.page_held = (graph.compiled, graph.placement)
-        else:
-            graph.compiled.close()
-        graph.compiled, graph.placement = compiled, placement
+        self._compile_without_page(graph, INTERIM_REASON if interim else PAGE_FAILED_REASON)
         if not interim:
-            self._observe("build", {"graph": graph, "context": ctx, "page": self.page})
+            self._observe("build", {"graph": graph, "context": graph.context, "page": self.page})
         return self._ok(h, **placement_report(graph))
 
     def on_inPage(self, h, payload):  # noqa: N802

@@ -1429,17 +1429,17 @@ const IMPL = {
         }
         const id = nextObjectId++;
         // whether this page runs the small graphs the host places in it (a host that serves the page
-        // runtime): when the host says this context's graphs may go there, the runtime starts
-        // loading now, beside the page's builder calls (a build placed in the page loads it anyway)
+        // runtime); the host says whether this context's graphs may go there (pageGraphs). The
+        // runtime loads when a graph placed in the page first starts there (startInPage): a
+        // module evaluated beside the page's builder calls delays them on a small machine
         const page = pageLocal(hostLink);
         const reply = await hostLink.request({ t: 'createContext', ctx: id, options: tagValue(conv.options, () => null), page });
-        if (page && reply.pageGraphs === true) pageRuntime(hostLink).catch(() => {});
         if (reply.constantsHeld === true) HASHER.start();  // constant() hashes its copies
         let resolveLost;
         const lost = new Promise((r) => { resolveLost = r; });
         const ctx = {
           id, link: hostLink, accelerated: reply.accelerated, limits: reply.limits, rules: contextRules(reply),
-          constantsHeld: reply.constantsHeld === true,
+          constantsHeld: reply.constantsHeld === true, pageGraphs: page && reply.pageGraphs === true,
           lost, resolveLost, isLost: false, graphs: new Set(), tensors: new Set(),
         };
         hostLink.contexts.add(ctx);
@@ -1674,23 +1674,22 @@ const IMPL = {
         const id = nextObjectId++;
         const release = releasedUploads(b.uploads);  // released by the host after this build
         if (release.length) g.message.release = release;
-        let reply = await c.link.buildRequest({ t: 'build', ctx: c.id, graph: id }, g.message, g.copies);
+        // a graph placed in the page before the page's runtime has started (its first session in
+        // this page: fetching, compiling and starting 14 MB of wasm takes a few hundred ms, which
+        // would delay build() and the page's first result): the host, asked in this message
+        // (`interim`), also compiles it for itself and runs it meanwhile; where it cannot, the
+        // build waits for the page's runtime after all
+        const header = { t: 'build', ctx: c.id, graph: id };
+        if (c.pageGraphs && !PAGE_ORT_WARM) header.interim = true;
+        let reply = await c.link.buildRequest(header, g.message, g.copies);
         for (const [uid, sha256] of Object.entries(reply.uploads || {})) {
           const copy = g.uploaded.get(uid);
           if (copy) copy.sha256 = sha256;
         }
         let page = null;
-        let later = null;  // a graph the host runs until the page's runtime has started (startInPage)
-        if (reply.page && !PAGE_ORT_WARM) {
-          // the runtime's first session in this page: fetching, compiling and starting 14 MB of
-          // wasm takes a few hundred ms, which would delay build() and the page's first result.
-          // The host runs the graph meanwhile (one host compile of a small graph); where it cannot,
-          // the build waits for the page's runtime after all
-          try {
-            await c.link.request({ t: 'rehome', graph: id, interim: true });
-            later = reply;
-          } catch (e) { /* below */ }
-        }
+        // a graph the host runs until the page's runtime has started (startInPage: the runtime
+        // loads then, all of its start in one place, never beside the page's builder calls)
+        const later = reply.page && reply.interim === true ? reply : null;
         if (reply.page && !later) {  // placed in the page (backends/page.py): its runtime runs it here
           try { page = await pageSession(c.link, reply); } catch (e) {
             console.warn(`webnn-bridge: this page could not run a graph placed in it (${e && e.message}); the host runs it.`);
