@@ -1039,12 +1039,15 @@ function pageRuntime(link) {
   }
   return PAGE_ORT;
 }
-async function pageSession(link, reply) {
-  const ort = await pageRuntime(link);
+// ``id``: the graph's, whose model the page asks for where the build's reply left it out (a graph
+// the host runs until the page's runtime has started): fetched while the runtime starts
+async function pageSession(link, reply, id) {
+  const model = reply.$payload || link.request({ t: 'pageModel', graph: id }).then((r) => r.$payload);
+  const [ort, bytes] = await Promise.all([pageRuntime(link), model]);
   const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
   const off = reply.page.disabledOptimizers || [];
   if (off.length) options.extra = { optimization: { disable_specified_optimizers: off.join(',') } };
-  const session = await ort.InferenceSession.create(reply.$payload, options);
+  const session = await ort.InferenceSession.create(bytes, options);
   PAGE_ORT_WARM = true;  // the runtime is started: later sessions take a few ms
   return { ort, session, inputs: reply.page.inputs, outputs: reply.page.outputs };
 }
@@ -1059,15 +1062,16 @@ function startInPage(g) {
   g.later = null;
   const gone = () => g.destroyed || g.rec.destroyed || c.isLost;
   if (gone()) return (g.settled = Promise.resolve(false));
-  g.settled = pageSession(c.link, reply).then((p) => {
+  g.settled = pageSession(c.link, reply, g.id).then((p) => {
     if (gone()) { p.session.release(); return false; }
     g.page = p;
     g.rec.page = p;
     c.link.send({ t: 'inPage', graph: g.id, ok: true });
     return true;
   }, (e) => {
+    if (gone()) return false;  // destroyed meanwhile: nothing to run, nothing to say
     console.warn(`webnn-bridge: this page could not run a graph placed in it (${e && e.message}); the host runs it.`);
-    if (!gone()) c.link.send({ t: 'inPage', graph: g.id, ok: false });
+    c.link.send({ t: 'inPage', graph: g.id, ok: false });
     return false;
   });
   return g.settled;
@@ -1691,7 +1695,7 @@ const IMPL = {
         // loads then, all of its start in one place, never beside the page's builder calls)
         const later = reply.page && reply.interim === true ? reply : null;
         if (reply.page && !later) {  // placed in the page (backends/page.py): its runtime runs it here
-          try { page = await pageSession(c.link, reply); } catch (e) {
+          try { page = await pageSession(c.link, reply, id); } catch (e) {
             console.warn(`webnn-bridge: this page could not run a graph placed in it (${e && e.message}); the host runs it.`);
             reply = await c.link.request({ t: 'rehome', graph: id });
           }
