@@ -77,11 +77,17 @@ def test_digest_ignores_operand_ids_but_not_content(ort_devices):
 def test_disk_cache_survives_a_restart_and_rebuilds_corrupt_entries(ort_devices, tmp_path, monkeypatch):
     # the artifact's path alone (ONNX Runtime's optimized model, kept beside it, is tested in test_ort_optimized.py)
     monkeypatch.setattr(OnnxRuntimeBackend, "optimized_token", lambda self, graph, device: None)
-    g = _build(_ctx(ort_devices, CompileCache(tmp_path)), W)
+    def host():  # a new host process: empty memory (what it writes is on disk once flushed)
+        cache = CompileCache(tmp_path)
+        return _ctx(ort_devices, cache), cache
+
+    ctx, cache = host()
+    g = _build(ctx, W)
     assert g.compiled.source == "compiled"
+    cache.flush()  # written after the build, off its path
     files = list(tmp_path.glob("*.wnc"))
     assert len(files) == 1
-    restarted = _ctx(ort_devices, CompileCache(tmp_path))  # a new host process: empty memory
+    restarted, _ = host()
     g = _build(restarted, W)
     assert g.compiled.source == "disk"
     np.testing.assert_allclose(_run(restarted, g, X), WANT)
@@ -89,14 +95,17 @@ def test_disk_cache_survives_a_restart_and_rebuilds_corrupt_entries(ort_devices,
     raw = bytearray(files[0].read_bytes())
     raw[-20] ^= 0xFF
     files[0].write_bytes(bytes(raw))
-    again = _ctx(ort_devices, CompileCache(tmp_path))
+    again, cache = host()
     g = _build(again, W)
     assert g.compiled.source == "compiled"
     np.testing.assert_allclose(_run(again, g, X), WANT)
+    cache.flush()
     # truncated: ignored and rewritten as well
     files[0].write_bytes(files[0].read_bytes()[:10])
-    assert _build(_ctx(ort_devices, CompileCache(tmp_path)), W).compiled.source == "compiled"
-    assert _build(_ctx(ort_devices, CompileCache(tmp_path)), W).compiled.source == "disk"
+    ctx, cache = host()
+    assert _build(ctx, W).compiled.source == "compiled"
+    cache.flush()
+    assert _build(host()[0], W).compiled.source == "disk"
 
 
 def test_disk_cache_is_bounded(ort_devices, tmp_path):

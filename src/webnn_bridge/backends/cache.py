@@ -52,7 +52,6 @@ MAGIC = b"webnn-bridge compile cache 1\n"
 OPTIMIZED_MAGIC = b"webnn-bridge optimized model 1\n"
 DIGEST_BYTES = 32
 ENTRY_SUFFIXES = (".wnc", ".ortm", ".ortd")  # artifact; optimized model, its data
-WRITE_LATER_BYTES = 256 << 10  # a bigger artifact is written by a low-priority thread after its build
 OPTIMIZE_PENDING = 8  # at most this many optimized models waiting to be written, per cache
 OPTIMIZE_AFTER_S = 0.1  # an optimized model is written no sooner after its build
 
@@ -448,13 +447,9 @@ class CompileCache:
             return backend.compile(ir, device), None
         artifact = backend.artifact(ir, device)
         compiled = backend.load_artifact(artifact, ir, device)
-        if len(artifact) > WRITE_LATER_BYTES:  # the build's reply does not wait for the disk
-            self._writer.put(path, lambda: checked(MAGIC, artifact))
-            return compiled, artifact
-        try:
-            self._store(path, artifact)
-        except OSError as e:  # a full or read-only disk only costs the next build
-            log.warning("cannot write the compile cache: %s", e)
+        # the build's reply does not wait for the disk (nor for listing the folder to trim it: a
+        # small graph's first build spent 1 to 2 ms of its 4 there)
+        self._writer.put(path, lambda: checked(MAGIC, artifact))
         return compiled, artifact
 
     def _store(self, path: Path, artifact: bytes, magic: bytes = MAGIC) -> None:
