@@ -369,11 +369,7 @@ def test_a_restarted_host_prepares_both_compiles_of_a_page_graph(folder, tmp_pat
     """A reloaded page's runtime has not started: its first build of a graph placed in the page
     asks for the host's interim compile too. A restarted host prepares both (ML.prepare_recent)
     when the page's context opens, so that build compiles nothing."""
-    import hashlib
-
     from webnn_bridge.backends.cache import CompileCache
-
-    w = np.array([1, 2, 3, 4], np.float32).tobytes()
 
     def host():
         m = ML(compile_cache=CompileCache(tmp_path))
