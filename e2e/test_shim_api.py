@@ -232,6 +232,32 @@ def test_context_options_are_checked(page, host):
     assert r == {"badPolicy": "TypeError", "fallback": True, "notAccel": False, "legacy": True, "badLegacy": "TypeError"}
 
 
+def test_later_contexts_share_the_first_ones_rules(page, host, monkeypatch):
+    """A page's later contexts of the same profile get their limits and rules as a key the page
+    holds (createContext's rulesKnown): they report the same opSupportLimits() and their builders
+    refuse what the first's refuse, with the same errors."""
+    from webnn_bridge.bridge.session import Session
+
+    known = []
+    real = Session.on_createContext
+    monkeypatch.setattr(Session, "on_createContext", lambda s, h, p: known.append(h.get("rulesKnown")) or real(s, h, p))
+    r = run(
+        page,
+        host,
+        """
+        const ctxs = [ctx, await navigator.ml.createContext(), await navigator.ml.createContext({powerPreference: 'low-power'})];
+        const limits = ctxs.map((c) => JSON.stringify(c.opSupportLimits()));
+        const refused = ctxs.map((c) => {
+          const bb = new MLGraphBuilder(c);
+          return [errName(() => bb.add(bb.input('a', f32([2, 3])), bb.input('b', f32([4])))),
+                  errName(() => bb.conv2d(bb.input('x', f32([1, 2, 3])), bb.input('w', f32([1, 2, 3, 3]))))];
+        });
+        return {same: limits.every((l) => l === limits[0]), refused};""",
+    )
+    assert r == {"same": True, "refused": [["TypeError", "TypeError"]] * 3}
+    assert known[0] == [] and all(k and len(k) == 1 for k in known[1:])
+
+
 def test_dedicated_worker_with_import_scripts(page, host):
     page.goto(f"{host.url}/basic.html")
     r = page.evaluate(

@@ -243,6 +243,28 @@ def test_create_context_replies_share_nothing_a_caller_can_change(ml):
     assert s.contexts[2].opSupportLimits() == s.contexts[1].opSupportLimits()
 
 
+def test_a_page_holding_a_contexts_rules_gets_their_key_alone(ml):
+    """A page's later contexts name the keys of the limits and rules it holds (rulesKnown): a context
+    of a known profile gets the key alone, one of another profile (or an unknown key) everything."""
+    s = Session(ml)
+    c = Client(s)
+    first, _ = c.ok({"t": "createContext", "ctx": 1})
+    key = first["rulesKey"]
+    assert isinstance(key, str) and first["rules"] and first["limits"]
+    again, _ = c.ok({"t": "createContext", "ctx": 2, "rulesKnown": [key]})
+    assert again["rulesKey"] == key and "rules" not in again and "limits" not in again
+    assert s.contexts[2].opSupportLimits() == s.contexts[1].opSupportLimits()
+    other, _ = c.ok({"t": "createContext", "ctx": 3, "rulesKnown": ["0" * 20, 5, None]})
+    assert other["rulesKey"] == key and other["rules"] == first["rules"] and other["limits"] == first["limits"]
+    # every canonical profile has a key of its own
+    from webnn_bridge.bridge.wire import context_wire_key
+    from webnn_bridge.policy.privacy import canonical_profiles
+
+    profiles = canonical_profiles()
+    assert len(profiles) > 1 and len({context_wire_key(p) for p in profiles}) == len(profiles)
+    assert key in {context_wire_key(p) for p in profiles}
+
+
 def test_close_loses_every_context(ml):
     s = Session(ml)
     c = Client(s)

@@ -38,6 +38,17 @@ def context_wire(profile: CanonicalProfile) -> dict:
     return {"limits": protocol.encode_value(profile_limits(profile)), "rules": rules_wire(profile.caps)}
 
 
+@by_identity()
+def context_wire_key(profile: CanonicalProfile) -> str:
+    """A short digest of context_wire(profile): a page that holds its rules under this key (from an
+    earlier context of the same link) gets the key alone, not the 54 KB again."""
+    import hashlib
+    import json
+
+    text = json.dumps(context_wire(profile), sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+
+
 def rules_wire(caps: Capabilities) -> dict:
     """A context's capabilities as the shim's translated rules read them (bridge/api.py
     _check_capabilities): per op and operand the data types, rank range and "same as" link."""

@@ -554,6 +554,7 @@ class HostLink {
     this.token = null;
     this.closed = false;
     this.contexts = new Set();
+    this.contextRules = new Map();  // createContext's reply key -> {limits, rules} (contextRules), shared by contexts
     this.queue = [];  // frames waiting for the next flush(), in order
     this.flushing = false;
     this.rawFor = null;  // a reply whose raw payload is the next binary frame (protocol.py)
@@ -1441,12 +1442,19 @@ const IMPL = {
         // runtime loads when a graph placed in the page first starts there (startInPage): a
         // module evaluated beside the page's builder calls delays them on a small machine
         const page = pageLocal(hostLink);
-        const reply = await hostLink.request({ t: 'createContext', ctx: id, options: tagValue(conv.options, () => null), page });
+        // the limits and rules of a context like an earlier one of this link come as their key alone
+        const rulesKnown = Array.from(hostLink.contextRules.keys()).slice(-8);
+        const reply = await hostLink.request({ t: 'createContext', ctx: id, options: tagValue(conv.options, () => null), page, rulesKnown });
+        let shared = reply.rules === undefined ? hostLink.contextRules.get(reply.rulesKey) : undefined;
+        if (!shared) {
+          shared = { limits: reply.limits, rules: contextRules(reply) };  // read only, by every context that shares them
+          if (typeof reply.rulesKey === 'string') hostLink.contextRules.set(reply.rulesKey, shared);
+        }
         if (reply.constantsHeld === true) HASHER.start();  // constant() hashes its copies
         let resolveLost;
         const lost = new Promise((r) => { resolveLost = r; });
         const ctx = {
-          id, link: hostLink, accelerated: reply.accelerated, limits: reply.limits, rules: contextRules(reply),
+          id, link: hostLink, accelerated: reply.accelerated, limits: shared.limits, rules: shared.rules,
           constantsHeld: reply.constantsHeld === true, pageGraphs: page && reply.pageGraphs === true,
           lost, resolveLost, isLost: false, graphs: new Set(), tensors: new Set(),
         };
