@@ -342,8 +342,8 @@ class Session:
         # a restarted host prepares what contexts like this one of this origin built last (their
         # memo entries and compiled sessions), beside the page's builder calls
         self.ml.prepare_recent(ctx, self.origin or "")
-        # whether the page's runtime may get this context's graphs (then the shim loads it now,
-        # beside the page's builder calls; a context whose kind the [page] rules leave out never needs it)
+        # whether the page's runtime may get this context's graphs (then the shim asks, in a build
+        # placed in the page before its runtime has started, for the host's interim compile too)
         from webnn_bridge.policy import engine
 
         page_graphs = ctx.page_local and engine.page_context_refusal(ctx.decision, self.ml.rules or engine.default_rules()) is None
@@ -423,22 +423,26 @@ class Session:
         compile is held until then. Whether the host can (where it cannot, the page's build
         waits for its runtime)."""
         try:
-            self._compile_without_page(graph, INTERIM_REASON)
-        except Exception as e:  # the page's build then waits for its runtime: not a failed build
-            log.debug("no interim host compile: %r", e)
+            self._compile_without_page(graph, interim=True)
+        except WebNNError as e:  # the page's build then waits for its runtime: not a failed build
+            log.debug("no interim host compile: %s", e)
+            return False
+        except Exception:  # the same for the page; the details stay in the host's log
+            log.exception("the interim host compile of a page graph failed")
             return False
         return True
 
-    def _compile_without_page(self, graph: MLGraph, reason: str) -> None:
+    def _compile_without_page(self, graph: MLGraph, interim: bool) -> None:
         """The graph compiled where the policy places it without the page; the page's compile
-        is held (interim) or closed."""
+        is held (``interim``: until the page says whether it runs it) or closed. Nothing changes
+        where the compile fails."""
         from webnn_bridge.policy import engine
 
         ctx = graph.context
         placement = engine.decide_build(ctx.decision, graph.ir, ctx.ml.inventory, ctx.ml.rules)
-        placement.reasons.append(reason)
+        placement.reasons.append(INTERIM_REASON if interim else PAGE_FAILED_REASON)
         compiled = ctx.compile(graph.ir, placement)
-        if reason == INTERIM_REASON:
+        if interim:
             graph.page_held = (graph.compiled, graph.placement)
         else:
             graph.compiled.close()
@@ -454,7 +458,7 @@ class Session:
         if not graph.in_page:
             return self._ok(h, **placement_report(graph))
         interim = h.get("interim") is True
-        self._compile_without_page(graph, INTERIM_REASON if interim else PAGE_FAILED_REASON)
+        self._compile_without_page(graph, interim)
         if not interim:
             self._observe("build", {"graph": graph, "context": graph.context, "page": self.page})
         return self._ok(h, **placement_report(graph))
