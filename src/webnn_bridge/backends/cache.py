@@ -282,7 +282,24 @@ class SharedCompiled(Compiled):
             self._cache._release(self._entry)
 
 
-class CompileCache:
+class DiskBacked:
+    """A cache whose disk copies a DiskWriter (``_writer``, None without a folder) writes off the
+    callers' path."""
+
+    _writer: DiskWriter | None = None
+
+    def start_writing(self) -> None:
+        """Start the disk writer's thread now (ML.warm_up), not on a build's path."""
+        if self._writer is not None:
+            self._writer.start()
+
+    def flush(self) -> None:
+        """Wait until everything put so far is on disk (tests, shutdown)."""
+        if self._writer is not None:
+            self._writer.flush()
+
+
+class CompileCache(DiskBacked):
     """``warm_entries`` / ``warm_bytes``: the most sessions nobody uses that stay warm, and what they
     may hold together (held_bytes: constants and runtime memory); ``idle_bytes``: what they may
     keep once the host has no page (trim); ``pressure``: whether the machine runs short of memory
@@ -309,7 +326,7 @@ class CompileCache:
         # what was compiling when a runtime crashed the process (backends/crash_journal.py): on disk
         # beside the cache, so that it outlives the crash
         self.journal = None
-        # big artifacts (a page graph's model, constants inside) are written off the build's path
+        # artifacts are written off the build's path
         self._writer = DiskWriter("webnn-compile", self._entries, max_disk_bytes) if self.directory is not None else None
         if self.directory is not None:
             OPTIMIZER.start()  # now, not on a build's path
@@ -549,16 +566,10 @@ class CompileCache:
         with self._lock:
             self.optimized_stats["written"] += 1
 
-    def start_writing(self) -> None:
-        """Start its disk writer's thread now (ML.warm_up), not on a build's path."""
-        if self._writer is not None:
-            self._writer.start()
-
     def flush(self) -> None:
-        """Wait until the optimized models and big artifacts queued so far are written (tests,
+        """Wait until the artifacts and optimized models queued so far are written (tests,
         shutdown)."""
-        if self._writer is not None:
-            self._writer.flush()
+        super().flush()
         with self._optimized_idle:
             self._optimized_idle.wait_for(lambda: not self._optimizing)
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from webnn_bridge.backends.cache import (
+    DiskBacked,
     DiskWriter,
     checked,
     memory_pressure,
@@ -72,7 +73,7 @@ def memo_group(partition: str, context_key: str) -> str:
 IDLE_BYTES = 16 << 20
 
 
-class BuildMemo:
+class BuildMemo(DiskBacked):
     """Validated builds by build_key, in memory (bounded LRU) and, with a ``directory``, on disk
     (``put`` takes the bytes to write as a function, run off the build's path; ``recall`` reads
     them back for a key the memory lacks). ``fingerprint()``: what besides a message decides its
@@ -198,18 +199,8 @@ class BuildMemo:
         name = hashlib.blake2b(self._head(key), digest_size=32).hexdigest()
         return self.directory / (f"{group}-{name}" if group else name)
 
-    def start_writing(self) -> None:
-        """Start its disk writer's thread now (ML.warm_up), not on a build's path."""
-        if self._writer is not None:
-            self._writer.start()
 
-    def flush(self) -> None:
-        """Wait until every entry put so far is on disk (tests, shutdown)."""
-        if self._writer is not None:
-            self._writer.flush()
-
-
-class ConstantStore:
+class ConstantStore(DiskBacked):
     """Constant bytes pages uploaded, by (origin, SHA-256), verified on upload: a page that builds
     again (a rebuild, a reload) sends the digests and uploads only what the host lacks. Bounded
     LRU by bytes. Partitioned by origin: a page never learns what another origin uploaded.
@@ -327,16 +318,6 @@ class ConstantStore:
             return None
         self._writer.used(path)
         return memoryview(raw)
-
-    def start_writing(self) -> None:
-        """Start its disk writer's thread now (ML.warm_up), not on a build's path."""
-        if self._writer is not None:
-            self._writer.start()
-
-    def flush(self) -> None:
-        """Wait until every constant put so far is on disk (tests, shutdown)."""
-        if self._writer is not None:
-            self._writer.flush()
 
 
 def verified_part(header: dict, payload, item: dict) -> memoryview:
