@@ -43,7 +43,8 @@ import numpy as np
 
 from webnn_bridge.ops.graph import GraphIR, is_ref
 
-from .base import Backend, Compiled, Device
+from .base import Backend, Compiled, Device, graph_work_bytes
+from .compiler import COMPILER
 from .crash_journal import CrashJournal, runtime_token
 
 log = logging.getLogger("webnn_bridge.cache")
@@ -343,7 +344,7 @@ class CompileCache(DiskBacked):
         if token is None:
             ir.load_constants()  # a failure to get them is not the backend's to report
             with self._journaled(backend, ir, device, digest):
-                return backend.compile(ir, device)
+                return _on_compile_thread(lambda: backend.compile(ir, device), ir)
         digest = digest or graph_digest(ir)
         key = _hasher()
         key.update(repr((partition, token)).encode())
@@ -450,7 +451,7 @@ class CompileCache(DiskBacked):
             return None
         try:
             artifact = read_checked(path, MAGIC)
-            compiled = backend.load_artifact(artifact, ir, device)
+            compiled = _on_compile_thread(lambda: backend.load_artifact(artifact, ir, device), ir)
         except Exception as e:  # a corrupt entry is rebuilt, never fatal
             log.warning("ignoring unreadable compile cache entry %s: %s", path.name, e)
             path.unlink(missing_ok=True)
@@ -461,9 +462,9 @@ class CompileCache(DiskBacked):
     def _build(self, backend: Backend, ir: GraphIR, device: Device, key: str) -> tuple[Compiled, bytes | None]:
         path = self._path(key)
         if path is None:
-            return backend.compile(ir, device), None
+            return _on_compile_thread(lambda: backend.compile(ir, device), ir), None
         artifact = backend.artifact(ir, device)
-        compiled = backend.load_artifact(artifact, ir, device)
+        compiled = _on_compile_thread(lambda: backend.load_artifact(artifact, ir, device), ir)
         # the build's reply does not wait for the disk (nor for listing the folder to trim it: a
         # small graph's first build spent 1 to 2 ms of its 4 there)
         self._writer.put(path, lambda: checked(MAGIC, artifact))
@@ -503,7 +504,7 @@ class CompileCache(DiskBacked):
             body = read_checked(model_path, OPTIMIZED_MAGIC)
             if struct.unpack_from("<QQ", body) != data_check(data_path):
                 raise ValueError("its data file does not match")
-            compiled = backend.load_optimized(body[16:], self.directory, ir, device)
+            compiled = _on_compile_thread(lambda: backend.load_optimized(body[16:], self.directory, ir, device), ir)
         except Exception as e:  # an optimization only: the artifact's path serves the build
             log.debug("ignoring optimized model %s: %s", model_path.name, e)
             self._unlink_optimized(okey)
@@ -572,6 +573,11 @@ class CompileCache(DiskBacked):
         super().flush()
         with self._optimized_idle:
             self._optimized_idle.wait_for(lambda: not self._optimizing)
+
+
+def _on_compile_thread(compile: Callable[[], Compiled], ir: GraphIR) -> Compiled:
+    """A backend's compile of ``ir``, where its memory is faulted in already (backends/compiler.py)."""
+    return COMPILER.run(compile, graph_work_bytes(ir))
 
 
 def data_check(path: Path) -> tuple[int, int]:

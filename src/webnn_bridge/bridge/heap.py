@@ -4,23 +4,7 @@ and calls idle() when no page is left."""
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import functools
-import sys
-
-
-@functools.cache
-def _malloc_trim():
-    """glibc's malloc_trim, None elsewhere (musl, macOS, Windows)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return libc.malloc_trim
-    except (OSError, AttributeError):
-        return None
-
+from webnn_bridge.backends.compiler import COMPILER, glibc
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc malloc.h)
 MMAP_THRESHOLD_BYTES = 2 << 20
@@ -37,14 +21,11 @@ def tune_malloc() -> bool:
     space at its top (glibc's default, 128 KiB, once the threshold is set): such short-lived buffers
     reuse the same pages instead of faulting fresh ones in each time (a 16 MiB read sent 32 MiB of
     fresh pages through the kernel). idle() still gives all of it back. Whether it could."""
-    if _malloc_trim() is None:
+    libc = glibc()
+    if libc is None:
         return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)) and bool(
-            libc.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES))
-    except (OSError, AttributeError):
-        return False
+    return bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)) and bool(
+        libc.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES))
 
 
 def big_buffer(n: int):
@@ -64,11 +45,13 @@ def big_buffer(n: int):
 
 def trim_heap() -> bool:
     """Hand the C heap's free memory back to the OS (glibc keeps the free space of its heaps,
-    fragmented by runtimes' small allocations, for the process). Whether it could."""
-    trim = _malloc_trim()
-    if trim is None:
+    fragmented by runtimes' small allocations, for the process; the compile thread's reserve goes
+    too: backends/compiler.py). Whether it could."""
+    libc = glibc()
+    if libc is None:
         return False
-    trim(0)
+    libc.malloc_trim(0)
+    COMPILER.cold()
     return True
 
 

@@ -43,6 +43,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from webnn_bridge.backends.compiler import COMPILER
 from webnn_bridge.ops.core import WebNNError
 
 from . import landing, protocol, shim, static, tls
@@ -761,6 +762,7 @@ class Host:
         if self.config.own_process:
             tune_gc()
             tune_malloc()
+            COMPILER.start()  # big graphs' compiles, out of a reserve of faulted-in memory (on glibc)
         quiet_memory_errors()
         self.server = await serve(
             self.handler,

@@ -1,0 +1,185 @@
+"""The compile thread: backends' sessions for big graphs are created on one long-lived thread whose
+C heap holds a reserve of memory already faulted in.
+
+A runtime creating a session touches tens of MiB of memory it has just allocated: ONNX Runtime's
+session of MobileNetV2 (13.3 MiB of weights) reorders and packs them, about 40 MiB in all. The
+first time a process does so, each page of that memory is a page fault: about 10,000 of them, 25
+of the session's 27 ms on the 2-core VM (a fault costs 1.5 to 2.5 us in a virtual machine), and
+again later wherever the heap gave its free memory back. A session created where the memory is
+already faulted in took 9 to 10 ms (the same model, in process, 14 faults).
+
+glibc's malloc serves each thread from an arena of its own (up to 8 arenas per core; beyond that
+threads share them, and a shared arena's reserve serves whoever allocates first), so such a reserve
+only helps the thread it was made on: hence one thread for these compiles, started by a host that
+owns its process (bridge/server.py, beside tune_malloc). The reserve is made there ahead of the
+need (``warm_soon``: the session asks when a page opens a context whose builds will compile, while
+the page makes its builder calls), as RESERVE_BYTES of chunks below the heap's mmap threshold
+(bridge/heap.py's tune_malloc), touched and freed, with a small fence kept allocated above the
+first ones so that they merge into one free chunk that is not the heap's top: free() trims a
+heap's top beyond its trim threshold, never a chunk inside it. The next compile's allocations are
+carved out of it. What a compile leaves free stays in the arena until the host trims its heap (a
+page leaves: bridge/heap.py trim_heap hands every free chunk back to the OS, the reserve included;
+``cold``), and the next such context makes it again.
+
+Threads at a background priority (the host's prepare thread, which compiles a restarted host's
+recent graphs while a page makes its builder calls) keep their compiles and their priority. A
+compile asked for while the thread is busy (another page's compile, or the reserve being made)
+runs on the caller's thread as before: nothing ever waits for the thread. Only graphs with at
+least HOP_MIN_BYTES of work go there (a small graph's few faults are not worth the hand-off).
+Elsewhere than glibc (musl, macOS, Windows) there is no reserve, and compiles stay on the caller's
+thread."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import logging
+import os
+import queue
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+log = logging.getLogger("webnn_bridge.compiler")
+
+RESERVE_ENV = "WEBNN_BRIDGE_COMPILE_RESERVE_MB"  # the reserve's size in MiB; 0: no compile thread
+RESERVE_BYTES = 48 << 20  # MobileNetV2's session used about 40 MiB (see above)
+CHUNK_BYTES = 1 << 20  # below bridge/heap.py's mmap threshold (2 MiB): carved from the thread's heap
+HOP_MIN_BYTES = 1 << 20  # graphs with less work (constants + values) compile on the caller's thread
+
+
+@functools.cache
+def glibc():
+    """The C library when it is glibc on Linux (malloc_trim, mallopt, the arenas described
+    above), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim  # noqa: B018 (glibc's own: musl has none)
+    except (OSError, AttributeError):
+        return None
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    return libc
+
+
+def reserve_bytes() -> int:
+    """RESERVE_BYTES, or WEBNN_BRIDGE_COMPILE_RESERVE_MB (a whole number of MiB) where set."""
+    value = os.environ.get(RESERVE_ENV, "").strip()
+    if not value:
+        return RESERVE_BYTES
+    try:
+        return max(0, int(value)) << 20
+    except ValueError:
+        log.warning("%s=%r is not a whole number of MiB; using %d", RESERVE_ENV, value, RESERVE_BYTES >> 20)
+        return RESERVE_BYTES
+
+
+class CompileThread:
+    """One thread for big graphs' compiles (``run``), with its heap's reserve (``warm_soon``)."""
+
+    def __init__(self, reserve: int | None = None):
+        self.reserve = reserve_bytes() if reserve is None else reserve
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._busy = threading.Lock()  # taken by whoever hands the thread a job, released when it is done
+        self._start_lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._fence: int | None = None  # the allocation kept above the reserve (never freed)
+        self.warm = False  # the reserve is made and no compile has used it since
+        self._trims = 0  # how many times the heap was trimmed (cold): a reserve made meanwhile goes too
+        self.stats: Counter = Counter()  # "thread", "caller" (compiles), "warmed"
+
+    @property
+    def enabled(self) -> bool:
+        return self.reserve > 0 and glibc() is not None
+
+    def start(self) -> None:
+        """Start the thread (once): a host does before it serves."""
+        if not self.enabled:
+            return
+        with self._start_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, name="webnn-compile", daemon=True)
+                self._thread.start()
+
+    def run(self, fn: Callable[[], Any], work_bytes: int) -> Any:
+        """``fn()`` (a backend's compile of a graph with ``work_bytes`` of constants and values): on
+        the compile thread when it is started and free and the graph is big enough, else here.
+        Its result or its exception, either way."""
+        if (self._thread is None or work_bytes < HOP_MIN_BYTES or threading.current_thread() is self._thread
+                or _background() or not self._busy.acquire(blocking=False)):
+            self.stats["caller"] += 1
+            return fn()
+        done: Future = Future()
+        self._jobs.put((fn, done))
+        return done.result()
+
+    def warm_soon(self) -> bool:
+        """Have the thread make its reserve, unless it is made or the thread is busy (the caller
+        asks only when the machine is not short of memory). Whether it was asked to."""
+        if self._thread is None or self.warm or not self._busy.acquire(blocking=False):
+            return False
+        self._jobs.put((None, self._trims))
+        return True
+
+    def cold(self) -> None:
+        """The heap's free memory went back to the OS (malloc_trim): the reserve is gone with it
+        (one being made now is given back when made)."""
+        self._trims += 1
+        self.warm = False
+
+    def _serve(self) -> None:
+        while True:
+            fn, arg = self._jobs.get()  # a compile and its future, or None and cold()'s count
+            try:
+                if fn is None:
+                    self._make_reserve(arg)
+                else:
+                    self.warm = False  # whatever the compile leaves, the reserve is (partly) used
+                    self.stats["thread"] += 1
+                    try:
+                        arg.set_result(fn())
+                    except BaseException as e:  # the caller raises it
+                        arg.set_exception(e)
+            except Exception:  # never ends the thread
+                log.exception("the compile thread's job failed")
+            finally:
+                del fn, arg
+                self._busy.release()
+
+    def _make_reserve(self, trims: int) -> None:
+        """``trims``: cold()'s count when this reserve was asked for."""
+        libc = glibc()
+        n = self.reserve // CHUNK_BYTES
+        chunks = [libc.malloc(CHUNK_BYTES) for _ in range(n)]
+        if self._fence is None:  # above the first reserve's chunks: they are the arena's newest
+            self._fence = libc.malloc(64)
+        for c in chunks:
+            if c:
+                ctypes.memset(c, 0, CHUNK_BYTES)
+        for c in chunks:
+            libc.free(c)
+        if self._trims != trims:  # the host gave its free memory back while this was made: so does it
+            libc.malloc_trim(0)
+            return
+        self.warm = True
+        self.stats["warmed"] += 1
+
+
+def _background() -> bool:
+    """Whether the calling thread runs at a lower priority than normal (Linux: nice is per thread)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) > 0
+    except OSError:
+        return False
+
+
+COMPILER = CompileThread()
