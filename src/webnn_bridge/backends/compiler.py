@@ -12,8 +12,10 @@ glibc's malloc serves each thread from an arena of its own (up to 8 arenas per c
 threads share them, and a shared arena's reserve serves whoever allocates first), so such a reserve
 only helps the thread it was made on: hence one thread for these compiles, started by a host that
 owns its process (bridge/server.py, beside tune_malloc). The reserve is made there ahead of the
-need (``warm_soon``: the session asks when a page opens a context whose builds will compile, while
-the page makes its builder calls), as RESERVE_BYTES of chunks below the heap's mmap threshold
+need (``warm_soon``: the session asks when a page of an origin whose constants the host does not
+hold opens a context, as its first build will compile, while the page makes its builder calls;
+asking at a multi-model app's later contexts too cost its models' start-up more than it saved on
+two cores), as RESERVE_BYTES of chunks below the heap's mmap threshold
 (bridge/heap.py's tune_malloc), touched and freed, with a small fence kept allocated above the
 first ones so that they merge into one free chunk that is not the heap's top: free() trims a
 heap's top beyond its trim threshold, never a chunk inside it. The next compile's allocations are

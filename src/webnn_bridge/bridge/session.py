@@ -153,7 +153,6 @@ class Session:
         self.held: dict[str, memoryview] = {}  # constants held for the build being handled
         self.uploads: dict[int, Upload] = {}  # constants uploaded before their build (on_putConstant)
         self.sent_errors = 0
-        self.compiled_big = False  # a build of this page compiled on the compile thread (backends/compiler.py)
         self._raw_for: dict | None = None  # a message waiting for its raw payload (the next message)
         # the only page connected to the host (the server says): its dispatches of graphs that
         # ran in under ALONE_DISPATCH_MS count as quick (no thread hop there and back)
@@ -341,10 +340,9 @@ class Session:
         # hashes its constants and uploads only what the host lacks, else it uploads them as it
         # copies them, unhashed (this origin's own partition: nothing about other origins)
         held = self.ml.constant_store.holds_any(self.origin or "")
-        # the compile thread's reserve, made beside the page's builder calls, for the builds that
-        # compile: an origin's first (its constants are not held), or a page's next model after one
-        # that compiled there (a reloaded page, a restarted host rebuild from the caches)
-        if (not held or self.compiled_big) and not memory_pressure():
+        # the compile thread's reserve, made beside the page's builder calls, for an origin's first
+        # build (a reloaded page, a restarted host rebuild from the caches)
+        if not held and not memory_pressure():
             COMPILER.warm_soon()
         # a restarted host prepares what contexts like this one of this origin built last (their
         # memo entries and compiled sessions), beside the page's builder calls
@@ -386,9 +384,7 @@ class Session:
             if missing:  # no graph: the page sends the build again with these constants' bytes
                 return self._ok(h, missing=missing)
             uploads = self._hold_uploads(ctx, h)
-            on_thread = COMPILER.stats["thread"]
             graph = self._memoized_build(ctx, h, payload)
-            self.compiled_big |= COMPILER.stats["thread"] != on_thread
         except memo_disk.ConstantUnavailable as e:  # held when asked, gone since (evicted, damaged)
             missing = e.digests
             return self._ok(h, missing=missing)
