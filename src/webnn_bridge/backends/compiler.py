@@ -9,19 +9,18 @@ again later wherever the heap gave its free memory back. A session created where
 already faulted in took 9 to 10 ms (the same model, in process, 14 faults).
 
 glibc's malloc serves each thread from an arena of its own (up to 8 arenas per core; beyond that
-threads share them, and a shared arena's reserve serves whoever allocates first), so such a reserve
+threads share them, and a shared arena's memory serves whoever allocates first), so such a reserve
 only helps the thread it was made on: hence one thread for these compiles, started by a host that
-owns its process (bridge/server.py, beside tune_malloc). The reserve is made there ahead of the
-need (``warm_soon``: the session asks when a page of an origin whose constants the host does not
-hold opens a context, as its first build will compile, while the page makes its builder calls;
-asking at a multi-model app's later contexts too cost its models' start-up more than it saved on
-two cores), as RESERVE_BYTES of chunks below the heap's mmap threshold
-(bridge/heap.py's tune_malloc), touched and freed, with a small fence kept allocated above the
-first ones so that they merge into one free chunk that is not the heap's top: free() trims a
-heap's top beyond its trim threshold, never a chunk inside it. The next compile's allocations are
-carved out of it. What a compile leaves free stays in the arena until the host trims its heap (a
-page leaves: bridge/heap.py trim_heap hands every free chunk back to the OS, the reserve included;
-``cold``), and the next such context makes it again.
+owns its process (bridge/server.py, beside tune_malloc). The reserve is RESERVE_BYTES of chunks
+below the heap's mmap threshold (bridge/heap.py's tune_malloc), allocated and written by that
+thread while nothing waits for it (``refill_soon``: when the host starts, and when it is idle again
+after a compile used the reserve: bridge/heap.py idle) and held, so that trimming the heap (a page
+leaves: malloc_trim) leaves it be. A compile on the thread first frees it: the chunks merge into
+one free chunk below a small fence allocated above the first reserve's chunks (and kept), not into
+the heap's top, which free() would trim beyond the trim threshold, and the compile's allocations
+are carved out of it. Made while a page waits instead (at its context, beside its builder calls),
+the reserve's 20 ms of page faults slowed the first build of small graphs that never use it (a
+tiny MLP's 19 -> 35 ms on two cores). Under memory pressure the idle host frees it and makes none.
 
 Threads at a background priority (the host's prepare thread, which compiles a restarted host's
 recent graphs while a page makes its builder calls) keep their compiles and their priority. A
@@ -84,7 +83,7 @@ def reserve_bytes() -> int:
 
 
 class CompileThread:
-    """One thread for big graphs' compiles (``run``), with its heap's reserve (``warm_soon``)."""
+    """One thread for big graphs' compiles (``run``), with its heap's reserve (``refill_soon``)."""
 
     def __init__(self, reserve: int | None = None):
         self.reserve = reserve_bytes() if reserve is None else reserve
@@ -92,17 +91,21 @@ class CompileThread:
         self._busy = threading.Lock()  # taken by whoever hands the thread a job, released when it is done
         self._start_lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._fence: int | None = None  # the allocation kept above the reserve (never freed)
-        self.warm = False  # the reserve is made and no compile has used it since
-        self._trims = 0  # how many times the heap was trimmed (cold): a reserve made meanwhile goes too
-        self.stats: Counter = Counter()  # "thread", "caller" (compiles), "warmed"
+        self._chunks: list[int] = []  # the reserve: allocated and written on the thread, held
+        self._fence: int | None = None  # the allocation kept above the first reserve (never freed)
+        self.stats: Counter = Counter()  # "thread", "caller" (compiles), "refilled", "released"
 
     @property
     def enabled(self) -> bool:
         return self.reserve > 0 and glibc() is not None
 
+    @property
+    def warm(self) -> bool:
+        """Whether the reserve is held (made, and no compile has used it since)."""
+        return bool(self._chunks)
+
     def start(self) -> None:
-        """Start the thread (once): a host does before it serves."""
+        """Start the thread (once): a host that owns its process does before it serves."""
         if not self.enabled:
             return
         with self._start_lock:
@@ -122,56 +125,62 @@ class CompileThread:
         self._jobs.put((fn, done))
         return done.result()
 
-    def warm_soon(self) -> bool:
-        """Have the thread make its reserve, unless it is made or the thread is busy (the caller
-        asks only when the machine is not short of memory). Whether it was asked to."""
+    def refill_soon(self) -> bool:
+        """Have the thread make its reserve, unless it holds one or is busy (callers ask when
+        nothing waits for the host and the machine is not short of memory). Whether it was asked."""
         if self._thread is None or self.warm or not self._busy.acquire(blocking=False):
             return False
-        self._jobs.put((None, self._trims))
+        self._jobs.put((None, None))
         return True
 
-    def cold(self) -> None:
-        """The heap's free memory went back to the OS (malloc_trim): the reserve is gone with it
-        (one being made now is given back when made)."""
-        self._trims += 1
-        self.warm = False
+    def release(self) -> bool:
+        """Free the reserve now (the machine is short of memory), unless a job has the thread.
+        Whether it did."""
+        if not self._busy.acquire(blocking=False):
+            return False
+        try:
+            if self._chunks:
+                self._free_reserve()
+                glibc().malloc_trim(0)  # free chunks inside a heap go back only when trimmed
+                self.stats["released"] += 1
+        finally:
+            self._busy.release()
+        return True
 
     def _serve(self) -> None:
         while True:
-            fn, arg = self._jobs.get()  # a compile and its future, or None and cold()'s count
+            fn, done = self._jobs.get()  # a compile and its future, or None: make the reserve
             try:
                 if fn is None:
-                    self._make_reserve(arg)
+                    self._refill()
                 else:
-                    self.warm = False  # whatever the compile leaves, the reserve is (partly) used
+                    self._free_reserve()  # its chunks become the free memory the compile allocates from
                     self.stats["thread"] += 1
                     try:
-                        arg.set_result(fn())
+                        done.set_result(fn())
                     except BaseException as e:  # the caller raises it
-                        arg.set_exception(e)
+                        done.set_exception(e)
             except Exception:  # never ends the thread
                 log.exception("the compile thread's job failed")
             finally:
-                del fn, arg
+                del fn, done
                 self._busy.release()
 
-    def _make_reserve(self, trims: int) -> None:
-        """``trims``: cold()'s count when this reserve was asked for."""
+    def _free_reserve(self) -> None:
         libc = glibc()
-        n = self.reserve // CHUNK_BYTES
-        chunks = [libc.malloc(CHUNK_BYTES) for _ in range(n)]
+        chunks, self._chunks = self._chunks, []
+        for c in chunks:
+            libc.free(c)
+
+    def _refill(self) -> None:
+        libc = glibc()
+        chunks = [c for c in (libc.malloc(CHUNK_BYTES) for _ in range(self.reserve // CHUNK_BYTES)) if c]
         if self._fence is None:  # above the first reserve's chunks: they are the arena's newest
             self._fence = libc.malloc(64)
         for c in chunks:
-            if c:
-                ctypes.memset(c, 0, CHUNK_BYTES)
-        for c in chunks:
-            libc.free(c)
-        if self._trims != trims:  # the host gave its free memory back while this was made: so does it
-            libc.malloc_trim(0)
-            return
-        self.warm = True
-        self.stats["warmed"] += 1
+            ctypes.memset(c, 0, CHUNK_BYTES)
+        self._chunks = chunks
+        self.stats["refilled"] += 1
 
 
 def _background() -> bool:

@@ -4,6 +4,7 @@ and calls idle() when no page is left."""
 
 from __future__ import annotations
 
+from webnn_bridge.backends.cache import memory_pressure
 from webnn_bridge.backends.compiler import COMPILER, glibc
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc malloc.h)
@@ -45,13 +46,12 @@ def big_buffer(n: int):
 
 def trim_heap() -> bool:
     """Hand the C heap's free memory back to the OS (glibc keeps the free space of its heaps,
-    fragmented by runtimes' small allocations, for the process; the compile thread's reserve goes
-    too: backends/compiler.py). Whether it could."""
+    fragmented by runtimes' small allocations, for the process; the compile thread's reserve is
+    held, not free: backends/compiler.py). Whether it could."""
     libc = glibc()
     if libc is None:
         return False
     libc.malloc_trim(0)
-    COMPILER.cold()
     return True
 
 
@@ -64,3 +64,9 @@ def idle(ml) -> None:
     ml.build_memo.trim()
     ml.constant_store.trim()
     trim_heap()
+    # the compile thread's reserve (backends/compiler.py), made again now that nothing waits for
+    # the host, if a compile used it; freed when the machine is short of memory
+    if memory_pressure():
+        COMPILER.release()
+    else:
+        COMPILER.refill_soon()

@@ -762,7 +762,8 @@ class Host:
         if self.config.own_process:
             tune_gc()
             tune_malloc()
-            COMPILER.start()  # big graphs' compiles, out of a reserve of faulted-in memory (on glibc)
+            COMPILER.start()  # big graphs' compiles, out of a reserve of faulted-in memory (on glibc),
+            COMPILER.refill_soon()  # made now, while no page waits
         quiet_memory_errors()
         self.server = await serve(
             self.handler,

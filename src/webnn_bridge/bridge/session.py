@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 from webnn_bridge.backends import base as backend_base
-from webnn_bridge.backends.cache import memory_pressure, remember_digest
-from webnn_bridge.backends.compiler import COMPILER
+from webnn_bridge.backends.cache import remember_digest
 from webnn_bridge.ops.core import (
     DATA_TYPES,
     SHAPE_GUARD,
@@ -340,10 +339,6 @@ class Session:
         # hashes its constants and uploads only what the host lacks, else it uploads them as it
         # copies them, unhashed (this origin's own partition: nothing about other origins)
         held = self.ml.constant_store.holds_any(self.origin or "")
-        # the compile thread's reserve, made beside the page's builder calls, for an origin's first
-        # build (a reloaded page, a restarted host rebuild from the caches)
-        if not held and not memory_pressure():
-            COMPILER.warm_soon()
         # a restarted host prepares what contexts like this one of this origin built last (their
         # memo entries and compiled sessions), beside the page's builder calls
         self.ml.prepare_recent(ctx, self.origin or "")
