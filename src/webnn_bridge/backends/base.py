@@ -236,11 +236,6 @@ def graph_value_bytes(graph: GraphIR) -> int:
     return sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
 
 
-def graph_work_bytes(graph: GraphIR) -> int:
-    """A cheap size of a graph's work: the bytes of its constants and of every value it computes."""
-    return graph_value_bytes(graph) + graph.constant_bytes()
-
-
 def gains_from_threads(graph: GraphIR) -> bool:
     """Whether a graph's runs are long enough for a thread pool to pay for its wake-ups (above)."""
     from webnn_bridge.ops.cost import graph_flops

@@ -43,7 +43,7 @@ import numpy as np
 
 from webnn_bridge.ops.graph import GraphIR, is_ref
 
-from .base import Backend, Compiled, Device, graph_work_bytes
+from .base import Backend, Compiled, Device
 from .compiler import COMPILER
 from .crash_journal import CrashJournal, runtime_token
 
@@ -577,7 +577,7 @@ class CompileCache(DiskBacked):
 
 def _on_compile_thread(compile: Callable[[], Compiled], ir: GraphIR) -> Compiled:
     """A backend's compile of ``ir``, where its memory is faulted in already (backends/compiler.py)."""
-    return COMPILER.run(compile, graph_work_bytes(ir))
+    return COMPILER.run(compile, ir.constant_bytes())
 
 
 def data_check(path: Path) -> tuple[int, int]:

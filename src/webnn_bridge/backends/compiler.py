@@ -26,7 +26,7 @@ Threads at a background priority (the host's prepare thread, which compiles a re
 recent graphs while a page makes its builder calls) keep their compiles and their priority. A
 compile asked for while the thread is busy (another page's compile, or the reserve being made)
 runs on the caller's thread as before: nothing ever waits for the thread. Only graphs with at
-least HOP_MIN_BYTES of work go there (a small graph's few faults are not worth the hand-off).
+least HOP_MIN_BYTES of constants go there (a small graph's few faults are not worth the hand-off).
 Elsewhere than glibc (musl, macOS, Windows) there is no reserve, and compiles stay on the caller's
 thread."""
 
@@ -50,7 +50,10 @@ log = logging.getLogger("webnn_bridge.compiler")
 RESERVE_ENV = "WEBNN_BRIDGE_COMPILE_RESERVE_MB"  # the reserve's size in MiB; 0: no compile thread
 RESERVE_BYTES = 48 << 20  # MobileNetV2's session used about 40 MiB (see above)
 CHUNK_BYTES = 1 << 20  # below bridge/heap.py's mmap threshold (2 MiB): carved from the thread's heap
-HOP_MIN_BYTES = 1 << 20  # graphs with less work (constants + values) compile on the caller's thread
+# graphs with fewer bytes of constants compile on the caller's thread: a session's set-up touches a
+# few times its weights, and a thread hand-off on a busy machine can cost milliseconds (LeNet's
+# 1.7 MiB: its 2.7 ms compile waited up to 10 ms for the thread to run)
+HOP_MIN_BYTES = 4 << 20
 
 
 @functools.cache
@@ -113,11 +116,11 @@ class CompileThread:
                 self._thread = threading.Thread(target=self._serve, name="webnn-compile", daemon=True)
                 self._thread.start()
 
-    def run(self, fn: Callable[[], Any], work_bytes: int) -> Any:
-        """``fn()`` (a backend's compile of a graph with ``work_bytes`` of constants and values): on
+    def run(self, fn: Callable[[], Any], constant_bytes: int) -> Any:
+        """``fn()`` (a backend's compile of a graph with ``constant_bytes`` of constants): on
         the compile thread when it is started and free and the graph is big enough, else here.
         Its result or its exception, either way."""
-        if (self._thread is None or work_bytes < HOP_MIN_BYTES or threading.current_thread() is self._thread
+        if (self._thread is None or constant_bytes < HOP_MIN_BYTES or threading.current_thread() is self._thread
                 or _background() or not self._busy.acquire(blocking=False)):
             self.stats["caller"] += 1
             return fn()

@@ -25,7 +25,6 @@ from .base import (
     cpu_cores,
     gains_from_threads,
     graph_value_bytes,
-    graph_work_bytes,
     pool_threads,
     spinning,
 )
@@ -145,6 +144,11 @@ class PoolSlots:
 
 
 POOL_SLOTS = PoolSlots(POOLED_SESSIONS)
+
+
+def graph_work_bytes(graph: GraphIR) -> int:
+    """A cheap size of a graph's work: the bytes of its constants and of every value it computes."""
+    return graph_value_bytes(graph) + graph.constant_bytes()
 
 
 def session_options(pooled: bool = False, arena: bool = True, threads: int = 0, spin: bool | None = None):
