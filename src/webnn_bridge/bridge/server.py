@@ -762,8 +762,10 @@ class Host:
         if self.config.own_process:
             tune_gc()
             tune_malloc()
-            COMPILER.start()  # big graphs' compiles, out of a reserve of faulted-in memory (on glibc),
-            COMPILER.refill_soon()  # made now, while no page waits
+            # big graphs' compiles, out of a reserve of faulted-in memory (glibc), made now while no
+            # page waits (backends/compiler.py)
+            COMPILER.start()
+            COMPILER.refill_soon()
         quiet_memory_errors()
         self.server = await serve(
             self.handler,
