@@ -208,3 +208,16 @@ def test_a_pages_build_message_compiles_on_the_thread_out_of_the_reserve(monkeyp
     ctx = s.contexts[1]
     np.testing.assert_allclose(ctx.compute(s.graphs[3], {"x": xs})["y"], xs @ w, rtol=1e-4, atol=1e-3)
     s.close()
+
+
+def test_the_reserve_is_sized_by_the_environment_and_zero_turns_the_thread_off(monkeypatch):
+    monkeypatch.setenv(compiler.RESERVE_ENV, "16")
+    assert CompileThread().reserve == 16 * MIB
+    monkeypatch.setenv(compiler.RESERVE_ENV, "many")  # not a number: the default, and a warning
+    assert CompileThread().reserve == compiler.RESERVE_BYTES
+    monkeypatch.setenv(compiler.RESERVE_ENV, "0")
+    t = CompileThread()
+    t.start()
+    assert not t.enabled and t._thread is None
+    assert t.run(lambda: threading.current_thread().name, 64 * MIB) == threading.current_thread().name
+    assert t.refill_soon() is False and not t.warm
