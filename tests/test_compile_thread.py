@@ -21,6 +21,7 @@ from webnn_bridge.backends.cache import CompileCache
 from webnn_bridge.backends.compiler import HOP_MIN_BYTES, CompileThread, glibc
 from webnn_bridge.bridge import heap, protocol
 from webnn_bridge.bridge.api import ML
+from webnn_bridge.bridge.metrics import resident_bytes
 from webnn_bridge.bridge.session import Session
 
 MIB = 1 << 20
@@ -54,8 +55,7 @@ def _touch(n_mib: int) -> int:
 
 
 def _rss_mib() -> float:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / MIB
+    return resident_bytes() / MIB
 
 
 @needs_glibc
