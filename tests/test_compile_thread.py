@@ -112,7 +112,9 @@ def test_background_threads_keep_their_compiles(monkeypatch):
 
 
 RESERVE_PROBE = """
-import json, os
+import ctypes, json, os
+# 4 KiB pages whatever the kernel's transparent huge pages setting ("always" would fault 2 MiB at once)
+ctypes.CDLL(None).prctl(41, 1, 0, 0, 0)  # PR_SET_THP_DISABLE
 from webnn_bridge.bridge import heap
 from webnn_bridge.backends.compiler import CompileThread
 from tests.test_compile_thread import MIB, _rss_mib, _touch, _wait_idle
