@@ -28,6 +28,12 @@ MIB = 1 << 20
 needs_glibc = pytest.mark.skipif(glibc() is None, reason="the reserve is glibc's heap (Linux)")
 
 
+@pytest.fixture(autouse=True)
+def _normal_priority(monkeypatch):
+    """The suite may run under nice: its threads count as normal-priority callers here."""
+    monkeypatch.setattr(compiler, "_background", lambda: False)
+
+
 def _wait_idle(t: CompileThread) -> None:
     """Until the thread has finished what it was handed (its busy lock is free)."""
     assert t._busy.acquire(timeout=30)
@@ -116,9 +122,11 @@ import ctypes, json, os
 # 4 KiB pages whatever the kernel's transparent huge pages setting ("always" would fault 2 MiB at once)
 ctypes.CDLL(None).prctl(41, 1, 0, 0, 0)  # PR_SET_THP_DISABLE
 from webnn_bridge.bridge import heap
+from webnn_bridge.backends import compiler
 from webnn_bridge.backends.compiler import CompileThread
 from tests.test_compile_thread import MIB, _rss_mib, _touch, _wait_idle
 heap.tune_malloc()  # as a host that owns its process has it (serve): 1 MiB blocks come from the heaps
+compiler._background = lambda: False  # the suite may run under nice
 t = CompileThread(reserve=32 * MIB)
 t.start()
 out = {"cold": t.run(lambda: _touch(24), 10 * MIB)}  # the thread's heap has never held this much
