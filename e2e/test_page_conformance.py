@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ from webnn_bridge.policy.graphs import summarize
 
 RUNTIME = default_runtime_folder()
 BATCH = 60  # cases per page.evaluate
+MAX_ONE_OFF = 2  # cases that may throw once, then pass in a new page (see results())
 
 RUN = """async ([base, cases]) => {
   const ort = await import(base + 'ort.wasm.bundle.min.mjs');
@@ -98,23 +100,44 @@ def results(browser, webnn_engine, app_dir):
         pytest.skip(why)
     cases = page_cases()
     h = start_host(app_dir=app_dir, page_runtime=RUNTIME)
-    page = browser.new_page()
+    base = f"{h.url}{protocol.PAGE_RUNTIME_PATH}"
+
+    def run_in_a_fresh_page(batch) -> dict:
+        page = browser.new_page()
+        try:
+            page.goto(f"{h.url}/basic.html")
+            got = {}
+            for i in range(0, len(batch), BATCH):
+                got.update(page.evaluate(RUN, [base, [wire_case(c, comp, f) for c, comp, f, _ in batch[i:i + BATCH]]]))
+            return got
+        finally:
+            page.close()
+
     try:
-        page.goto(f"{h.url}/basic.html")
-        base = f"{h.url}{protocol.PAGE_RUNTIME_PATH}"
-        got = {}
-        for i in range(0, len(cases), BATCH):
-            batch = cases[i:i + BATCH]
-            got.update(page.evaluate(RUN, [base, [wire_case(c, comp, f) for c, comp, f, _ in batch]]))
+        got = run_in_a_fresh_page(cases)
+        # a case the runtime threw on (onnxruntime-web in WebKit once failed, in CI only, to
+        # create one session: "invalid node_index") is run once more in a new page, a new runtime
+        # instance: the shim answers such a failure by moving that graph to the host
+        # (test_page_local), so an engine's one-off failure is reported, not taken for a wrong
+        # lowering; one that fails again is a failure, and wrong results are never run again
+        failed = [c for c in cases if "error" in got[c[0].name]]
+        again = run_in_a_fresh_page(failed) if failed else {}
     finally:
-        page.close()
         h.stop()
-    return cases, got
+    flaky = {}
+    for name, r in again.items():
+        if "error" not in r:
+            flaky[name] = got[name]["error"]
+            got[name] = r
+    return cases, got, flaky
 
 
 def test_the_page_runtime_passes_the_conformance_cases(results):
-    cases, got = results
+    cases, got, flaky = results
     assert len(cases) > 1000, len(cases)
+    for name, error in flaky.items():
+        warnings.warn(f"the page's runtime threw on '{name}' once, then passed in a new page: {error}", stacklevel=1)
+    assert len(flaky) <= MAX_ONE_OFF, f"{len(flaky)} cases threw once, then passed: not a one-off fault"
     problems = []
     for case, compiled, _, nodes in cases:
         r = got[case.name]

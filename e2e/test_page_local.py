@@ -240,6 +240,42 @@ def test_a_runtime_that_fails_to_load_leaves_the_graph_on_the_host(page, app_dir
         assert len(warnings) == 1, warnings
 
 
+def test_a_session_the_started_runtime_fails_to_create_moves_that_graph_to_the_host(page, page_host):
+    """The runtime has started, then fails to create one graph's session (as onnxruntime-web in
+    WebKit once did in CI: "Can't create a session ... invalid node_index"; here the test makes
+    the page's runtime module refuse the next create once): build() warns, asks the host to
+    compile that graph (rehome), and resolves to a graph the host runs with the same results;
+    the graphs built after it run in the page again."""
+    from webnn_bridge.bridge import protocol
+
+    warnings = []
+    if hasattr(page, "on"):
+        page.on("console", lambda m: warnings.append(m.text) if "could not run a graph" in m.text else None)
+    base = f"{page_host.url}{protocol.PAGE_RUNTIME_PATH}"
+    r = run(page, page_host, """
+        const x = await tensor([4]); const y = await tensor([4]);
+        ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
+        const result = async (g) => { ctx.dispatch(g, {x}, {y}); return await read(y); };
+        const g1 = await small();
+        await WebNNBridge.settled(g1);  // the runtime has started: later builds wait for their session
+        const ort = await import('""" + base + """ort.wasm.bundle.min.mjs');  // the shim's module
+        const create = ort.InferenceSession.create;
+        let refused = 0;
+        ort.InferenceSession.create = async () => {
+          ort.InferenceSession.create = create;
+          refused++;
+          throw new Error("Can't create a session (refused by the test)");
+        };
+        const g2 = await small();
+        const g3 = await small();
+        return {refused, inPage: [g1, g2, g3].map((g) => WebNNBridge.inPage(g)),
+                y: [await result(g1), await result(g2), await result(g3)]};
+    """)
+    assert r == {"refused": 1, "inPage": [True, False, True], "y": [[0, 0, 1, 5]] * 3}
+    if hasattr(page, "on"):
+        assert len(warnings) == 1 and "refused by the test" in warnings[0], warnings
+
+
 def test_destroying_tensors_graphs_and_the_context_behaves_as_on_the_host(page, page_host):
     r = run(page, page_host, """
         const g = await small();
