@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 
+import numpy as np
 import pytest
 
 from e2e.conftest import start_host
@@ -274,6 +275,30 @@ def test_a_session_the_started_runtime_fails_to_create_moves_that_graph_to_the_h
     assert r == {"refused": 1, "inPage": [True, False, True], "y": [[0, 0, 1, 5]] * 3}
     if hasattr(page, "on"):
         assert len(warnings) == 1 and "refused by the test" in warnings[0], warnings
+
+
+def test_a_short_1d_convolution_runs_in_the_page_as_frames_by_a_matmul(page, page_host):
+    """An STFT-like 1-D convolution (openWakeWord's and silero VAD's shape: one channel in, a long
+    filter, few frames) is lowered for the page as a MatMul of its gathered frames
+    (tests/test_lowering_framed_conv.py); in the page's own runtime it gives the convolution."""
+    r = run(page, page_host, """
+        const b = new MLGraphBuilder(ctx);
+        const x = b.input('x', f32([1, 1, 1, 36]));
+        const w = new Float32Array(3 * 8).map((_, i) => Math.sin(i) / 2);
+        const y = b.conv2d(x, b.constant(f32([3, 1, 1, 8]), w), {strides: [1, 4], padding: [0, 0, 1, 1],
+                           bias: b.constant(f32([3]), new Float32Array([0.5, -1, 2]))});
+        const g = await b.build({y});
+        await WebNNBridge.settled(g);
+        const xt = await tensor([1, 1, 1, 36]); const yt = await tensor([1, 3, 1, 8]);
+        ctx.writeTensor(xt, new Float32Array(36).map((_, i) => Math.cos(i)));
+        ctx.dispatch(g, {x: xt}, {y: yt});
+        return {inPage: WebNNBridge.inPage(g), y: await read(yt)};
+    """)
+    x = np.pad(np.cos(np.arange(36)).astype(np.float32), 1)
+    w = (np.sin(np.arange(24)) / 2).astype(np.float32).reshape(3, 8)
+    want = np.array([[w[o] @ x[4 * p:4 * p + 8] for p in range(8)] for o in range(3)]) + np.array([[0.5], [-1], [2]])
+    assert r["inPage"] is True
+    np.testing.assert_allclose(np.array(r["y"]).reshape(3, 8), want, rtol=1e-5, atol=1e-5)
 
 
 def test_destroying_tensors_graphs_and_the_context_behaves_as_on_the_host(page, page_host):

@@ -56,14 +56,19 @@ _TYPE_OF_NUMPY = {d.numpy: name for name, d in DATA_TYPES.items()}
 
 
 class OnnxLowering:
-    """What an op's ``lower`` function uses to emit ONNX nodes. Values are named strings."""
+    """What an op's ``lower`` function uses to emit ONNX nodes. Values are named strings.
+    ``target``: the runtime that runs the model, where an op's fastest form differs between them:
+    "native" (ONNX Runtime, OpenVINO, TensorRT on the host) or "wasm" (onnxruntime-web's wasm
+    kernels in the page, backends/page.py: one thread, 128-bit SIMD)."""
 
-    def __init__(self):
+    def __init__(self, target: str = "native"):
+        self.target = target
         self.nodes: list = []
         self.initializers: list = []
         self.dtypes: dict[str, str] = {}
         self.shapes: dict[str, tuple[int, ...]] = {}
         self._arrays: dict[str, np.ndarray] = {}  # the values of the initializers made by const()
+        self._reshapes: dict[str, tuple[str, str]] = {}  # a Reshape's output -> (its data, its shape)
         self._n = 0
 
     def fresh(self, hint: str = "v") -> str:
@@ -79,6 +84,8 @@ class OnnxLowering:
     def node(self, op_type: str, inputs: list[str], n_out: int = 1, dtype: str | None = None, **attrs):
         outs = [self.fresh(op_type) for _ in range(n_out)]
         self.nodes.append(make_node(op_type, list(inputs), outs, attrs))
+        if op_type == "Reshape" and not attrs:
+            self._reshapes[outs[0]] = (inputs[0], inputs[1])
         known = dtype or next((self.dtypes[i] for i in inputs if i in self.dtypes), None)
         for o in outs:
             if known:
@@ -98,6 +105,20 @@ class OnnxLowering:
         """The array of ``value`` when it is an initializer inside the model (made by const());
         None for any other value, external initializers included."""
         return self._arrays.get(value)
+
+    def folded(self, value: str) -> np.ndarray | None:
+        """The array of ``value`` when it is a constant inside the model or a Reshape of one by a
+        constant shape (a graph's constant filter that onnxruntime-web's WebNN EP reshapes):
+        what constant folding would make of it; None otherwise."""
+        array = self._arrays.get(value)
+        if array is not None or value not in self._reshapes:
+            return array
+        data, shape = self._reshapes[value]
+        base, dims = self.folded(data), self._arrays.get(shape)
+        if base is None or dims is None:
+            return None
+        dims = [base.shape[i] if d == 0 else int(d) for i, d in enumerate(dims)]  # 0: the input's dimension
+        return base.reshape(dims)
 
     def _known(self, name: str, array: np.ndarray) -> str:
         dname = _TYPE_OF_NUMPY.get(array.dtype)
@@ -165,14 +186,14 @@ def ort_storage(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def lower_graph(graph: GraphIR, ir_version: int, external: bool = False):
+def lower_graph(graph: GraphIR, ir_version: int, external: bool = False, target: str = "native"):
     """GraphIR -> (onnx.ModelProto, input name map, output name map). ``ir_version``: the ONNX IR
     version the model declares; ``external``: the graph's big constants are left out of the model
-    (see onnxruntime.external_constants), not copied into it."""
+    (see onnxruntime.external_constants), not copied into it; ``target``: OnnxLowering's."""
     from onnx import helper
 
     registry = load_all()
-    lb = OnnxLowering()
+    lb = OnnxLowering(target)
     names: dict[int, str] = {}
     in_map, out_map = io_names(graph)
     graph_inputs = []

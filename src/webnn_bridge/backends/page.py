@@ -72,7 +72,7 @@ class PageCompiled(Compiled):
         from .onnxruntime import disabled_optimizers
 
         if model is None:
-            lowered, self.in_map, self.out_map = lower_graph(graph, PAGE_IR_VERSION, external=False)
+            lowered, self.in_map, self.out_map = lower_graph(graph, PAGE_IR_VERSION, external=False, target="wasm")
             model = lowered.SerializeToString()
         else:
             self.in_map, self.out_map = io_names(graph)

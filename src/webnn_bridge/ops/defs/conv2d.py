@@ -130,6 +130,12 @@ def _lower_1d(lb, xn, f, bias, p, perm, axis: int, length: int):
     g, n, out_c, k = p["groups"], p["batches"], p["out_channels"], p["window"][axis]
     x3 = lb.node("Reshape", [xn, lb.ints([n, p["in_channels"], length])])
     shape3 = [out_c, p["in_channels"] // g, k]
+    out_len = p["out_hw"][axis]
+    framed = lb.folded(f) if lb.target == "wasm" and g == 1 and out_len <= WASM_FRAMES_MAX else None
+    if framed is not None and lb.dtype(x3) == "float32":
+        w2 = np.transpose(framed, perm).reshape(out_c, -1).T  # [in_channels * k, out_c]
+        y = _lower_framed(lb, x3, lb.const(np.ascontiguousarray(w2), "filter"), bias, p, axis, length)
+        return lb.node("Reshape", [y, lb.ints([n, out_c, out_len, 1] if axis == 0 else [n, out_c, 1, out_len])])
     array = lb.constant(f)
     if array is not None:  # a constant filter: a constant of the 1-D shape
         w3 = lb.const(np.ascontiguousarray(np.transpose(array, perm)).reshape(shape3), "filter")
@@ -144,9 +150,43 @@ def _lower_1d(lb, xn, f, bias, p, perm, axis: int, length: int):
         group=g,
         kernel_shape=[k],
     )
-    out_len = p["out_hw"][axis]
     lb.shapes[y] = (n, out_c, out_len)
     return lb.node("Reshape", [y, lb.ints([n, out_c, out_len, 1] if axis == 0 else [n, out_c, 1, out_len])])
+
+
+# onnxruntime-web's wasm Conv pays about 0.1 ms a run for a 1-D convolution with a filter of
+# 257x512 whatever its output length (a few frames: 137 us for 8, 138 for 16), where the same
+# product as a MatMul of the gathered frames by the constant filter (which ONNX Runtime packs once,
+# when the session is made) costs 108 us for 8 frames, 38 against 78 us for silero VAD's 258x256
+# filter over 4, 35 against 125 us over 2, but grows with the frames (190 us for 16): measured in
+# the page's runtime in Debian's Chromium. So the page's models (OnnxLowering target "wasm") take
+# the MatMul form up to this many output positions. Native ONNX Runtime gained little or lost
+# (24 -> 27 us for 8 frames of 257x512), so the host's models keep Conv.
+WASM_FRAMES_MAX = 8
+
+
+def _lower_framed(lb, x3, w2, bias, p, axis: int, length: int):
+    """The 1-D convolution of ``x3`` ([N, C, length]) as a MatMul: its frames (the windows each
+    output position reads, gathered by constant indices after any padding) by ``w2``, the
+    filter as a constant [C * k, out_c]; then the bias, and the [N, out_c, out_len] layout."""
+    n, c, out_c, out_len = p["batches"], p["in_channels"], p["out_channels"], p["out_hw"][axis]
+    k, stride, dilation = p["window"][axis], p["strides"][axis], p["dilations"][axis]
+    before, after = p["padding"][2 * axis], p["padding"][2 * axis + 1]
+    x = x3
+    if before or after:
+        x = lb.node("Pad", [x3, lb.ints([0, 0, before, 0, 0, after])])
+        lb.shapes[x] = (n, c, length + before + after)
+    index = np.arange(out_len)[:, None] * stride + np.arange(k)[None, :] * dilation  # [out_len, k]
+    frames = lb.node("Gather", [x, lb.const(index.astype(np.int32), "frames")], axis=2)  # [N, C, out_len, k]
+    if c > 1:
+        frames = lb.node("Transpose", [frames], perm=[0, 2, 1, 3])
+    frames = lb.node("Reshape", [frames, lb.ints([n, out_len, c * k])])
+    y = lb.node("MatMul", [frames, w2])  # [N, out_len, out_c]
+    if bias is not None:
+        y = lb.node("Add", [y, bias])
+    y = lb.node("Reshape", [y, lb.ints([n, out_c, 1])]) if out_len == 1 else lb.node("Transpose", [y], perm=[0, 2, 1])
+    lb.shapes[y] = (n, out_c, out_len)
+    return y
 
 
 def tolerance(call: Call, data_type: str):
