@@ -788,7 +788,8 @@ def record(args, app_dir: Path, native: Path | None, shorts: list[str], timeout_
               "--report", str(out / "report"), *(["--rules", str(args.rules)] if args.rules else [])]]
     for cmd in steps:
         print("$ webnn-bridge policy " + " ".join(cmd[4:]), flush=True)
-        r = subprocess.run(cmd, text=True, capture_output=True)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
+        r = subprocess.run(cmd, text=True, capture_output=True, env=env)  # this checkout's webnn_bridge
         print(r.stdout + r.stderr, flush=True)
         if r.returncode != 0:
             sys.exit(f"policy {cmd[4]} failed (exit {r.returncode})")

@@ -48,6 +48,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))  # this checkout's webnn_bridge, not the one installed
 
 PAGE = r"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>policy bench</title></head><body><p id="status">idle</p>

@@ -71,6 +71,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))  # this checkout's webnn_bridge, not the one installed (a worktree's A/B)
 
 from tests.models import mobilenet_data  # noqa: E402
 from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS, start_host  # noqa: E402

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))  # this checkout's webnn_bridge
 
 from e2e.test_ortweb_node import ORT_WEB, in_process, prepared, run_ortweb  # noqa: E402
 from webnn_bridge.bridge.embed import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
