@@ -27,6 +27,9 @@ from .base import Backend, Compiled, Device
 RUNTIME_FILES = ("ort.wasm.bundle.min.mjs", "ort-wasm-simd-threaded.wasm")
 # the ONNX IR version of the models sent to pages: one every onnxruntime-web since 1.17 loads
 PAGE_IR_VERSION = 10
+# the runtime the page's models are lowered for (OnnxLowering's target): where an op's fastest ONNX
+# form differs in onnxruntime-web's wasm kernels from native ONNX Runtime's (ops/defs/conv2d.py)
+PAGE_TARGET = "wasm"
 DEVICE_ID = "page:onnxruntime-web-wasm"
 
 
@@ -72,7 +75,7 @@ class PageCompiled(Compiled):
         from .onnxruntime import disabled_optimizers
 
         if model is None:
-            lowered, self.in_map, self.out_map = lower_graph(graph, PAGE_IR_VERSION, external=False, target="wasm")
+            lowered, self.in_map, self.out_map = lower_graph(graph, PAGE_IR_VERSION, external=False, target=PAGE_TARGET)
             model = lowered.SerializeToString()
         else:
             self.in_map, self.out_map = io_names(graph)
@@ -103,7 +106,7 @@ class PageBackend(Backend):
     def cache_token(self, device: Device) -> str:
         from .onnxruntime import lowering_fingerprint
 
-        return repr(("page", PAGE_IR_VERSION, device.id, lowering_fingerprint()))
+        return repr(("page", PAGE_IR_VERSION, PAGE_TARGET, device.id, lowering_fingerprint()))
 
     def artifact(self, graph: GraphIR, device: Device) -> bytes:
         return PageCompiled(graph).model
