@@ -1,6 +1,6 @@
 """A 1-D convolution with a constant filter and few output positions, lowered for the page's
 runtime (OnnxLowering target "wasm", backends/page.py), is a MatMul of its gathered frames by the
-filter (conv2d.WASM_FRAMES_MAX): onnxruntime-web's wasm Conv paid about 0.1 ms a run for silero
+filter (conv2d._frames_win): onnxruntime-web's wasm Conv paid about 0.1 ms a run for silero
 VAD's and openWakeWord's STFT filters however few their frames (issue 39). It must compute what
 the reference computes, for every layout, axis, stride, dilation, padding and bias, and every other
 convolution, and every model lowered for the host, keeps ONNX's Conv."""
@@ -14,7 +14,7 @@ import pytest
 from webnn_bridge.backends.onnx_lowering import lower_graph
 from webnn_bridge.backends.page import PAGE_IR_VERSION
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
-from webnn_bridge.ops.defs.conv2d import WASM_FRAMES_MAX
+from webnn_bridge.ops.defs.conv2d import _frames_win
 from webnn_bridge.policy.inventory import REFERENCE_CPU
 
 CTX = ML([REFERENCE_CPU]).createContext({})
@@ -81,14 +81,14 @@ CASES = {
     "mel stft": dict(batch=1, channels=1, out_c=20, length=1760, k=512, axis=1, strides=160, bias=False),
     "silero stft": dict(batch=1, channels=1, out_c=18, length=640, k=256, axis=1, strides=128, bias=False),
     # silero's encoder: channels in, padding, stride 2, 4 -> 2 -> 1 positions
-    "encoder": dict(batch=1, channels=9, out_c=16, length=4, k=3, axis=1, padding=[1, 1]),
+    "encoder": dict(batch=1, channels=129, out_c=16, length=4, k=3, axis=1, padding=[1, 1]),
     "encoder stride 2": dict(batch=1, channels=16, out_c=8, length=4, k=3, axis=1, padding=[1, 1], strides=2),
     "one position": dict(batch=2, channels=5, out_c=7, length=1, k=1, axis=1),
-    "height axis, nhwc, hwio": dict(batch=2, channels=3, out_c=6, length=20, k=5, axis=0, layout="nhwc",
+    "height axis, nhwc, hwio": dict(batch=2, channels=1, out_c=6, length=20, k=5, axis=0, layout="nhwc",
                                     filter_layout="hwio", strides=3),
-    "dilated, ohwi": dict(batch=1, channels=2, out_c=4, length=12, k=4, axis=1, dilations=3, filter_layout="ohwi",
+    "dilated, ohwi": dict(batch=1, channels=1, out_c=4, length=12, k=4, axis=1, dilations=3, filter_layout="ohwi",
                           padding=[2, 0]),
-    "ihwo, uneven padding": dict(batch=3, channels=4, out_c=5, length=9, k=3, axis=0, filter_layout="ihwo",
+    "ihwo, uneven padding": dict(batch=3, channels=4, out_c=5, length=3, k=3, axis=0, filter_layout="ihwo",
                                  padding=[0, 2], strides=2),
 }
 
@@ -98,7 +98,7 @@ def test_few_positions_lower_to_a_matmul_of_frames_for_the_page(case):
     build, feeds = conv1d(**CASES[case])
     ref = reference(build, feeds)
     spatial = ref.shape[2:] if CASES[case].get("layout", "nchw") == "nchw" else ref.shape[1:3]
-    assert int(np.prod(spatial)) <= WASM_FRAMES_MAX, spatial
+    assert _frames_win(CASES[case]["channels"], CASES[case]["k"], int(np.prod(spatial))), spatial
     atol = 1e-6 * float(np.abs(ref).max())  # sums of up to 512 products: float32's rounding, in any order
     got, types = run_lowered(build, feeds, "wasm")
     assert "Conv" not in types and "MatMul" in types, types
@@ -110,6 +110,8 @@ def test_few_positions_lower_to_a_matmul_of_frames_for_the_page(case):
 
 @pytest.mark.parametrize(("why", "spec"), [
     ("more positions", dict(batch=1, channels=1, out_c=8, length=1760, k=512, axis=1, strides=80)),  # 16
+    ("channels in, 8 positions", dict(batch=1, channels=16, out_c=16, length=8, k=3, axis=1, padding=[1, 1])),
+    ("4 positions of a small window", dict(batch=1, channels=8, out_c=8, length=4, k=3, axis=1, padding=[1, 1])),
     ("a filter the page computes", dict(batch=1, channels=2, out_c=3, length=8, k=3, axis=1, constant_filter=False)),
     ("float16", dict(batch=1, channels=2, out_c=3, length=8, k=3, axis=1, dtype="float16")),
     ("groups", dict(batch=1, channels=4, out_c=4, length=8, k=3, axis=1, groups=2)),

@@ -131,7 +131,7 @@ def _lower_1d(lb, xn, f, bias, p, perm, axis: int, length: int):
     x3 = lb.node("Reshape", [xn, lb.ints([n, p["in_channels"], length])])
     shape3 = [out_c, p["in_channels"] // g, k]
     out_len = p["out_hw"][axis]
-    framed = lb.folded(f) if lb.target == "wasm" and g == 1 and out_len <= WASM_FRAMES_MAX else None
+    framed = lb.folded(f) if lb.target == "wasm" and g == 1 and _frames_win(p["in_channels"], k, out_len) else None
     if framed is not None and lb.dtype(x3) == "float32":
         w2 = np.transpose(framed, perm).reshape(out_c, -1).T  # [in_channels * k, out_c]
         y = _lower_framed(lb, x3, lb.const(np.ascontiguousarray(w2), "filter"), bias, p, axis, length)
@@ -158,11 +158,22 @@ def _lower_1d(lb, xn, f, bias, p, perm, axis: int, length: int):
 # 257x512 whatever its output length (a few frames: 137 us for 8, 138 for 16), where the same
 # product as a MatMul of the gathered frames by the constant filter (which ONNX Runtime packs once,
 # when the session is made) costs 108 us for 8 frames, 38 against 78 us for silero VAD's 258x256
-# filter over 4, 35 against 125 us over 2, but grows with the frames (190 us for 16): measured in
-# the page's runtime in Debian's Chromium. So the page's models (OnnxLowering target "wasm") take
-# the MatMul form up to this many output positions. Native ONNX Runtime gained little or lost
-# (24 -> 27 us for 8 frames of 257x512), so the host's models keep Conv.
-WASM_FRAMES_MAX = 8
+# filter over 4, 35 against 125 us over 2, but grows with the frames (190 us for 16). With input
+# channels the frames' gather and transposes cost more: six 3-tap convolutions of 64 channels took
+# 37 against 112 us over 1 position, 67 against 120 over 2, 88 against 85 over 4 (128 channels: 183
+# against 281), 150 against 85 over 8. Measured in the page's runtime in Debian's Chromium; so the
+# page's models (OnnxLowering target "wasm") take the MatMul form where it won (_frames_win).
+# Native ONNX Runtime gained little or lost (24 -> 27 us for 8 frames of 257x512): the host's
+# models keep Conv.
+WASM_FRAMES_MAX = 8  # output positions of a one-channel (signal) convolution
+
+
+def _frames_win(in_channels: int, k: int, positions: int) -> bool:
+    """Whether onnxruntime-web's wasm runs a 1-D convolution faster as a MatMul of its frames:
+    up to 2 output positions; a one-channel filter up to WASM_FRAMES_MAX; up to 4 where the
+    filter's window holds 256 values or more."""
+    return (positions <= 2 or (in_channels == 1 and positions <= WASM_FRAMES_MAX)
+            or (positions <= 4 and in_channels * k >= 256))
 
 
 def _lower_framed(lb, x3, w2, bias, p, axis: int, length: int):
