@@ -124,18 +124,26 @@ def lower(lb, call: Call):
 def _lower_1d(lb, xn, f, bias, p, perm, axis: int, length: int):
     """A convolution over a height (or width) of 1 with a filter of height (width) 1 and no
     padding there, so 1-D along spatial ``axis`` (0: height, 1: width) of ``length``, as ONNX's
-    1-D Conv on the [N, C, length] view of the NCHW input. onnxruntime-web's WebNN EP sends ONNX's
+    1-D Conv on the [N, C, length] view of the NCHW input (for the page's wasm, where it runs
+    faster so, a MatMul of its frames: _lower_framed). onnxruntime-web's WebNN EP sends ONNX's
     1-D Conv so; ONNX Runtime fuses a 1-D Conv with an activation after it and keeps it out of its
     NCHWc layout, and lower_graph's fold_reshapes merges the reshapes around it with the graph's."""
     g, n, out_c, k = p["groups"], p["batches"], p["out_channels"], p["window"][axis]
     x3 = lb.node("Reshape", [xn, lb.ints([n, p["in_channels"], length])])
-    shape3 = [out_c, p["in_channels"] // g, k]
     out_len = p["out_hw"][axis]
     framed = lb.folded(f) if lb.target == "wasm" and g == 1 and _frames_win(p["in_channels"], k, out_len) else None
     if framed is not None and lb.dtype(x3) == "float32":
         w2 = np.transpose(framed, perm).reshape(out_c, -1).T  # [in_channels * k, out_c]
         y = _lower_framed(lb, x3, lb.const(np.ascontiguousarray(w2), "filter"), bias, p, axis, length)
-        return lb.node("Reshape", [y, lb.ints([n, out_c, out_len, 1] if axis == 0 else [n, out_c, 1, out_len])])
+    else:
+        y = _lower_conv1d(lb, x3, f, bias, p, perm, axis)
+    return lb.node("Reshape", [y, lb.ints([n, out_c, out_len, 1] if axis == 0 else [n, out_c, 1, out_len])])
+
+
+def _lower_conv1d(lb, x3, f, bias, p, perm, axis: int):
+    """ONNX's 1-D Conv of ``x3`` ([N, C, length]): [N, out_c, out_len]."""
+    g, out_c, k = p["groups"], p["out_channels"], p["window"][axis]
+    shape3 = [out_c, p["in_channels"] // g, k]
     array = lb.constant(f)
     if array is not None:  # a constant filter: a constant of the 1-D shape
         w3 = lb.const(np.ascontiguousarray(np.transpose(array, perm)).reshape(shape3), "filter")
@@ -150,8 +158,8 @@ def _lower_1d(lb, xn, f, bias, p, perm, axis: int, length: int):
         group=g,
         kernel_shape=[k],
     )
-    lb.shapes[y] = (n, out_c, out_len)
-    return lb.node("Reshape", [y, lb.ints([n, out_c, out_len, 1] if axis == 0 else [n, out_c, 1, out_len])])
+    lb.shapes[y] = (p["batches"], out_c, p["out_hw"][axis])
+    return y
 
 
 # onnxruntime-web's wasm Conv pays about 0.1 ms a run for a 1-D convolution with a filter of
