@@ -122,6 +122,43 @@ def test_float32_constants_keep_subnormals_and_negative_zero(ov_ctx):
     assert _bits(out["y"]) == _bits(values) and _bits(out["z"]) == _bits(values)
 
 
+def test_weights_with_subnormals_stay_constants_of_the_model(ov_ctx):
+    """A filter or matrix read only as weights keeps its place in the model (constant folding,
+    prepacked weights) even with subnormal values, which the plugin flushes: that changes no
+    output above the subnormal range. Read by anything else as well, it is fed bit for bit."""
+    rng = np.random.default_rng(7)
+    w = rng.standard_normal((3, 2, 3, 3)).astype(np.float32)
+    w.flat[::5] = np.float32(1e-40)  # subnormal taps
+    m = rng.standard_normal((4, 4)).astype(np.float32)
+    m[0, 0] = np.float32(-(2.0**-149))
+    x = rng.standard_normal((1, 2, 5, 5)).astype(np.float32)
+    a = rng.standard_normal((2, 4)).astype(np.float32)
+
+    def build(ctx, shared):
+        b = MLGraphBuilder(ctx)
+        xi, ai = b.input("x", {"dataType": "float32", "shape": [1, 2, 5, 5]}), b.input("a", {"dataType": "float32", "shape": [2, 4]})
+        wc = b.constant({"dataType": "float32", "shape": [3, 2, 3, 3]}, w)
+        mc = b.constant({"dataType": "float32", "shape": [4, 4]}, m)
+        outs = {"conv": b.conv2d(xi, wc), "mm": b.matmul(ai, mc)}
+        if shared:
+            outs["m"] = b.identity(mc)
+        return b.build(outs)
+
+    ref = ML().createContext()
+    for shared in (False, True):
+        g = build(ov_ctx, shared)
+        compiled = g.compiled
+        while not hasattr(compiled, "constant_feeds"):  # the compile cache's reference to it
+            compiled = compiled.compiled
+        assert len(compiled.constant_feeds) == (1 if shared else 0)
+        got = ov_ctx.compute(g, {"x": x, "a": a})
+        want = ref.compute(build(ref, shared), {"x": x, "a": a})
+        for k in want:
+            np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=1e-6)
+        if shared:
+            assert _bits(got["m"]) == _bits(m)
+
+
 ROUNDED_BY_FLOAT16 = np.array([2.9995, 0.9998, 1.0003, 1.00048828125, 65520.0, 2.0**-25], np.float32)
 
 

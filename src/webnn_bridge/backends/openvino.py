@@ -124,16 +124,35 @@ def _operands_fused_into_reductions(model) -> set[str]:
     return marked
 
 
+# operations that read their second input as weights multiplied into a sum
+_WEIGHTED_OPS = frozenset({"Conv", "ConvTranspose", "MatMul", "Gemm"})
+
+
+def _only_weights(model) -> set[str]:
+    """The initializers read only as the weights of convolutions and matrix products (input 1 of
+    Conv, ConvTranspose, MatMul, Gemm). A subnormal weight that OpenVINO flushes to +0 changes a
+    product by less than 2**-126 times the other factor: an output changes only where the whole
+    sum is that small. Fed as inputs instead (as other constants with subnormals are), such
+    weights cost a model its constant folding and prepacked weights: PP-OCRv4's detector ran at
+    9.1 ms against 5.1 ms with its four subnormal filters kept."""
+    use: dict[str, bool] = {}
+    for n in model.graph.node:
+        for k, i in enumerate(n.input):
+            use[i] = use.get(i, True) and n.op_type in _WEIGHTED_OPS and k == 1
+    return {name for name, weights_only in use.items() if weights_only}
+
+
 def _constants_as_inputs(model) -> dict[str, np.ndarray]:
     """Turns the initializers OpenVINO would get wrong into graph inputs (fed their values on
-    every run, from the host's array): the float32 ones it would flush and those it would fuse
-    into a reduction. Returns them by name."""
+    every run, from the host's array): the float32 ones it would flush (except weights, see
+    _only_weights) and those it would fuse into a reduction. Returns them by name."""
     from onnx import helper, numpy_helper
 
     fused = _operands_fused_into_reductions(model)
+    weights = _only_weights(model)
     kept, fed = [], {}
     for t in model.graph.initializer:
-        a = _flushed_by_openvino(t)
+        a = _flushed_by_openvino(t) if t.name not in weights else None
         if a is None and t.name in fused:
             a = numpy_helper.to_array(t)
         if a is None:

@@ -14,6 +14,7 @@ The host's sessions drive these objects; tests and Python users can use them dir
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import functools
@@ -113,6 +114,7 @@ class ML:
         self.budget = MemoryBudget(None, name="host")  # host-wide; the server sets its limit
         # identical graphs share compiled sessions (backends/cache.py); default: in memory only
         self.compile_cache = compile_cache if compile_cache is not None else default_cache()
+        self.tier_up = True  # graphs may tier up (rules.toml [tier_up]); off while the host records a policy trace
         self.session_limits = None  # what each page may hold (bridge.session.SessionLimits), set by the server
         # validated build messages of the host's pages (memo.py), and the constant bytes pages
         # uploaded, by origin and digest: on disk beside the compile cache's entries
@@ -435,6 +437,26 @@ class MLContext(OperandChecks):
             placement.reasons.append(f"the runtime could not use the accelerator: cpuFallback is {fallback}")
         return compiled
 
+    def _tier_up(self, graph: MLGraph, digest: str | None) -> None:
+        """Give a graph whose placement names a tier-up candidate its trial (bridge/tier_up.py):
+        only a graph compiled whole for one real CPU here, its outputs in host memory."""
+        placement = graph.placement
+        if (not self.ml.tier_up or placement is None or placement.tier_up is None or self._on_exec_device(placement)
+                or placement.fallback_device is not None or getattr(graph.compiled, "resident", False)):
+            return
+        from webnn_bridge.policy.engine import default_rules
+
+        from .tier_up import TierUp
+
+        rules = (self.ml.rules or default_rules()).get("tier_up", {})
+        device = dataclasses.replace(placement.tier_up, threads=int(rules.get("threads", 1)))
+        cache, part = self.ml.compile_cache, self.cache_partition
+        tier = TierUp(graph, device, rules, lambda d: cache.compile(backend_for(d), graph.ir, d, part, digest))
+        journal = self.ml.compile_cache.journal
+        if journal is not None:
+            tier.device_set = journal.device_set([(device.id, runtime_token(backend_for(device), device))])
+        graph.tier = tier
+
     @property
     def memo_key(self) -> str:
         """What besides a graph decides its validation and placement in this context."""
@@ -463,6 +485,7 @@ class MLContext(OperandChecks):
         if journal is not None:  # its runs are journaled too, against every device it runs on
             devices = self._placed_devices(placement)
             graph.journal = (journal, digest, journal.device_set([(d.id, runtime_token(backend_for(d), d)) for d in devices]))
+        self._tier_up(graph, digest)
         if self.is_lost:
             graph.destroy()
             raise InvalidStateError("The context was lost while building.")
@@ -612,28 +635,55 @@ class MLContext(OperandChecks):
             if len(graph.accepted) >= 64:
                 graph.accepted.clear()
             graph.accepted.add(key)
-        if graph.journal is not None:  # the crash journal notes the run while it goes on
-            journal, digest, device_set = graph.journal
-            with journal.running(digest, device_set):
-                return self._run(graph, inputs, outputs)
-        return self._run(graph, inputs, outputs)
+        tier = graph.tier
+        if tier is not None and tier.state != "done":
+            return self._run_tiered(graph, tier, inputs, outputs)
+        with self._journal_running(graph):
+            return self._run(graph, inputs, outputs)
 
-    def _run(self, graph: MLGraph, inputs: Mapping, outputs: Mapping) -> None:
-        """Run the graph into the outputs; when that fails, every output is marked failed (its old
-        contents are never read as this dispatch's result) and the error goes on."""
+    @staticmethod
+    def _journal_running(graph: MLGraph, device_set=None):
+        """The crash journal's note of a run while it goes on (on the graph's devices, or on
+        ``device_set``); nothing without a journal."""
+        if graph.journal is None:
+            return contextlib.nullcontext()
+        journal, digest, devices = graph.journal
+        return journal.running(digest, device_set or devices)
+
+    def _run_tiered(self, graph: MLGraph, tier, inputs: Mapping, outputs: Mapping) -> None:
+        """A dispatch of a graph that may tier up (bridge/tier_up.py): run where the trial says,
+        timed; a candidate whose run fails is dropped and the dispatch runs where the graph is."""
+        compiled, candidate = tier.pick()
+        if candidate and not any(t.failed is not None for t in inputs.values()):
+            try:
+                with self._journal_running(graph, tier.device_set):
+                    t0 = time.perf_counter()
+                    self._run(graph, inputs, outputs, compiled)
+                tier.ran(True, time.perf_counter() - t0)
+                return
+            except Exception as e:
+                tier.failed(e)
+        with self._journal_running(graph):
+            t0 = time.perf_counter()
+            self._run(graph, inputs, outputs)
+        tier.ran(False, time.perf_counter() - t0)
+
+    def _run(self, graph: MLGraph, inputs: Mapping, outputs: Mapping, compiled: Compiled | None = None) -> None:
+        """Run the graph (``compiled``: another compiled form of it) into the outputs; when that
+        fails, every output is marked failed (its old contents are never read as this dispatch's
+        result) and the error goes on."""
         try:
             for name, t in inputs.items():
                 if t.failed is not None:
                     raise UnknownError(f"dispatch: input '{name}' has undefined contents ({t.failed})")
-            self._run_into(graph, inputs, outputs)
+            self._run_into(graph, inputs, outputs, compiled or graph.compiled)
         except BaseException as e:
             reason = f"the dispatch that was to write it failed ({_failure_text(e)})"
             for t in outputs.values():
                 t.fail(reason)
             raise
 
-    def _run_into(self, graph: MLGraph, inputs: Mapping, outputs: Mapping) -> None:
-        compiled = graph.compiled
+    def _run_into(self, graph: MLGraph, inputs: Mapping, outputs: Mapping, compiled: Compiled) -> None:
         if getattr(compiled, "resident", False):  # the outputs stay in device memory until read (backends/base.py)
             feeds = {}
             for n, t in inputs.items():
@@ -763,6 +813,7 @@ class MLGraph:
         # (compiled, placement) of a graph placed in the page that the host runs until the page's
         # runtime has started (a build or Session.on_rehome with interim)
         self.page_held: tuple | None = None
+        self.tier = None  # its tier-up trial (bridge/tier_up.py) while one may still move it
 
     @property
     def devices(self) -> list[str]:
@@ -787,6 +838,8 @@ class MLGraph:
         if self.destroyed:
             return
         self.destroyed = True
+        if self.tier is not None:
+            self.tier.close()
         self.compiled.close()
         if self.page_held is not None:
             self.page_held[0].close()

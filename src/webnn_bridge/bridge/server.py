@@ -386,6 +386,8 @@ class Host:
             self.ml.page_device = page_device(folder.absolute())
         self.ml.budget.limit = config.host_budget_bytes
         self.ml.prepares = True  # a context that opens has its kind's recent builds prepared (ML.prepare_recent)
+        # a policy trace records each graph where the rules place it: no tier-up moves it meanwhile
+        self.ml.tier_up = config.observer is None
         self.ml.session_limits = SessionLimits(
             config.session_budget_bytes, config.max_graphs_per_session, config.keepalive_timeout_s,
             strict_spec=config.strict_spec,

@@ -124,6 +124,9 @@ RULE_ENUMS: dict[str, tuple | Callable[[], tuple]] = {
     "backends.cpu": known_backends,
     "backends.gpu": known_backends,
     "backends.npu": known_backends,
+    "tier_up.from": known_backends,
+    "tier_up.backends": known_backends,
+    "tier_up.data_types": tuple(DATA_TYPES),
 }
 
 
@@ -353,6 +356,16 @@ def _number_problems(rules: Mapping) -> list[str]:
     if low and default and low > default:
         problems.append(f"[policy.low-power] cpu_threads = {low} is more than [policy.default]'s {default}: "
                         "low-power never gets more threads than the default")
+    tier = dict(rules.get("tier_up", {}))
+    for key, low, high in (("min_dispatches", 1, 10**9), ("trial_runs", 1, 1000), ("threads", 1, MAX_THREADS)):
+        v = tier.get(key, low)
+        if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+            problems.append(f"[tier_up] {key} must be an integer from {low} to {high}, not {v!r}")
+    for key, low, high in (("min_run_ms", 0.0, math.inf), ("margin", 0.0, 1.0)):
+        v = tier.get(key, high if key == "margin" else low)
+        if not finite_number(v) or not low <= v <= high or (key == "margin" and v == 0):
+            problems.append(f"[tier_up] {key} must be " + ("a share above 0, at most 1" if key == "margin"
+                                                           else "a finite number >= 0") + f", not {v!r}")
     frac = dict(rules.get("build", {})).get("partial_min_fraction", 0.5)
     if not finite_number(frac) or not 0.0 <= frac <= 1.0:
         problems.append(f"[build] partial_min_fraction must be a share between 0 and 1, not {frac!r}")
@@ -783,6 +796,9 @@ class Placement:
     graph_hash: str = ""
     route: str | None = None  # the [[routes]] row that reordered the candidates
     threads: int = 0  # the CPU mode of the placement's CPU part (0: the backend's choice)
+    # another CPU device that runs every node, tried in live dispatches once the graph is hot
+    # ([tier_up], bridge/tier_up.py); its CPU mode is [tier_up].threads
+    tier_up: Device | None = None
 
     @property
     def accelerated(self) -> bool:
@@ -809,6 +825,7 @@ class Placement:
             "simulated": self.simulated,
             "route": self.route,
             "threads": self.threads,
+            "tierUp": self.tier_up.id if self.tier_up is not None else None,
             "rejected": [list(r) for r in self.rejected],
             "reasons": list(self.reasons),
         }
@@ -823,6 +840,36 @@ def _caps_lookup(caps: CapsSource) -> Callable[[Device], Capabilities]:
     if callable(caps):
         return caps
     return lambda d: caps[d.id] if d.id in caps else capabilities_of(d)
+
+
+def tier_up_candidate(device: Device, cands: Sequence[Device], summary: GraphSummary, rules: Mapping,
+                      runs_all: Callable[[Device], bool]) -> tuple[Device | None, str | None]:
+    """The CPU device a graph placed whole on ``device`` may move to once it is hot, and the
+    reason line saying so (rules.toml [tier_up]): (None, None) when the rules do not ask for one
+    here, (None, why) when they would but no candidate runs the whole graph."""
+    tier = rules.get("tier_up") or {}
+    if (not tier.get("enabled", False) or device.kind != "cpu" or is_simulated(device)
+            or backend_name(device) not in tier.get("from", [])):
+        return None, None
+    ops, types = tier.get("ops_any") or [], tier.get("data_types") or []
+    if ops and not set(summary.op_counts()) & set(ops):
+        return None, None
+    if types and not set(summary.data_types()) <= set(types):
+        return None, None
+    if summary.constant_bytes > tier.get("max_constant_bytes", 0):
+        return None, None
+    wanted = list(tier.get("backends", []))
+    others = [d for d in cands if d.kind == "cpu" and d.id != device.id and not is_simulated(d)
+              and backend_name(d) in wanted]
+    others.sort(key=lambda d: wanted.index(backend_name(d)))
+    for d in others:
+        if runs_all(d):
+            return d, (f"tier-up: once it has run {tier.get('min_dispatches')} times at "
+                       f"{tier.get('min_run_ms')} ms or more, {d.id} ({tier.get('threads')} thread(s)) compiles it "
+                       f"in the background and the faster of the two in interleaved live dispatches keeps it ([tier_up])")
+    if others:
+        return None, f"no tier-up: {', '.join(d.id for d in others)} cannot run the whole graph"
+    return None, None
 
 
 def fallback_for_kind(decision: Decision) -> str:
@@ -969,6 +1016,10 @@ def decide_build(decision: Decision, graph, inventory: Sequence[Device], rules: 
                 p.reasons.append(f"CPU mode not applied ({threads_why}): "
                                  f"{', '.join(backend_name(d) for d in cpu_part if not takes_cpu_modes(d))} "
                                  "takes no thread count per graph")
+        if p.fallback_device is None and not p.simulated:
+            p.tier_up, why = tier_up_candidate(p.device, cands, summary, rules, lambda d: not bad(d))
+            if why:
+                p.reasons.append(why)
         return p
 
     def fallback_for(d: Device) -> str:

@@ -1,0 +1,238 @@
+"""Tier-up of a hot graph to a faster CPU backend, decided in live dispatches (rules.toml [tier_up]).
+
+The policy names the candidate at build() (Placement.tier_up): another CPU backend that runs the
+whole graph. The graph builds on its own backend as always, so a first build never pays a second
+compile. Once the graph is hot (``min_dispatches`` dispatches, the median of its recent runs at
+least ``min_run_ms``), the candidate compiles it on one background thread of the lowest CPU
+priority, with ``threads`` intra-op threads. The graph's next dispatches then alternate between
+the two compiled forms (one warm-up run of the new one first, then ``trial_runs`` of each,
+interleaved, so that both see the same load); the new one keeps the graph when the median of its
+runs is at most ``margin`` times the other's, else it is dropped. Every trial dispatch is a real
+dispatch with real results (both backends compute the same graph); a candidate that fails to
+compile or to run is dropped and that dispatch is run again where the graph was. The decision is
+final for the graph, and its placement's reasons say what was measured.
+
+Dispatches of one graph never overlap (a context's messages are handled one at a time): only the
+background compile runs beside them, and it hands its result over through the lock.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import statistics
+import threading
+import time
+from collections.abc import Callable, Mapping
+
+log = logging.getLogger("webnn_bridge.tier_up")
+
+RECENT = 16  # base runs kept to judge whether the graph is hot
+
+
+class TierUp:
+    """The tier-up state of one graph: watching, compiling, trial, done."""
+
+    def __init__(self, graph, device, rules: Mapping, compile_fn: Callable[[object], object]):
+        self.graph = graph
+        self.device = device  # the candidate, with its CPU mode
+        self.rules = rules
+        self._compile_fn = compile_fn  # device -> Compiled, on the background thread
+        self._lock = threading.Lock()
+        self.state = "watching"
+        self.count = 0
+        self.recent: list[float] = []
+        self.candidate = None  # the candidate's Compiled, once compiled
+        self.charged = 0  # its bytes in the context's budget
+        self.base_ms: list[float] = []
+        self.cand_ms: list[float] = []
+        self.warmed = False
+        self.turn = 0
+        self.outcome: str | None = None
+
+    # -- the dispatch path (the graph's dispatching thread)
+    def pick(self):
+        """(compiled, is_candidate) for this dispatch."""
+        if self.state != "trial":
+            return self.graph.compiled, False
+        if not self.warmed:
+            return self.candidate, True
+        self.turn += 1
+        return (self.candidate, True) if self.turn % 2 == 0 else (self.graph.compiled, False)
+
+    def ran(self, is_candidate: bool, seconds: float) -> None:
+        """A dispatch's run took ``seconds`` on the candidate or on the graph's own backend."""
+        ms = seconds * 1000.0
+        if self.state == "watching":
+            self.count += 1
+            self.recent.append(ms)
+            del self.recent[:-RECENT]
+            if (self.count >= int(self.rules.get("min_dispatches", 20))
+                    and statistics.median(self.recent) >= float(self.rules.get("min_run_ms", 0.2))):
+                self._start_compile()
+            return
+        if self.state != "trial":
+            return
+        if is_candidate and not self.warmed:
+            self.warmed = True  # its first run allocates what later runs reuse: not counted
+            return
+        (self.cand_ms if is_candidate else self.base_ms).append(ms)
+        n = int(self.rules.get("trial_runs", 12))
+        if len(self.cand_ms) >= n and len(self.base_ms) >= n:
+            self._decide()
+
+    def failed(self, e: BaseException) -> None:
+        """The candidate's run failed: it is dropped (the caller runs the dispatch again)."""
+        self._finish(False, f"tier-up to {self.device.id} dropped: its run failed ({type(e).__name__}: {e})")
+
+    # -- the background compile
+    def _start_compile(self) -> None:
+        with self._lock:
+            if self.state != "watching":
+                return
+            self.state = "compiling"
+        if not _submit(self._compile):
+            self._finish(False, "tier-up not tried: the host is stopping")
+
+    def _compile(self) -> None:
+        from .budget import graph_bytes
+
+        graph = self.graph
+        t0 = time.perf_counter()
+        try:
+            if graph.destroyed:
+                raise _Gone
+            charged = graph.context.budget.charge(graph_bytes(graph.ir), "tier-up")
+            try:
+                compiled = self._compile_fn(self.device)
+            except BaseException:
+                graph.context.budget.release(charged)
+                raise
+        except _Gone:
+            with self._lock:
+                self.state = "done"
+            return
+        except Exception as e:  # the graph stays where it is
+            log.info("graph %s: tier-up compile on %s failed: %s", _label(graph), self.device.id, e)
+            self._finish(False, f"tier-up to {self.device.id} not tried: its compile failed ({type(e).__name__}: {e})")
+            return
+        ms = (time.perf_counter() - t0) * 1000.0
+        with self._lock:
+            if self.state == "compiling" and not graph.destroyed:
+                self.candidate, self.charged, self.state = compiled, charged, "trial"
+                self.compile_ms = ms
+                return
+        compiled.close()
+        graph.context.budget.release(charged)
+
+    # -- the decision
+    def _decide(self) -> None:
+        base, cand = statistics.median(self.base_ms), statistics.median(self.cand_ms)
+        margin = float(self.rules.get("margin", 0.9))
+        n = len(self.cand_ms)
+        facts = (f"median of {n} interleaved live runs each: {cand:.3f} ms on {self.device.id} "
+                 f"({self.device.threads} thread(s)) against {base:.3f} ms on {self.graph.placement.device.id}")
+        if cand <= margin * base:
+            self._finish(True, f"tier-up: moved to {self.device.id} after {self.count} dispatches, {facts}; "
+                               f"compiled in the background in {self.compile_ms:.0f} ms")
+        else:
+            self._finish(False, f"tier-up to {self.device.id} measured and dropped: {facts} "
+                                f"(it must be at most {margin:g}x)")
+
+    def _finish(self, keep: bool, why: str) -> None:
+        graph = self.graph
+        with self._lock:
+            if self.state == "done":
+                return
+            self.state = "done"
+            cand, charged = self.candidate, self.charged
+            self.candidate, self.charged = None, 0
+        self.outcome = why
+        log.info("graph %s: %s", _label(graph), why)
+        old = graph.placement
+        if keep and cand is not None and not graph.destroyed:
+            base = graph.compiled
+            graph.compiled = cand
+            n = len(graph.ir.nodes)
+            # a new placement object: the old one is shared with the build memo
+            graph.placement = dataclasses.replace(
+                old, device=self.device, assignment=[self.device.id] * n, threads=self.device.threads,
+                tier_up=None, reasons=[*old.reasons, why])
+            base.close()
+            graph.context.budget.release(graph.charged)
+            graph.charged = charged
+            if graph.journal is not None:
+                journal, digest, _ = graph.journal
+                graph.journal = (journal, digest, self.device_set)
+            return
+        if cand is not None:
+            cand.close()
+        if charged:
+            graph.context.budget.release(charged)
+        if old is not None:
+            graph.placement = dataclasses.replace(old, tier_up=None, reasons=[*old.reasons, why])
+
+    def close(self) -> None:
+        """The graph is destroyed: drop the candidate (a compile under way drops its own)."""
+        with self._lock:
+            self.state = "done"
+            cand, charged = self.candidate, self.charged
+            self.candidate, self.charged = None, 0
+        if cand is not None:
+            cand.close()
+        if charged:
+            self.graph.context.budget.release(charged)
+
+    device_set = None  # the crash journal's device set of the candidate's runs (MLContext sets it)
+    compile_ms = 0.0
+
+
+class _Gone(Exception):
+    pass
+
+
+def _label(graph) -> str:
+    p = graph.placement
+    return (p.graph_hash[:10] if p is not None and p.graph_hash else "?")
+
+
+# One background thread for every graph's tier-up compile, at the lowest CPU priority.
+_JOBS: queue.SimpleQueue = queue.SimpleQueue()
+_THREAD: threading.Thread | None = None
+_THREAD_LOCK = threading.Lock()
+_STOPPED = False
+
+
+def _submit(job: Callable[[], None]) -> bool:
+    global _THREAD
+    with _THREAD_LOCK:
+        if _STOPPED:
+            return False
+        if _THREAD is None or not _THREAD.is_alive():
+            _THREAD = threading.Thread(target=_worker, name="webnn-tier-up", daemon=True)
+            _THREAD.start()
+    _JOBS.put(job)
+    return True
+
+
+def _worker() -> None:
+    from webnn_bridge.backends.cache import background_priority
+
+    background_priority()
+    while True:
+        job = _JOBS.get()
+        if job is None:
+            return
+        try:
+            job()
+        except Exception:  # a job reports its own failures; never let one end the thread
+            log.exception("tier-up job failed")
+
+
+def idle(timeout: float = 30.0) -> bool:
+    """Wait until every submitted compile has run (tests). Whether it did in time."""
+    done = threading.Event()
+    if not _submit(done.set):
+        return True
+    return done.wait(timeout)
