@@ -77,6 +77,9 @@ from benchmarks.bench_webnn import StaticServer, median, native_env, trimmed_mea
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS_DIR = ROOT / ".ortweb" / "models"
+# a model's output values per console line: a line stays under the 4 KiB a pipe writes whole, so
+# that the browser's own logging (native Chromium logs from other threads) never lands inside it
+OUT_CHUNK = 128
 WARMUP = 10  # warm-up runs: at least this many, and for at least WARMUP_MS (the first runs on ours are slower
 WARMUP_MS = 500  # for a while: wasm tier-up, the host's first dispatches)
 COUNTED = (5, 10)  # the warm-up runs whose WebNN calls are counted (per run)
@@ -345,7 +348,7 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web apps</title>
       say(`${m}_mean`, [(performance.now() - t2) / %(iters)d]);
       say(m, times);
       const data = out[session.outputNames[0]].data;
-      for (let k = 0; k * 2048 < data.length; k++) say(`${m}_out${k}`, Array.from(data.subarray(k * 2048, (k + 1) * 2048)));
+      for (let k = 0; k * %(chunk)d < data.length; k++) say(`${m}_out${k}`, Array.from(data.subarray(k * %(chunk)d, (k + 1) * %(chunk)d)));
       say(`${m}_outn`, [data.length]);
     };
     try {
@@ -362,7 +365,8 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web apps</title>
 def write_page(app_dir: Path, shorts: list[str], iters: int, timeout_ms: int = 180000) -> None:
     (app_dir / "apps.html").write_text(PAGE % {"models": json.dumps(shorts), "iters": iters, "warmup": WARMUP,
                                                "warmup_ms": WARMUP_MS,
-                                               "c0": COUNTED[0], "c1": COUNTED[1], "timeout_ms": timeout_ms})
+                                               "c0": COUNTED[0], "c1": COUNTED[1], "timeout_ms": timeout_ms,
+                                               "chunk": OUT_CHUNK})
 
 
 LINE = re.compile(r'"BENCH (\S+) ([^"]*)"')
@@ -378,7 +382,10 @@ def parse_line(line: str, values: dict, errors: dict) -> None:
         return
     m = LINE.search(line)
     if m:
-        values[m[1]] = [float(v) for v in m[2].split(",") if v]
+        try:
+            values[m[1]] = [float(v) for v in m[2].split(",") if v]
+        except ValueError:  # another writer's text inside the line: that key is missing, said once
+            errors.setdefault("torn", f"a line of {m[1]} came with other text inside it")
 
 
 PARTITIONS = re.compile(r"number of partitions supported by WebNN: (\d+) number of nodes in the graph: (\d+) "
@@ -439,7 +446,7 @@ def page_results(values: dict, errors: dict, shorts: list[str], refs: dict, note
                       "writes": writes, "in_page": int(in_page)})
             n = int(values.get(f"{m}_outn", [0])[0])
             got = np.concatenate([np.array(values.get(f"{m}_out{k}", []), np.float64)
-                                  for k in range((n + 2047) // 2048)] or [np.zeros(0)])
+                                  for k in range((n + OUT_CHUNK - 1) // OUT_CHUNK)] or [np.zeros(0)])
             ref = np.asarray(refs[m], np.float64).ravel()
             if got.size != ref.size:
                 r["max_err"] = float("inf")

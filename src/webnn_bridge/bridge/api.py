@@ -657,16 +657,16 @@ class MLContext(OperandChecks):
         if candidate and not any(t.failed is not None for t in inputs.values()):
             try:
                 with self._journal_running(graph, tier.device_set):
-                    t0 = time.perf_counter()
+                    c0, t0 = time.process_time(), time.perf_counter()
                     self._run(graph, inputs, outputs, compiled)
-                tier.ran(True, time.perf_counter() - t0)
+                tier.ran(True, time.perf_counter() - t0, time.process_time() - c0)
                 return
             except Exception as e:
                 tier.failed(e)
         with self._journal_running(graph):
-            t0 = time.perf_counter()
+            c0, t0 = time.process_time(), time.perf_counter()
             self._run(graph, inputs, outputs)
-        tier.ran(False, time.perf_counter() - t0)
+        tier.ran(False, time.perf_counter() - t0, time.process_time() - c0)
 
     def _run(self, graph: MLGraph, inputs: Mapping, outputs: Mapping, compiled: Compiled | None = None) -> None:
         """Run the graph (``compiled``: another compiled form of it) into the outputs; when that

@@ -4,10 +4,12 @@ The policy names the candidate at build() (Placement.tier_up): another CPU backe
 whole graph. The graph builds on its own backend as always, so a first build never pays a second
 compile. Once the graph is hot (``min_dispatches`` dispatches, the median of its recent runs at
 least ``min_run_ms``), the candidate compiles it on one background thread of the lowest CPU
-priority, with ``threads`` intra-op threads. The graph's next dispatches then alternate between
-the two compiled forms (one warm-up run of the new one first, then ``trial_runs`` of each,
-interleaved, so that both see the same load); the new one keeps the graph when the median of its
-runs is at most ``margin`` times the other's, else it is dropped. Every trial dispatch is a real
+priority (SCHED_IDLE), with ``threads`` intra-op threads. The graph's next dispatches then
+alternate between the two compiled forms (one warm-up run of the new one first, then
+``trial_runs`` of each, interleaved, so that both see the same load); the new one keeps the graph
+when the median of its runs is at most ``margin`` times the other's, or at most
+``cpu_latency_slack`` times it for at most ``cpu_margin`` times the process's CPU time per run
+(a runtime's pool takes cores from the browser it shares the machine with), else it is dropped. Every trial dispatch is a real
 dispatch with real results (both backends compute the same graph); a candidate that fails to
 compile or to run is dropped and that dispatch is run again where the graph was. The decision is
 final for the graph, and its placement's reasons say what was measured.
@@ -47,6 +49,8 @@ class TierUp:
         self.charged = 0  # its bytes in the context's budget
         self.base_ms: list[float] = []
         self.cand_ms: list[float] = []
+        self.base_cpu: list[float] = []  # the process's CPU time per run (ms), as DispatchCpu counts it
+        self.cand_cpu: list[float] = []
         self.warmed = False
         self.turn = 0
         self.outcome: str | None = None
@@ -61,8 +65,9 @@ class TierUp:
         self.turn += 1
         return (self.candidate, True) if self.turn % 2 == 0 else (self.graph.compiled, False)
 
-    def ran(self, is_candidate: bool, seconds: float) -> None:
-        """A dispatch's run took ``seconds`` on the candidate or on the graph's own backend."""
+    def ran(self, is_candidate: bool, seconds: float, cpu_seconds: float = 0.0) -> None:
+        """A dispatch's run took ``seconds`` (and ``cpu_seconds`` of the process's CPU time) on
+        the candidate or on the graph's own backend."""
         ms = seconds * 1000.0
         if self.state == "watching":
             self.count += 1
@@ -78,6 +83,7 @@ class TierUp:
             self.warmed = True  # its first run allocates what later runs reuse: not counted
             return
         (self.cand_ms if is_candidate else self.base_ms).append(ms)
+        (self.cand_cpu if is_candidate else self.base_cpu).append(cpu_seconds * 1000.0)
         n = int(self.rules.get("trial_runs", 12))
         if len(self.cand_ms) >= n and len(self.base_ms) >= n:
             self._decide()
@@ -129,16 +135,22 @@ class TierUp:
     # -- the decision
     def _decide(self) -> None:
         base, cand = statistics.median(self.base_ms), statistics.median(self.cand_ms)
+        base_cpu, cand_cpu = statistics.median(self.base_cpu), statistics.median(self.cand_cpu)
         margin = float(self.rules.get("margin", 0.9))
+        cpu_margin, slack = float(self.rules.get("cpu_margin", 0.75)), float(self.rules.get("cpu_latency_slack", 1.05))
         n = len(self.cand_ms)
-        facts = (f"median of {n} interleaved live runs each: {cand:.3f} ms on {self.device.id} "
-                 f"({self.device.threads} thread(s)) against {base:.3f} ms on {self.graph.placement.device.id}")
-        if cand <= margin * base:
-            self._finish(True, f"tier-up: moved to {self.device.id} after {self.count} dispatches, {facts}; "
+        facts = (f"median of {n} interleaved live runs each: {cand:.3f} ms ({cand_cpu:.3f} ms of CPU) on "
+                 f"{self.device.id} ({self.device.threads} thread(s)) against {base:.3f} ms ({base_cpu:.3f} ms of CPU) "
+                 f"on {self.graph.placement.device.id}")
+        faster = cand <= margin * base
+        thriftier = cand <= slack * base and cand_cpu <= cpu_margin * base_cpu
+        if faster or thriftier:
+            why = "faster" if faster else "as fast, for less CPU time"
+            self._finish(True, f"tier-up: moved to {self.device.id} ({why}) after {self.count} dispatches, {facts}; "
                                f"compiled in the background in {self.compile_ms:.0f} ms")
         else:
-            self._finish(False, f"tier-up to {self.device.id} measured and dropped: {facts} "
-                                f"(it must be at most {margin:g}x)")
+            self._finish(False, f"tier-up to {self.device.id} measured and dropped: {facts} (it must take at most "
+                                f"{margin:g}x the time, or at most {slack:g}x the time and {cpu_margin:g}x the CPU time)")
 
     def _finish(self, keep: bool, why: str) -> None:
         graph = self.graph
@@ -212,18 +224,35 @@ def _submit(job: Callable[[], None]) -> bool:
         if _THREAD is None or not _THREAD.is_alive():
             _THREAD = threading.Thread(target=_worker, name="webnn-tier-up", daemon=True)
             _THREAD.start()
-    _JOBS.put(job)
+    _JOBS.put((job, IDLE))
     return True
 
 
-def _worker() -> None:
+# the compile thread takes only idle CPU time (tests that wait for a compile on a busy machine
+# turn this off: such a thread may wait as long as the machine stays busy)
+IDLE = True
+
+
+def _priority(idle: bool) -> None:
+    """The calling thread runs only on CPU time nothing else wants (``idle``: Linux SCHED_IDLE,
+    per thread; else the lowest nice, else nothing), or as any other: a compile beside a hot
+    graph's runs must not take a core from a runtime's pool threads or the browser."""
+    import os
+
     from webnn_bridge.backends.cache import background_priority
 
-    background_priority()
+    try:
+        policy = os.SCHED_IDLE if idle else os.SCHED_OTHER
+        os.sched_setscheduler(threading.get_native_id(), policy, os.sched_param(0))
+    except (AttributeError, OSError):
+        if idle:
+            background_priority()
+
+
+def _worker() -> None:
     while True:
-        job = _JOBS.get()
-        if job is None:
-            return
+        job, idle_time_only = _JOBS.get()
+        _priority(idle_time_only)
         try:
             job()
         except Exception:  # a job reports its own failures; never let one end the thread

@@ -361,11 +361,12 @@ def _number_problems(rules: Mapping) -> list[str]:
         v = tier.get(key, low)
         if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
             problems.append(f"[tier_up] {key} must be an integer from {low} to {high}, not {v!r}")
-    for key, low, high in (("min_run_ms", 0.0, math.inf), ("margin", 0.0, 1.0)):
-        v = tier.get(key, high if key == "margin" else low)
-        if not finite_number(v) or not low <= v <= high or (key == "margin" and v == 0):
-            problems.append(f"[tier_up] {key} must be " + ("a share above 0, at most 1" if key == "margin"
-                                                           else "a finite number >= 0") + f", not {v!r}")
+    for key, share in (("min_run_ms", False), ("margin", True), ("cpu_margin", True), ("cpu_latency_slack", False)):
+        v = tier.get(key, 1.0)
+        if not finite_number(v) or (not 0.0 < v <= 1.0 if share else v < (1.0 if key == "cpu_latency_slack" else 0.0)):
+            need = ("a share above 0, at most 1" if share else
+                    "a finite number >= 1" if key == "cpu_latency_slack" else "a finite number >= 0")
+            problems.append(f"[tier_up] {key} must be {need}, not {v!r}")
     frac = dict(rules.get("build", {})).get("partial_min_fraction", 0.5)
     if not finite_number(frac) or not 0.0 <= frac <= 1.0:
         problems.append(f"[build] partial_min_fraction must be a share between 0 and 1, not {frac!r}")
