@@ -23,8 +23,9 @@ TORCH = Device(id="torch:cpu", kind="cpu", backend="torch", name="torch CPU")
 
 
 def rules_with(**tier) -> dict:
+    """The default rules with tier-up on (it is off by default) and ``tier`` over them."""
     rules = copy.deepcopy(default_rules())
-    rules["tier_up"].update(tier)
+    rules["tier_up"].update({"enabled": True, **tier})
     return rules
 
 
@@ -67,6 +68,15 @@ def test_no_candidate_where_the_rules_do_not_ask(tier, graph, inventory):
     p = placement_for(_ir(**graph), inventory, rules_with(**tier))
     assert p.device.id == ORT.id and p.tier_up is None
     assert not any("tier-up" in r for r in p.reasons)
+
+
+def test_the_default_rules_tier_nothing_up():
+    rules = default_rules()
+    assert rules["tier_up"]["enabled"] is False
+    p = placement_for(_ir(), [ORT, OV], rules)
+    assert p.tier_up is None and not any("tier-up" in r for r in p.reasons)
+    g = conv_graph(ML().createContext())
+    assert g.tier is None
 
 
 def test_any_op_when_ops_any_is_empty():
