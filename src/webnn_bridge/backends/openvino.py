@@ -133,8 +133,8 @@ def _only_weights(model) -> set[str]:
     Conv, ConvTranspose, MatMul, Gemm). A subnormal weight that OpenVINO flushes to +0 changes a
     product by less than 2**-126 times the other factor: an output changes only where the whole
     sum is that small. Fed as inputs instead (as other constants with subnormals are), such
-    weights cost a model its constant folding and prepacked weights: PP-OCRv4's detector ran at
-    9.1 ms against 5.1 ms with its four subnormal filters kept."""
+    weights cost a model its constant folding and prepacked weights (PP-OCRv4's detector, four
+    such filters: 9.1 ms a run fed, 8.7 ms kept)."""
     use: dict[str, bool] = {}
     for n in model.graph.node:
         for k, i in enumerate(n.input):

@@ -454,7 +454,7 @@ class MLContext(OperandChecks):
         tier = TierUp(graph, device, rules, lambda d: cache.compile(backend_for(d), graph.ir, d, part, digest))
         journal = self.ml.compile_cache.journal
         if journal is not None:
-            tier.device_set = journal.device_set([(device.id, runtime_token(backend_for(device), device))])
+            tier.device_set = _device_set(journal, [device])
         graph.tier = tier
 
     @property
@@ -484,7 +484,7 @@ class MLContext(OperandChecks):
         graph.charged = charged
         if journal is not None:  # its runs are journaled too, against every device it runs on
             devices = self._placed_devices(placement)
-            graph.journal = (journal, digest, journal.device_set([(d.id, runtime_token(backend_for(d), d)) for d in devices]))
+            graph.journal = (journal, digest, _device_set(journal, devices))
         self._tier_up(graph, digest)
         if self.is_lost:
             graph.destroy()
@@ -723,6 +723,11 @@ class MLContext(OperandChecks):
 
 
 idl.register_interface("MLContext", lambda v: isinstance(v, MLContext))
+
+
+def _device_set(journal, devices: Iterable[Device]):
+    """The crash journal's device set of runs on ``devices``, each with its runtime's version."""
+    return journal.device_set([(d.id, runtime_token(backend_for(d), d)) for d in devices])
 
 
 def _tensor_record(d: Any) -> bool:

@@ -54,6 +54,8 @@ class TierUp:
         self.warmed = False
         self.turn = 0
         self.outcome: str | None = None
+        self.compile_ms = 0.0
+        self.device_set = None  # the crash journal's device set of the candidate's runs (MLContext sets it)
 
     # -- the dispatch path (the graph's dispatching thread)
     def pick(self):
@@ -98,8 +100,7 @@ class TierUp:
             if self.state != "watching":
                 return
             self.state = "compiling"
-        if not _submit(self._compile):
-            self._finish(False, "tier-up not tried: the host is stopping")
+        _submit(self._compile)
 
     def _compile(self) -> None:
         from .budget import graph_bytes
@@ -196,9 +197,6 @@ class TierUp:
         if charged:
             self.graph.context.budget.release(charged)
 
-    device_set = None  # the crash journal's device set of the candidate's runs (MLContext sets it)
-    compile_ms = 0.0
-
 
 class _Gone(Exception):
     pass
@@ -209,18 +207,15 @@ def _label(graph) -> str:
     return (p.graph_hash[:10] if p is not None and p.graph_hash else "?")
 
 
-# One background thread for every graph's tier-up compile, at the lowest CPU priority.
+# One background thread for every graph's tier-up compile, on idle CPU time (IDLE).
 _JOBS: queue.SimpleQueue = queue.SimpleQueue()
 _THREAD: threading.Thread | None = None
 _THREAD_LOCK = threading.Lock()
-_STOPPED = False
 
 
 def _submit(job: Callable[[], None]) -> bool:
     global _THREAD
     with _THREAD_LOCK:
-        if _STOPPED:
-            return False
         if _THREAD is None or not _THREAD.is_alive():
             _THREAD = threading.Thread(target=_worker, name="webnn-tier-up", daemon=True)
             _THREAD.start()
@@ -262,6 +257,5 @@ def _worker() -> None:
 def idle(timeout: float = 30.0) -> bool:
     """Wait until every submitted compile has run (tests). Whether it did in time."""
     done = threading.Event()
-    if not _submit(done.set):
-        return True
+    _submit(done.set)
     return done.wait(timeout)

@@ -852,12 +852,9 @@ def tier_up_candidate(device: Device, cands: Sequence[Device], summary: GraphSum
     if (not tier.get("enabled", False) or device.kind != "cpu" or is_simulated(device)
             or backend_name(device) not in tier.get("from", [])):
         return None, None
-    ops, types = tier.get("ops_any") or [], tier.get("data_types") or []
-    if ops and not set(summary.op_counts()) & set(ops):
-        return None, None
-    if types and not set(summary.data_types()) <= set(types):
-        return None, None
-    if summary.constant_bytes > tier.get("max_constant_bytes", 0):
+    # the graphs it applies to, as a [[routes]] row's `when` says them (an empty list: any graph)
+    when = {k: tier[k] for k in ("ops_any", "data_types", "max_constant_bytes") if tier.get(k) not in (None, [])}
+    if not route_matches({"when": when}, summary, ""):
         return None, None
     wanted = list(tier.get("backends", []))
     others = [d for d in cands if d.kind == "cpu" and d.id != device.id and not is_simulated(d)
@@ -867,7 +864,8 @@ def tier_up_candidate(device: Device, cands: Sequence[Device], summary: GraphSum
         if runs_all(d):
             return d, (f"tier-up: once it has run {tier.get('min_dispatches')} times at "
                        f"{tier.get('min_run_ms')} ms or more, {d.id} ({tier.get('threads')} thread(s)) compiles it "
-                       f"in the background and the faster of the two in interleaved live dispatches keeps it ([tier_up])")
+                       f"in the background and the faster of the two in interleaved live dispatches (or as fast for "
+                       f"less CPU time) keeps it ([tier_up])")
     if others:
         return None, f"no tier-up: {', '.join(d.id for d in others)} cannot run the whole graph"
     return None, None
