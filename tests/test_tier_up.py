@@ -11,6 +11,7 @@ import time
 import numpy as np
 import pytest
 
+from webnn_bridge.backends import base
 from webnn_bridge.backends.base import Device
 from webnn_bridge.bridge import api, tier_up
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
@@ -288,13 +289,50 @@ def test_the_real_backends_give_the_same_results_throughout():
     assert "tier-up" in g.placement.reasons[-1] and g.tier.outcome == g.placement.reasons[-1]
 
 
-@pytest.mark.skipif(not hasattr(__import__("os"), "SCHED_IDLE"), reason="no SCHED_IDLE on this platform")
-def test_the_compile_thread_takes_only_idle_cpu_time(monkeypatch):
+@pytest.mark.parametrize("can_idle", [True, False])
+def test_the_compile_thread_takes_idle_cpu_time_only_inside_the_runtimes_calls(monkeypatch, can_idle):
+    """Of idle priority while it holds the GIL, the thread would keep every dispatch waiting for as
+    long as the machine stays busy; where it cannot come back from idle priority (an unprivileged
+    process), it stays of normal priority."""
     import os
 
+    if can_idle and not tier_up.can_idle():
+        pytest.skip("this process cannot bring a thread back from SCHED_IDLE (RLIMIT_NICE)")
+    monkeypatch.setattr(tier_up, "can_idle", lambda: can_idle)
     seen = []
+
+    def job():
+        seen.append(os.sched_getscheduler(0))
+        with base.native_work():
+            seen.append(os.sched_getscheduler(0))
+        seen.append(os.sched_getscheduler(0))
+
     monkeypatch.setattr(tier_up, "IDLE", True)
-    assert tier_up._submit(lambda: seen.append(os.sched_getscheduler(0)))
-    monkeypatch.setattr(tier_up, "IDLE", False)  # the next job (idle's own) at normal priority, at once
+    assert tier_up._submit(job)
+    monkeypatch.setattr(tier_up, "IDLE", False)  # the next job (idle's own) without idle sections
     assert tier_up.idle(30)
-    assert seen == [os.SCHED_IDLE]
+    other = os.SCHED_OTHER
+    assert seen == ([other, os.SCHED_IDLE, other] if can_idle else [other, other, other])
+
+
+@pytest.mark.parametrize("backend", ["openvino"])
+def test_a_compile_calls_its_runtime_inside_native_work(backend):
+    """The runtime's own compile call (it releases the GIL) is marked, and only in pairs."""
+    from webnn_bridge.backends import all_backends
+
+    found = [(cls.instance(), d) for cls in all_backends() if cls.name == backend for d in cls.probe()
+             if d.kind == "cpu"]
+    if not found:
+        pytest.skip(f"no {backend} CPU device here")
+    b, device = found[0]
+    ctx = ML().createContext()
+    g = conv_graph(ctx)
+    switched = []
+    base.native_work_priority(switched.append)
+    try:
+        compiled = b.compile(g.ir, device)
+    finally:
+        base.native_work_priority(None)
+    assert switched and switched == [True, False] * (len(switched) // 2)
+    np.testing.assert_allclose(compiled.run({"x": _x()})["y"], ctx.compute(g, {"x": _x()})["y"], rtol=1e-4, atol=1e-5)
+    compiled.close()

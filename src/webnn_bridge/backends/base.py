@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import threading
@@ -229,6 +230,36 @@ ACTIVE_PAGES = ActivePages()
 # (1.5 GFLOP) ran 11.8 -> 9.7 ms. Memory-bound graphs with big values gain too.
 POOL_MIN_FLOPS = 3e8
 POOL_MIN_VALUE_BYTES = 16 << 20
+
+
+# A runtime's own compile call that releases the GIL for its whole length, arguments included
+# (OpenVINO's compile_model): a thread that compiles on idle CPU time only (bridge/tier_up.py)
+# lowers its priority inside such calls alone. Were it of idle priority while it holds the GIL,
+# every other thread of the host would wait for it as long as the machine stays busy (a priority
+# inversion: with two cores kept busy, MobileNetV2's dispatches waited 2.5 to 4.8 s while a
+# tier-up compile's Python lowering held the GIL). A call that copies a big argument holding the
+# GIL first (read_model's bytes, ONNX Runtime's session's model) is not such a call.
+_NATIVE = threading.local()
+
+
+@contextlib.contextmanager
+def native_work():
+    """Around a runtime's call that releases the GIL for its whole length: the calling thread's
+    priority switch (native_work_priority), when it has one, lowers its priority there alone."""
+    switch = getattr(_NATIVE, "switch", None)
+    if switch is None:
+        yield
+        return
+    switch(True)
+    try:
+        yield
+    finally:
+        switch(False)
+
+
+def native_work_priority(switch) -> None:
+    """The calling thread's priority switch for native_work (``switch(low: bool)``; None: none)."""
+    _NATIVE.switch = switch
 
 
 def graph_value_bytes(graph: GraphIR) -> int:

@@ -24,7 +24,7 @@ from webnn_bridge.ops.core import OperationError
 from webnn_bridge.ops.graph import GraphIR, node_refs
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Capabilities, Compiled, Device, contiguous
+from .base import Backend, Capabilities, Compiled, Device, contiguous, native_work
 from .onnx_lowering import lower_graph
 from .onnxruntime import supported_ir_version
 
@@ -588,7 +588,7 @@ class OpenVinoCompiled(Compiled):
         fed = _constants_as_inputs(model)
         core = _core()
         try:
-            ov_model = core.read_model(model.SerializeToString(), b"")
+            ov_model = core.read_model(model.SerializeToString(), b"")  # (its bytes are copied holding the GIL)
             propagate_nan(ov_model)
             config = {"PERFORMANCE_HINT": "LATENCY"}
             if device_name.split(".")[0] in ("CPU", "GPU"):
@@ -597,7 +597,8 @@ class OpenVinoCompiled(Compiled):
                 from .base import gains_from_threads, pool_threads  # as ONNX Runtime's pools
 
                 config["INFERENCE_NUM_THREADS"] = int(threads or (pool_threads() if gains_from_threads(graph) else 1))
-            self.compiled = core.compile_model(ov_model, device_name, config)
+            with native_work():
+                self.compiled = core.compile_model(ov_model, device_name, config)
         except Exception as e:  # OpenVINO rejects the model: a compile failure per spec
             raise OperationError(f"OpenVINO could not compile the graph: {type(e).__name__}") from e
         # OpenVINO keeps the ONNX graph's input/output order

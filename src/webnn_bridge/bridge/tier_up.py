@@ -3,8 +3,9 @@
 The policy names the candidate at build() (Placement.tier_up): another CPU backend that runs the
 whole graph. The graph builds on its own backend as always, so a first build never pays a second
 compile. Once the graph is hot (``min_dispatches`` dispatches, the median of its recent runs at
-least ``min_run_ms``), the candidate compiles it on one background thread of the lowest CPU
-priority (SCHED_IDLE), with ``threads`` intra-op threads. The graph's next dispatches then
+least ``min_run_ms``), the candidate compiles it on one background thread, with ``threads``
+intra-op threads; inside the runtime's own compile call, which releases the GIL, that thread takes
+only CPU time nothing else wants (SCHED_IDLE; _worker says why not throughout). The graph's next dispatches then
 alternate between the two compiled forms (one warm-up run of the new one first, then
 ``trial_runs`` of each, interleaved, so that both see the same load); the new one keeps the graph
 when the median of its runs is at most ``margin`` times the other's, or at most
@@ -21,12 +22,15 @@ background compile runs beside them, and it hands its result over through the lo
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import queue
 import statistics
 import threading
 import time
 from collections.abc import Callable, Mapping
+
+from webnn_bridge.backends.base import native_work_priority
 
 log = logging.getLogger("webnn_bridge.tier_up")
 
@@ -223,31 +227,56 @@ def _submit(job: Callable[[], None]) -> bool:
     return True
 
 
-# the compile thread takes only idle CPU time (tests that wait for a compile on a busy machine
-# turn this off: such a thread may wait as long as the machine stays busy)
+# the compile thread takes only idle CPU time inside the runtimes' own compile calls (tests that
+# wait for a compile on a busy machine turn this off: such a thread may wait as long as the
+# machine stays busy)
 IDLE = True
 
 
-def _priority(idle: bool) -> None:
+def _set_idle(idle: bool) -> None:
     """The calling thread runs only on CPU time nothing else wants (``idle``: Linux SCHED_IDLE,
-    per thread; else the lowest nice, else nothing), or as any other: a compile beside a hot
-    graph's runs must not take a core from a runtime's pool threads or the browser."""
+    per thread), or as any other."""
     import os
 
-    from webnn_bridge.backends.cache import background_priority
+    os.sched_setscheduler(threading.get_native_id(), os.SCHED_IDLE if idle else os.SCHED_OTHER, os.sched_param(0))
 
+
+@functools.lru_cache(maxsize=1)
+def can_idle() -> bool:
+    """Whether a thread here can go to idle priority and back (Linux; an unprivileged process
+    whose RLIMIT_NICE is 0, the default, cannot come back from SCHED_IDLE). Tried on a thread of
+    its own, which ends either way."""
+    ok = []
+
+    def probe():
+        try:
+            _set_idle(True)
+            _set_idle(False)
+            ok.append(True)
+        except (AttributeError, OSError):
+            pass
+
+    t = threading.Thread(target=probe, name="webnn-tier-up-probe", daemon=True)
+    t.start()
+    t.join()
+    return bool(ok)
+
+
+def _idle_in_native_work(low: bool) -> None:
     try:
-        policy = os.SCHED_IDLE if idle else os.SCHED_OTHER
-        os.sched_setscheduler(threading.get_native_id(), policy, os.sched_param(0))
-    except (AttributeError, OSError):
-        if idle:
-            background_priority()
+        _set_idle(low)
+    except OSError as e:  # cannot happen where can_idle() said yes; the compile goes on either way
+        log.warning("tier-up: the compile thread's priority did not change: %s", e)
 
 
 def _worker() -> None:
+    """The compile thread: of normal priority while it runs Python (it holds the GIL: of idle
+    priority, a busy machine would keep it from giving the GIL back to the dispatches), of idle
+    priority inside the runtimes' own compile calls, which release the GIL (backends/base.py
+    native_work), where the machine allows it (can_idle), else of normal priority throughout."""
     while True:
         job, idle_time_only = _JOBS.get()
-        _priority(idle_time_only)
+        native_work_priority(_idle_in_native_work if idle_time_only and can_idle() else None)
         try:
             job()
         except Exception:  # a job reports its own failures; never let one end the thread
