@@ -1,8 +1,10 @@
 """Faster ONNX for two shapes of work onnxruntime-web's WebNN EP sends (issue 39, real models): a
 pooling window that covers the whole input (ONNX GlobalAveragePool arrives as such an
 averagePool2d) lowers to ONNX's global pools, and nearest-neighbour resample2d by integer factors
-to ONNX Runtime's asymmetric floor mode. Each must give what the reference gives, on every CPU
-backend, and the slower general form must stay where the fast one would differ."""
+to ONNX Runtime's asymmetric floor mode; hard-swish spelt as x * clip(x + 3, 0, 6) / 6 to ONNX
+HardSwish (fuse_patterns), and a convolution of a 1 x 1 input stays 2-D on the host. Each must give
+what the reference gives, on every CPU backend, and the slower general form must stay where the
+fast one would differ."""
 
 from __future__ import annotations
 
@@ -100,3 +102,80 @@ def test_linear_resample_keeps_half_pixel():
                                   {"mode": "linear", "scales": [2.0, 2.0]})}
 
     assert _resize_attrs(build)["coordinate_transformation_mode"] == "half_pixel"
+
+
+def _scalar(b, value):
+    return b.constant({"dataType": "float32", "shape": []}, np.array(value, np.float32))
+
+
+def _hard_swish(b, x, add=3.0, low=0.0, high=6.0, divide=True, swap=False):
+    """x * clip(x + 3, 0, 6) / 6 as onnxruntime-web's WebNN EP sends a model's hard-swish."""
+    c = b.clamp(b.add(x, _scalar(b, add)), {"minValue": low, "maxValue": high})
+    y = b.mul(c, x) if swap else b.mul(x, c)
+    return (b.div(y, _scalar(b, 6.0)) if divide else b.mul(y, _scalar(b, float(np.float32(1 / 6))))), c
+
+
+def _conv_input(b, shape=(1, 4, 6, 6), dtype="float32"):
+    x = b.input("x", {"dataType": dtype, "shape": list(shape)})
+    w = b.constant({"dataType": dtype, "shape": [4, 4, 3, 3]},
+                   (np.random.default_rng(1).standard_normal((4, 4, 3, 3)) * 0.5).astype(dtype))
+    return b.conv2d(x, w, {"padding": [1, 1, 1, 1]})
+
+
+@pytest.mark.parametrize(("divide", "swap"), [(True, False), (True, True), (False, False)])
+def test_hard_swish_spelt_out_is_one_hard_swish(divide, swap):
+    def build(b):
+        return {"y": _hard_swish(b, _conv_input(b), divide=divide, swap=swap)[0]}
+
+    types = [n.op_type for n in _onnx_nodes(build)]
+    assert types.count("HardSwish") == 1 and not {"Clip", "Mul", "Div", "Add"} & set(types), types
+    x = _x([1, 4, 6, 6]) * 4  # values across both bends (-3, 3) and beyond
+    assert_all_match(on_every_backend(build, {"x": x}))
+
+
+@pytest.mark.parametrize("case", ["bounds", "offset", "clip also an output", "float16"])
+def test_what_is_not_hard_swish_stays_as_it_is(case):
+    def build(b):
+        dtype = "float16" if case == "float16" else "float32"
+        x = _conv_input(b, dtype=dtype)
+        if dtype == "float16":
+            c = b.clamp(b.add(x, b.constant({"dataType": "float16", "shape": []}, np.array(3, np.float16))),
+                        {"minValue": 0.0, "maxValue": 6.0})
+            return {"y": b.div(b.mul(x, c), b.constant({"dataType": "float16", "shape": []}, np.array(6, np.float16)))}
+        y, c = _hard_swish(b, x, high=5.0 if case == "bounds" else 6.0, add=2.0 if case == "offset" else 3.0)
+        return {"y": y, "c": c} if case == "clip also an output" else {"y": y}
+
+    types = [n.op_type for n in _onnx_nodes(build)]
+    assert "HardSwish" not in types, types
+    if case != "float16":
+        assert_all_match(on_every_backend(build, {"x": _x([1, 4, 6, 6]) * 4}))
+
+
+def test_a_runtime_of_unknown_support_gets_no_fused_pattern():
+    b = MLGraphBuilder(ML([REFERENCE_CPU]).createContext({}))
+    ir = b._collect({"y": _hard_swish(b, _conv_input(b))[0]})
+    for fuse, target, fused in ((True, "native", True), (False, "native", False), (True, "wasm", False)):
+        types = [n.op_type for n in lower_graph(ir, supported_ir_version(), fuse=fuse, target=target)[0].graph.node]
+        assert ("HardSwish" in types) == fused, (fuse, target, types)
+
+
+def test_a_convolution_of_a_one_by_one_input_stays_two_dimensional_on_the_host():
+    """A squeeze-and-excitation block's convolutions of its pooled channels: no reshapes to 1-D
+    around them on the host (the page's wasm keeps its 1-D form)."""
+    def build(b):
+        x = b.input("x", {"dataType": "float32", "shape": [1, 8, 1, 1]})
+        w = b.constant({"dataType": "float32", "shape": [4, 8, 1, 1]},
+                       np.random.default_rng(2).standard_normal((4, 8, 1, 1)).astype(np.float32))
+        return {"y": b.relu(b.conv2d(x, w))}
+
+    b = MLGraphBuilder(ML([REFERENCE_CPU]).createContext({}))
+    ir = b._collect(build(b))
+    for target, rank in (("native", 2), ("wasm", 1)):
+        nodes = lower_graph(ir, supported_ir_version(), target=target)[0].graph.node
+        (conv,) = [n for n in nodes if n.op_type in ("Conv", "MatMul")] or [None]
+        if conv is not None and conv.op_type == "Conv":
+            kernel = next(a.ints for a in conv.attribute if a.name == "kernel_shape")
+            assert len(kernel) == rank, (target, kernel)
+        if target == "native":
+            assert conv is not None and conv.op_type == "Conv" and "Reshape" not in [n.op_type for n in nodes]
+    assert_all_match(on_every_backend(build, {"x": _x([1, 8, 1, 1])}))

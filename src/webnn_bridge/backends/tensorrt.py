@@ -127,7 +127,8 @@ def _gpu(index: int) -> str:
 class TensorRtCompiled(Compiled):
     def __init__(self, graph: GraphIR, index: int):
         trt = _trt()
-        model, self.in_map, self.out_map = lower_graph(graph, supported_ir_version())
+        # (no pattern fusion: HardSwish in TensorRT's ONNX parser is not checked here)
+        model, self.in_map, self.out_map = lower_graph(graph, supported_ir_version(), fuse=False)
         self.logger = trt.Logger(trt.Logger.ERROR)
         model_bytes = model.SerializeToString()
         key = engine_key(model_bytes, trt.__version__, _gpu(index))
