@@ -109,7 +109,7 @@ def _scalar(b, value):
 
 
 def _hard_swish(b, x, add=3.0, low=0.0, high=6.0, divide=True, swap=False):
-    """x * clip(x + 3, 0, 6) / 6 as onnxruntime-web's WebNN EP sends a model's hard-swish."""
+    """x * clip(x + 3, 0, 6) / 6, as PaddleOCR's ONNX models spell hard-swish."""
     c = b.clamp(b.add(x, _scalar(b, add)), {"minValue": low, "maxValue": high})
     y = b.mul(c, x) if swap else b.mul(x, c)
     return (b.div(y, _scalar(b, 6.0)) if divide else b.mul(y, _scalar(b, float(np.float32(1 / 6))))), c

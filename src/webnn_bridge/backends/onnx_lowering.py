@@ -260,8 +260,8 @@ def fuse_patterns(lb: OnnxLowering) -> None:
     """A pass over the lowered nodes that makes the value of a pattern of operators with one
     ONNX operator computing the same function, where the pattern's intermediate values have no
     other consumer. One pattern so far: hard-swish as a page's graph spells it, x * clip(x + 3,
-    0, 6) / 6 (add, clamp, mul, div: onnxruntime-web's WebNN EP sends PaddleOCR's and MobileNetV3's
-    hard-swish so) becomes ONNX HardSwish (x * max(0, min(1, x / 6 + 0.5))), which ONNX Runtime
+    0, 6) / 6 (add, clamp, mul, div: PaddleOCR's ONNX models spell it so, and onnxruntime-web's
+    WebNN EP sends it as it is) becomes ONNX HardSwish (x * max(0, min(1, x / 6 + 0.5))), which ONNX Runtime
     runs as one kernel and fuses into the convolution before it, instead of four kernels, each a
     pass over the tensor (an OCR direction classifier with 18 of them, 0.525 -> 0.401 ms a run; the
     OCR recogniser, 28 of them, 10.3 -> 9.4 ms). The two differ by rounding alone (a few units
