@@ -2,7 +2,9 @@
 pooling window that covers the whole input (ONNX GlobalAveragePool arrives as such an
 averagePool2d) lowers to ONNX's global pools, and nearest-neighbour resample2d by integer factors
 to ONNX Runtime's asymmetric floor mode; hard-swish spelt as x * clip(x + 3, 0, 6) / 6 to ONNX
-HardSwish (fuse_patterns), and a convolution of a 1 x 1 input stays 2-D on the host. Each must give
+HardSwish (fuse_patterns), a convolution's output scaled and shifted by one-element constants gets
+them per channel (which ONNX Runtime folds into the convolution), and a convolution of a 1 x 1
+input stays 2-D on the host. Each must give
 what the reference gives, on every CPU backend, and the slower general form must stay where the
 fast one would differ."""
 
@@ -179,3 +181,36 @@ def test_a_convolution_of_a_one_by_one_input_stays_two_dimensional_on_the_host()
         if target == "native":
             assert conv is not None and conv.op_type == "Conv" and "Reshape" not in [n.op_type for n in nodes]
     assert_all_match(on_every_backend(build, {"x": _x([1, 8, 1, 1])}))
+
+
+def _affine(b, y, scale=1.5, shift=-0.25):
+    """y * scale + shift with one-element constants, as PP-LCNetV3's learnable affine blocks."""
+    s = b.constant({"dataType": "float32", "shape": [1]}, np.array([scale], np.float32))
+    t = b.constant({"dataType": "float32", "shape": [1]}, np.array([shift], np.float32))
+    return b.add(b.mul(s, y), t)
+
+
+def test_a_convolutions_affine_step_gets_its_constants_per_channel():
+    def build(b):
+        y = _affine(b, _conv_input(b))
+        return {"y": _affine(b, _hard_swish(b, y)[0])}  # after the activation: left as it is
+
+    b = MLGraphBuilder(ML([REFERENCE_CPU]).createContext({}))
+    model = lower_graph(b._collect(build(b)), supported_ir_version())[0]
+    nodes, inits = list(model.graph.node), {t.name: list(t.dims) for t in model.graph.initializer}
+    steps = [n for n in nodes if n.op_type in ("Mul", "Add")]
+    assert len(steps) == 4, [n.op_type for n in nodes]
+    assert [inits.get(n.input[1]) for n in steps[:2]] == [[4, 1, 1], [4, 1, 1]]  # the conv's output first
+    assert all(inits.get(i) in ([1], [], None) for n in steps[2:] for i in n.input)
+    assert_all_match(on_every_backend(build, {"x": _x([1, 4, 6, 6]) * 4}))
+
+
+def test_an_affine_step_of_a_value_read_twice_stays_as_it_is():
+    def build(b):
+        y = _conv_input(b)
+        return {"y": _affine(b, y), "z": b.relu(y)}
+
+    b = MLGraphBuilder(ML([REFERENCE_CPU]).createContext({}))
+    model = lower_graph(b._collect(build(b)), supported_ir_version())[0]
+    assert not any(t.name.startswith("per_channel") for t in model.graph.initializer)
+    assert_all_match(on_every_backend(build, {"x": _x([1, 4, 6, 6])}))

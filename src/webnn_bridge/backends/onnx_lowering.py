@@ -257,25 +257,26 @@ def is_external(array: np.ndarray) -> bool:
 # --------------------------------------------------------------------------- pattern fusion
 
 def fuse_patterns(lb: OnnxLowering) -> None:
-    """A pass over the lowered nodes that makes the value of a pattern of operators with one
-    ONNX operator computing the same function, where the pattern's intermediate values have no
-    other consumer. One pattern so far: hard-swish as a page's graph spells it, x * clip(x + 3,
-    0, 6) / 6 (add, clamp, mul, div: PaddleOCR's ONNX models spell it so, and onnxruntime-web's
-    WebNN EP sends it as it is) becomes ONNX HardSwish (x * max(0, min(1, x / 6 + 0.5))), which ONNX Runtime
-    runs as one kernel and fuses into the convolution before it, instead of four kernels, each a
-    pass over the tensor (an OCR direction classifier with 18 of them, 0.525 -> 0.401 ms a run; the
-    OCR recogniser, 28 of them, 10.3 -> 9.4 ms). The two differ by rounding alone (a few units
-    in the last place). float32 only (ONNX Runtime's CPU HardSwish kernel)."""
+    """Passes over the lowered nodes that compute the same values with fewer passes over the
+    tensors, where the intermediate values involved have no other consumer:
+
+    - hard-swish as a page's graph spells it, x * clip(x + 3, 0, 6) / 6 (add, clamp, mul, div:
+      PaddleOCR's ONNX models spell it so, and onnxruntime-web's WebNN EP sends it as it is),
+      becomes ONNX HardSwish (x * max(0, min(1, x / 6 + 0.5))), which ONNX Runtime fuses into the
+      convolution before it, instead of four kernels (an OCR direction classifier with 18 of them,
+      0.525 -> 0.401 ms a run; the OCR recogniser, 28 of them, 10.3 -> 9.4 ms). The two differ by
+      rounding alone (a few units in the last place). float32 only (ONNX Runtime's CPU kernel);
+    - a convolution's output scaled or shifted by a one-element constant (directly or after
+      another such step: PP-LCNetV3's learnable affine blocks) gets that constant as one value per
+      output channel, a broadcast of the same values, which ONNX Runtime folds into the
+      convolution's weights and bias (its ConvMulFusion and ConvAddFusion take per-channel
+      constants only)."""
     from onnx import AttributeProto, helper
 
     nodes = lb.nodes
     if any(a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS) for n in nodes for a in n.attribute):
         return  # a subgraph may read outer values: their consumers are not all in this list
-    made = {o: n for n in nodes for o in n.output}
-    uses: dict[str, int] = {}
-    for n in nodes:
-        for i in n.input:
-            uses[i] = uses.get(i, 0) + 1
+    made, uses = _producers_and_uses(nodes)
 
     def scalar(name: str, value: float) -> bool:
         a = lb.constant(name)
@@ -315,6 +316,32 @@ def fuse_patterns(lb: OnnxLowering) -> None:
         gone.update((mul.output[0], clip.output[0], clip.input[0]))
         nodes[k] = helper.make_node("HardSwish", [x], list(n.output))
     nodes[:] = [n for n in nodes if not (n.output and n.output[0] in gone)]
+
+    made, uses = _producers_and_uses(nodes)
+    affine: set[str] = set()  # a convolution's outputs scaled or shifted so far
+    for k, n in enumerate(nodes):
+        if n.op_type not in ("Mul", "Add") or len(n.input) != 2:
+            continue
+        for v, c in (tuple(n.input), tuple(n.input[::-1])):
+            src, a, shape = made.get(v), lb.constant(c), lb.shapes.get(v)
+            if (src is None or not (src.op_type == "Conv" or v in affine) or uses.get(v) != 1 or a is None
+                    or a.size != 1 or a.dtype != np.float32 or shape is None or len(shape) < 3
+                    or lb.shapes.get(n.output[0]) != shape):
+                continue
+            per_channel = np.full((shape[1],) + (1,) * (len(shape) - 2), a.reshape(()), np.float32)
+            nodes[k] = helper.make_node(n.op_type, [v, lb.const(per_channel, "per_channel")], list(n.output))
+            affine.add(n.output[0])
+            break
+
+
+def _producers_and_uses(nodes) -> tuple[dict, dict[str, int]]:
+    """Each value's node, and how many node inputs read it."""
+    made = {o: n for n in nodes for o in n.output}
+    uses: dict[str, int] = {}
+    for n in nodes:
+        for i in n.input:
+            uses[i] = uses.get(i, 0) + 1
+    return made, uses
 
 
 _RESHAPES = ("Reshape", "Squeeze", "Unsqueeze")
