@@ -3,8 +3,8 @@ pooling window that covers the whole input (ONNX GlobalAveragePool arrives as su
 averagePool2d) lowers to ONNX's global pools, and nearest-neighbour resample2d by integer factors
 to ONNX Runtime's asymmetric floor mode; hard-swish spelt as x * clip(x + 3, 0, 6) / 6 to ONNX
 HardSwish (fuse_patterns), a convolution's output scaled and shifted by one-element constants gets
-them per channel (which ONNX Runtime folds into the convolution), and a convolution of a 1 x 1
-input stays 2-D on the host. Each must give
+them per channel (which ONNX Runtime folds into the convolution), any other value scaled and
+shifted so is one BatchNormalization, and a convolution of a 1 x 1 input stays 2-D on the host. Each must give
 what the reference gives, on every CPU backend, and the slower general form must stay where the
 fast one would differ."""
 
@@ -190,19 +190,46 @@ def _affine(b, y, scale=1.5, shift=-0.25):
     return b.add(b.mul(s, y), t)
 
 
-def test_a_convolutions_affine_step_gets_its_constants_per_channel():
-    def build(b):
-        y = _affine(b, _conv_input(b))
-        return {"y": _affine(b, _hard_swish(b, y)[0])}  # after the activation: left as it is
-
+def _lowered(build):
     b = MLGraphBuilder(ML([REFERENCE_CPU]).createContext({}))
     model = lower_graph(b._collect(build(b)), supported_ir_version())[0]
-    nodes, inits = list(model.graph.node), {t.name: list(t.dims) for t in model.graph.initializer}
+    return list(model.graph.node), {t.name: list(t.dims) for t in model.graph.initializer}
+
+
+def test_a_convolutions_affine_step_gets_its_constants_per_channel_and_a_later_one_is_batch_normalization():
+    def build(b):
+        y = _affine(b, _conv_input(b))
+        return {"y": _affine(b, _hard_swish(b, y)[0])}  # after the activation
+
+    nodes, inits = _lowered(build)
     steps = [n for n in nodes if n.op_type in ("Mul", "Add")]
-    assert len(steps) == 4, [n.op_type for n in nodes]
-    assert [inits.get(n.input[1]) for n in steps[:2]] == [[4, 1, 1], [4, 1, 1]]  # the conv's output first
-    assert all(inits.get(i) in ([1], [], None) for n in steps[2:] for i in n.input)
+    assert len(steps) == 2, [n.op_type for n in nodes]
+    assert [inits.get(n.input[1]) for n in steps] == [[4, 1, 1], [4, 1, 1]]  # the conv's output first
+    (bn,) = [n for n in nodes if n.op_type == "BatchNormalization"]
+    assert [inits.get(i) for i in bn.input[1:]] == [[4]] * 4
     assert_all_match(on_every_backend(build, {"x": _x([1, 4, 6, 6]) * 4}))
+
+
+@pytest.mark.parametrize("case", ["scaled twice", "per-channel scale", "rank 3", "a constant scaled"])
+def test_what_is_not_a_scale_and_shift_stays_as_it_is(case):
+    def build(b):
+        if case == "rank 3":
+            return {"y": _affine(b, b.input("x", {"dataType": "float32", "shape": [2, 3, 5]}))}
+        x = b.input("x", {"dataType": "float32", "shape": [1, 4, 6, 6]})
+        if case == "a constant scaled":
+            x = b.constant({"dataType": "float32", "shape": [1, 4, 6, 6]}, _x([1, 4, 6, 6], seed=3))
+            return {"y": b.add(_affine(b, x), b.input("z", {"dataType": "float32", "shape": [1, 4, 6, 6]}))}
+        if case == "per-channel scale":
+            s = b.constant({"dataType": "float32", "shape": [4, 1, 1]}, np.arange(1, 5, dtype=np.float32).reshape(4, 1, 1))
+            return {"y": b.add(b.mul(b.relu(x), s), _scalar(b, 0.5))}
+        scaled = b.mul(b.relu(x), _scalar(b, 2.0))
+        return {"y": b.add(scaled, _scalar(b, 1.0)), "z": scaled}  # the product read twice
+
+    nodes, _ = _lowered(build)
+    assert "BatchNormalization" not in [n.op_type for n in nodes], case
+    shape = [2, 3, 5] if case == "rank 3" else [1, 4, 6, 6]
+    feeds = {"x": _x(shape)} if case != "a constant scaled" else {"z": _x(shape)}
+    assert_all_match(on_every_backend(build, feeds))
 
 
 def test_an_affine_step_of_a_value_read_twice_stays_as_it_is():
@@ -210,7 +237,6 @@ def test_an_affine_step_of_a_value_read_twice_stays_as_it_is():
         y = _conv_input(b)
         return {"y": _affine(b, y), "z": b.relu(y)}
 
-    b = MLGraphBuilder(ML([REFERENCE_CPU]).createContext({}))
-    model = lower_graph(b._collect(build(b)), supported_ir_version())[0]
-    assert not any(t.name.startswith("per_channel") for t in model.graph.initializer)
+    _, inits = _lowered(build)
+    assert not any(name.startswith("per_channel") for name in inits)
     assert_all_match(on_every_backend(build, {"x": _x([1, 4, 6, 6])}))
