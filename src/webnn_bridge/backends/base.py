@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 
 from webnn_bridge.ops.core import OperandDesc
-from webnn_bridge.ops.graph import GraphIR
+from webnn_bridge.ops.graph import GraphIR, node_refs
 from webnn_bridge.ops.registry import Capabilities, Limits, load_all  # noqa: F401 (Capabilities: re-exported)
 
 
@@ -265,6 +265,29 @@ def native_work_priority(switch) -> None:
 def graph_value_bytes(graph: GraphIR) -> int:
     """The bytes of every value a graph computes (an upper bound of what a run allocates)."""
     return sum(graph.operands[o].byte_length for n in graph.nodes for o in n.outputs)
+
+
+def graph_peak_value_bytes(graph: GraphIR) -> int:
+    """The most bytes of computed values alive at once when the nodes run in the graph's order (a
+    value lives from its node until the last node that reads it; outputs to the end): about what
+    a runtime's memory plan holds at its peak. Far below graph_value_bytes for deep graphs (the
+    OCR detector: 11 MiB at once of 162 MiB in all)."""
+    last: dict[int, int] = {}
+    for i, node in enumerate(graph.nodes):
+        for oid in node_refs(node):
+            last[oid] = i
+    outputs = set(graph.outputs.values())
+    live = peak = 0
+    alive: dict[int, int] = {}
+    for i, node in enumerate(graph.nodes):
+        for oid in node.outputs:
+            alive[oid] = graph.operands[oid].byte_length
+            live += alive[oid]
+        peak = max(peak, live)
+        for oid in set(node_refs(node)):
+            if last[oid] == i and oid in alive and oid not in outputs:
+                live -= alive.pop(oid)
+    return peak
 
 
 def gains_from_threads(graph: GraphIR) -> bool:
