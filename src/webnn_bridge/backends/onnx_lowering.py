@@ -285,7 +285,7 @@ def fuse_patterns(lb: OnnxLowering) -> None:
 
     def scalar(name: str, value: float) -> bool:
         a = lb.constant(name)
-        return a is not None and a.size == 1 and a.dtype == np.float32 and float(a.reshape(-1)[0]) == value
+        return _one_float(a) and float(a.reshape(())) == value
 
     def only(value: str, op_type: str):
         """The node of ``op_type`` that makes ``value`` when nothing else reads it."""
@@ -329,9 +329,8 @@ def fuse_patterns(lb: OnnxLowering) -> None:
             continue
         for v, c in (tuple(n.input), tuple(n.input[::-1])):
             src, a, shape = made.get(v), lb.constant(c), lb.shapes.get(v)
-            if (src is None or not (src.op_type == "Conv" or v in affine) or uses.get(v) != 1 or a is None
-                    or a.size != 1 or a.dtype != np.float32 or shape is None or len(shape) < 3
-                    or lb.shapes.get(n.output[0]) != shape):
+            if (src is None or not (src.op_type == "Conv" or v in affine) or uses.get(v) != 1 or not _one_float(a)
+                    or shape is None or len(shape) < 3 or lb.shapes.get(n.output[0]) != shape):
                 continue
             per_channel = np.full((shape[1],) + (1,) * (len(shape) - 2), a.reshape(()), np.float32)
             nodes[k] = helper.make_node(n.op_type, [v, lb.const(per_channel, "per_channel")], list(n.output))
@@ -413,11 +412,7 @@ def fold_reshapes(lb: OnnxLowering) -> None:
         return [int(v) for v in a] if a is not None and a.dtype == np.int64 and a.ndim == 1 else None
 
     shapes = dict(lb.shapes)
-    uses: dict[str, int] = {}
-    for n in nodes:
-        for i in n.input:
-            if i:
-                uses[i] = uses.get(i, 0) + 1
+    _, uses = _producers_and_uses(nodes)
     rename: dict[str, str] = {}
     made_by: dict[str, int] = {}  # value -> position in ``kept`` of the Reshape that makes it
     kept: list = []
