@@ -1,9 +1,11 @@
 """constant()'s copies hashed off the page's thread: where the host already holds constants of the
-page's origin (a reload, a second context), constant() hashes its copy so that build() can name
-it by digest; the page's hashing worker does that beside the builder calls (its buffer transferred
-there and back), and a page that cannot start one (a policy forbidding blob: workers) hashes on
-its own thread. Either way the build names what the host holds, sends what it lacks, and a
-source buffer changed after constant() does not change the graph."""
+page's origin (a reload, a second context) but lists no keys for them, constant() hashes its copy
+so that build() can name it by digest; the page's hashing worker does that beside the builder
+calls (its buffer transferred there and back), and a page that cannot start one (a policy
+forbidding blob: workers) hashes on its own thread. Either way the build names what the host
+holds, sends what it lacks, and a source buffer changed after constant() does not change the
+graph. Where the host lists the keys of what it holds (the pages of the origin sent them after
+their builds), constant() copies and hashes nothing it lists: build() names those by key."""
 
 from __future__ import annotations
 
@@ -58,6 +60,14 @@ BUILDS = """async () => {
 }""".replace("WATCH_WORKERS", WATCH_WORKERS)
 
 
+@pytest.fixture
+def no_keys(monkeypatch):
+    """A host that learns no keys: constant() hashes its copies, as before the host lists keys."""
+    from webnn_bridge.bridge.session import Session
+
+    monkeypatch.setattr(Session, "on_constantKeys", lambda s, h, p: None)
+
+
 def _in_fresh_host(page, app_dir, page_name: str, script: str):
     """``script``'s result in a page of a host of its own (whose constant store starts empty)."""
     fresh = start_host(app_dir=app_dir)
@@ -85,11 +95,11 @@ def _builds(page, app_dir, monkeypatch, page_name: str) -> dict:
     return r["workers"]
 
 
-def test_a_second_context_hashes_its_constants_in_the_pages_worker(page, app_dir, monkeypatch):
+def test_a_second_context_hashes_its_constants_in_the_pages_worker(page, app_dir, monkeypatch, no_keys):
     assert _builds(page, app_dir, monkeypatch, "basic.html") == {"made": 1, "ready": 1, "buffers": 2, "failed": 0}
 
 
-def test_a_page_that_forbids_blob_workers_hashes_on_its_own_thread(page, app_dir, monkeypatch):
+def test_a_page_that_forbids_blob_workers_hashes_on_its_own_thread(page, app_dir, monkeypatch, no_keys):
     (app_dir / "no_workers.html").write_text(
         "<!doctype html><html><head><meta charset=utf-8>"
         "<meta http-equiv=\"Content-Security-Policy\" content=\"worker-src 'none'\">"
@@ -137,8 +147,75 @@ LOST = """async () => {
 }"""
 
 
-def test_a_copy_lost_with_the_hashing_worker_fails_its_build_and_the_page_hashes_itself(page, app_dir):
+def test_a_copy_lost_with_the_hashing_worker_fails_its_build_and_the_page_hashes_itself(page, app_dir, no_keys):
     r = _in_fresh_host(page, app_dir, "basic.html", LOST)
     assert r["first"] == [11, 22, 33, 44]
     assert r["failed"] is not None and r["failed"][0] == "OperationError" and "hashing worker" in r["failed"][1]
     assert r["after"] == [19, 29, 39, 49]
+
+
+# the keyed path: a first context uploads; once the host has learnt the constants' keys (the page
+# sends them after its build), a second context names the same bytes by key (no copy, no digest),
+# and a buffer changed after constant() changes nothing; a listed constant the host has lost since
+# is sent from the page's buffer when that is unchanged, and fails the build when it is not
+KEYED_FIRST = """async () => {
+  const f32 = {dataType: 'float32', shape: [4]};
+  window.__run = async (ctx, w, changeAfter) => {
+    const b = new MLGraphBuilder(ctx);
+    const c = b.constant(f32, w);
+    if (changeAfter) w.fill(-100);
+    const g = await b.build({y: b.add(b.input('x', f32), c)});
+    const tin = await ctx.createTensor({...f32, writable: true});
+    const tout = await ctx.createTensor({...f32, readable: true});
+    ctx.writeTensor(tin, new Float32Array([10, 20, 30, 40]));
+    ctx.dispatch(g, {x: tin}, {y: tout});
+    return Array.from(new Float32Array(await ctx.readTensor(tout)));
+  };
+  return window.__run(await navigator.ml.createContext(), new Float32Array([1, 2, 3, 4]));
+}"""
+KEYED_SECOND = """async ([changeAfter]) => {
+  const ctx = await navigator.ml.createContext();
+  try { return await window.__run(ctx, new Float32Array([1, 2, 3, 4]), changeAfter); } catch (e) { return [e.name, e.message]; }
+}"""
+
+
+def test_a_constant_the_host_lists_is_named_by_key_and_never_copied(page, app_dir, monkeypatch):
+    import time
+
+    from webnn_bridge.bridge.session import Session
+
+    attempts, evict = [], []
+    real = Session.on_build
+
+    def on_build(s, h, p):
+        attempts.append(sorted("bytes" if "part" in c else "digest" if "sha256" in c else "key" if "key" in c
+                               else "upload" for c in h["constants"]))
+        if evict:  # the host loses the constant and the build memo's entry after listing its key
+            evict.clear()
+            s.ml.constant_store.idle_bytes = 0
+            s.ml.constant_store.trim()
+            s.ml.build_memo = type(s.ml.build_memo)()
+        return real(s, h, p)
+
+    monkeypatch.setattr(Session, "on_build", on_build)
+    fresh = start_host(app_dir=app_dir)
+    try:
+        page.goto(f"{fresh.url}/basic.html")
+        assert page.evaluate(KEYED_FIRST) == [11, 22, 33, 44]
+        store, origin = fresh.host.ml.constant_store, fresh.url
+        for _ in range(250):  # the page sends the keys once idle after its build
+            if store.held_keys(origin):
+                break
+            time.sleep(0.02)
+        assert len(store.held_keys(origin)) == 1
+        assert page.evaluate(KEYED_SECOND, [True]) == [11, 22, 33, 44]  # named by key: the change is not seen
+        assert attempts == [["upload"], ["key"]]
+        del attempts[:]
+        evict.append(1)
+        assert page.evaluate(KEYED_SECOND, [False]) == [11, 22, 33, 44]  # the page's unchanged buffer is sent
+        assert attempts == [["key"], ["bytes"]]
+        evict.append(1)
+        failed = page.evaluate(KEYED_SECOND, [True])
+        assert failed[0] == "OperationError" and "changed since constant()" in failed[1]
+    finally:
+        fresh.stop()

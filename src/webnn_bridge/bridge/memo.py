@@ -46,6 +46,11 @@ from webnn_bridge.ops.graph import GraphIR
 
 log = logging.getLogger("webnn_bridge.memo")
 SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+# a constant's key: the page's fast hash of its bytes (the shim's constantKey), 128 bits in hex
+CONSTANT_KEY_HEX = re.compile(r"[0-9a-f]{32}")
+MAX_KEYS = 16384  # keys remembered per origin (the least recently used go first)
+KEYS_LISTED = 4096  # keys a createContext reply lists at most
+KEYS_FILE = "keys"  # in an origin's folder: {key: SHA-256} as JSON
 
 
 @dataclass
@@ -205,6 +210,13 @@ class ConstantStore(DiskBacked):
     again (a rebuild, a reload) sends the digests and uploads only what the host lacks. Bounded
     LRU by bytes. Partitioned by origin: a page never learns what another origin uploaded.
 
+    Each origin's pages also name their constants by a key (the shim's constantKey, a fast hash
+    that a page computes in a few milliseconds where SHA-256 and the copy it needs take tens): the
+    store remembers which digest each key named (``learn``, as a page of the origin said; bounded
+    by MAX_KEYS), lists the keys of what it holds to the origin's new contexts (``held_keys``) and
+    names by ``sha_for`` the constants a build names by key. A page that claims a wrong key only
+    misleads its own origin's pages, which could send any bytes anyway.
+
     With a ``directory`` (the compile cache's, so ``--cache-dir`` / ``--no-cache`` decide it) the
     constants are also kept on disk, one file per digest in a folder per origin, written off the
     build's critical path, checked against their digest when read (a tampered or truncated file is
@@ -225,6 +237,8 @@ class ConstantStore(DiskBacked):
         self._folders: dict[str, Path] = {}  # each origin's folder
         self._writer = (DiskWriter("webnn-constants", lambda: self.directory.glob("*/*"), max_disk_bytes)
                         if directory is not None else None)
+        self._keys: dict[str, OrderedDict[str, str]] = {}  # origin -> {key: SHA-256}, most recent last
+        self._keys_queued: set[str] = set()  # origins whose keys file is to be written
 
     def get(self, origin: str, sha256: str) -> memoryview | None:
         with self._lock:
@@ -286,6 +300,72 @@ class ConstantStore(DiskBacked):
             self._entries[(origin, sha256)] = data
             while self._bytes > self.max_bytes or (pressed and self._entries):
                 self._bytes -= len(self._entries.popitem(last=False)[1])
+
+    # ------------------------------------------------------------------ keys
+    def learn(self, origin: str, key, sha256) -> None:
+        """A page of this origin named these bytes (``sha256``) by ``key``; malformed ones are ignored."""
+        if not (isinstance(key, str) and CONSTANT_KEY_HEX.fullmatch(key) and isinstance(sha256, str)
+                and SHA256_HEX.fullmatch(sha256)):
+            return
+        keys = self._keys_of(origin)
+        with self._lock:
+            if keys.get(key) == sha256:
+                keys.move_to_end(key)
+                return
+            keys[key] = sha256
+            keys.move_to_end(key)
+            while len(keys) > MAX_KEYS:
+                keys.popitem(last=False)
+        self._save_keys(origin)
+
+    def sha_for(self, origin: str, key: str) -> str | None:
+        """The digest ``key`` names for this origin, None where it names nothing known."""
+        keys = self._keys_of(origin)
+        with self._lock:
+            return keys.get(key)
+
+    def held_keys(self, origin: str, limit: int = KEYS_LISTED) -> list[str]:
+        """The keys of this origin's constants the store holds (in memory or on disk), the most
+        recently learnt first."""
+        keys = self._keys_of(origin)
+        with self._lock:
+            pairs = list(reversed(keys.items()))
+        return [k for k, sha in pairs if self.has(origin, sha)][:limit]
+
+    def _keys_of(self, origin: str) -> OrderedDict[str, str]:
+        keys = self._keys.get(origin)
+        if keys is None:
+            keys = OrderedDict()
+            folder = self._origin_folder(origin)
+            if folder is not None and KEYS_FILE in self._writer.names(folder):
+                try:
+                    saved = json.loads((folder / KEYS_FILE).read_bytes())
+                    for k, sha in list(saved.items())[-MAX_KEYS:]:
+                        if isinstance(k, str) and CONSTANT_KEY_HEX.fullmatch(k) and isinstance(sha, str) \
+                                and SHA256_HEX.fullmatch(sha):
+                            keys[k] = sha
+                except (OSError, ValueError, AttributeError):
+                    log.warning("ignoring a damaged constant keys file")
+            with self._lock:
+                keys = self._keys.setdefault(origin, keys)
+        return keys
+
+    def _save_keys(self, origin: str) -> None:
+        """The origin's keys, written off the caller's path (once per batch of changes)."""
+        folder = self._origin_folder(origin)
+        if folder is None:
+            return
+        with self._lock:
+            if origin in self._keys_queued:
+                return
+            self._keys_queued.add(origin)
+
+        def encode() -> bytes:
+            with self._lock:
+                self._keys_queued.discard(origin)
+                return json.dumps(dict(self._keys[origin]), separators=(",", ":")).encode()
+
+        self._writer.put(folder / KEYS_FILE, encode)
 
     # ------------------------------------------------------------------ disk
     def _folder(self, origin: str, sha256: str) -> Path | None:

@@ -72,7 +72,8 @@ TRANSPORTS = ("websocket", "shared-worker")  # how a page's shim reaches the hos
 INTERIM_REASON = "the page's runtime is starting: the host runs the graph until the page runs it"
 PAGE_FAILED_REASON = "the page could not run the graph placed in it: placed again without the page"
 # cheap whatever their arguments (see Session.prepare)
-QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "releaseConstants"}
+QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "releaseConstants",
+         "constantKeys"}
 QUICK_READ_BYTES = 256 * 1024
 QUICK_UPLOAD_BYTES = 256 * 1024  # a putConstant hashes its bytes: small ones take well under 1 ms
 QUICK_DISPATCH_MS = 0.5
@@ -339,6 +340,9 @@ class Session:
         # hashes its constants and uploads only what the host lacks, else it uploads them as it
         # copies them, unhashed (this origin's own partition: nothing about other origins)
         held = self.ml.constant_store.holds_any(self.origin or "")
+        # ... and the keys of those constants: a constant the page names by a listed key needs no
+        # copy, no digest and no upload (the shim's constantCopy)
+        keys = self.ml.constant_store.held_keys(self.origin or "") if held else []
         # a restarted host prepares what contexts like this one of this origin built last (their
         # memo entries and compiled sessions), beside the page's builder calls
         self.ml.prepare_recent(ctx, self.origin or "")
@@ -353,7 +357,8 @@ class Session:
         key = context_wire_key(ctx.profile)
         known = h.get("rulesKnown")
         encoded = {"rulesKey": key} if isinstance(known, list) and key in known[:8] else {**context_wire(ctx.profile), "rulesKey": key}
-        return self._ok(h, accelerated=ctx.accelerated, constantsHeld=held, pageGraphs=page_graphs, _encoded=encoded)
+        return self._ok(h, accelerated=ctx.accelerated, constantsHeld=held, constantKeys=keys, pageGraphs=page_graphs,
+                        _encoded=encoded)
 
     def on_destroyContext(self, h, payload):  # noqa: N802
         ctx = self.contexts.pop(h.get("ctx"), None) if isinstance(h.get("ctx"), int) else None
@@ -373,16 +378,19 @@ class Session:
         gid = self._new_id(self.graphs, h["graph"])
         if self.max_graphs is not None:
             _bound(self.graphs, self.max_graphs, "graphs", OperationError)
-        missing = None
+        missing = False
+        keyed: dict[str, str | None] = {}
         try:
-            missing = self._hold_named(h)
-            if missing:  # no graph: the page sends the build again with these constants' bytes
-                return self._ok(h, missing=missing)
+            keyed = self._resolve_keys(h, payload)
+            digests = self._hold_named(h)
+            if digests or None in keyed.values():  # no graph: the page sends the build again with these constants' bytes
+                missing = True
+                return self._missing(h, digests, keyed)
             uploads = self._hold_uploads(ctx, h)
             graph = self._memoized_build(ctx, h, payload)
         except memo_disk.ConstantUnavailable as e:  # held when asked, gone since (evicted, damaged)
-            missing = e.digests
-            return self._ok(h, missing=missing)
+            missing = True
+            return self._missing(h, e.digests, keyed)
         finally:
             self.held = {}
             if not missing:  # built or failed: the builder's uploads are done with
@@ -392,6 +400,42 @@ class Session:
         if graph.in_page:
             return self._page_graph(h, graph, uploads=uploads)
         return self._ok(h, uploads=uploads, **placement_report(graph))
+
+    def _missing(self, h: dict, digests: list[str], keyed: dict[str, str | None]) -> Frame:
+        """No graph: the build names constants this origin's store lacks, by their digest
+        (``missing``) or by their key alone (``missingKeys``), which the page sends again with
+        their bytes."""
+        by_digest = {sha: key for key, sha in keyed.items() if sha is not None}
+        keys = {key for key, sha in keyed.items() if sha is None} | {by_digest[d] for d in digests if d in by_digest}
+        return self._ok(h, missing=[d for d in digests if d not in by_digest], missingKeys=sorted(keys))
+
+    def _resolve_keys(self, h: dict, payload) -> dict[str, str | None]:
+        """A build's constants named by their key alone (the shim's constantKey; see
+        memo.ConstantStore) are named by the SHA-256 the key names for this origin from here on;
+        a key that comes with a digest or with the bytes is learnt. Returns {key: its digest, or
+        None where the store names nothing by it} for the constants named by key alone."""
+        store, origin = self.ml.constant_store, self.origin or ""
+        constants = h.get("constants", [])
+        if not isinstance(constants, list):
+            raise WebNNTypeError("constants must be a list")
+        keyed: dict[str, str | None] = {}
+        for item in constants:
+            if not isinstance(item, dict) or "key" not in item:
+                continue
+            key = item.pop("key")  # the build memo's key and the replay name a constant by its digest
+            if not isinstance(key, str) or not memo.CONSTANT_KEY_HEX.fullmatch(key):
+                raise WebNNTypeError("a constant's key must be 32 hexadecimal digits")
+            if "sha256" in item:  # checked against the bytes where they come with it
+                store.learn(origin, key, item["sha256"])
+            elif "part" in item:  # the bytes of a constant the page named by key, which the store lacked
+                item["sha256"] = hashlib.sha256(protocol.part(h, payload, item["part"])).hexdigest()
+                store.learn(origin, key, item["sha256"])
+            elif "upload" not in item:  # an upload's key came with it (on_putConstant)
+                sha = store.sha_for(origin, key)
+                keyed[key] = sha if sha is not None and store.has(origin, sha) else None
+                if keyed[key] is not None:
+                    item["sha256"] = keyed[key]
+        return keyed
 
     def _page_graph(self, h: dict, graph: MLGraph, **fields) -> Frame:
         """The reply for a graph the page runs (backends/page.py): its ONNX model as the payload,
@@ -552,6 +596,18 @@ class Session:
         sha = hashlib.sha256(payload).hexdigest()
         self.ml.constant_store.put(self.origin or "", sha, payload)
         self.uploads[uid] = Upload(ctx, payload, sha, charged)
+        return None
+
+    def on_constantKeys(self, h, payload):  # noqa: N802
+        """The keys of constants a build uploaded (the shim's teachKeys), by their digest: learnt
+        for this origin's later builds where the store holds the constant."""
+        keys = h.get("keys")
+        if not isinstance(keys, dict) or len(keys) > memo.MAX_KEYS:
+            raise WebNNTypeError("constantKeys needs at most MAX_KEYS keys by digest")
+        store, origin = self.ml.constant_store, self.origin or ""
+        for sha, key in keys.items():
+            if isinstance(sha, str) and memo.SHA256_HEX.fullmatch(sha) and store.has(origin, sha):
+                store.learn(origin, key, sha)
         return None
 
     def on_releaseConstants(self, h, payload):  # noqa: N802

@@ -809,36 +809,51 @@ class HostLink {
     sendSmall();
   }
   // A build in one round trip where it can be: constants the host may already hold for this
-  // origin are named by their SHA-256 alone (hashed by constant() or named by the host's replies,
-  // see constantCopy). A host that lacks some answers which (`missing`, no graph made) and the
-  // build goes again with those constants' bytes, which the host checks against their digests.
-  // ``copies``: constant()'s records of the parts (their bytes are read once their digests have
-  // resolved: the page's hashing worker holds a copy until then).
+  // origin are named by their key (a constant the host listed, never copied: see constantCopy) or
+  // their SHA-256 (hashed by constant() or named by the host's replies), and every constant with a
+  // key names it too, for the host to learn. A host that lacks some answers which (`missing`
+  // digests, `missingKeys`; no graph made) and the build goes again with those constants' bytes,
+  // which the host checks against their digests. ``copies``: constant()'s records of the parts
+  // (their bytes are read once their digests have resolved: the page's hashing worker holds a
+  // copy until then).
   async buildRequest(header, message, copies) {
     const hashes = copies.length ? await Promise.all(copies.map((c) => c.sha256)) : [];
     if (copies.some((c) => c.lost)) {
       throw makeError('OperationError', 'build(): a constant\'s copy was lost with the page\'s hashing worker.');
     }
-    const parts = copies.map((c) => c.bytes);
     const items = message.constants.filter((item) => item.part !== undefined);
-    const copyOf = items.map((item) => item.part);
-    items.forEach((item, k) => { if (hashes[copyOf[k]]) item.sha256 = hashes[copyOf[k]]; });
+    const copyOf = items.map((item) => copies[item.part]);
+    items.forEach((item, k) => {
+      if (hashes[items[k].part]) item.sha256 = hashes[items[k].part];
+      if (copyOf[k].key) item.key = copyOf[k].key;
+    });
     const attempt = (withBytes) => {
       const sent = [];
       items.forEach((item, k) => {
-        if (item.sha256 && !withBytes(item.sha256)) { delete item.part; return; }
+        const copy = copyOf[k];
+        if ((item.sha256 || copy.bytes === null) && !withBytes(item)) { delete item.part; return; }
         item.part = sent.length;
-        sent.push(parts[copyOf[k]]);
+        sent.push(copy.bytes === null ? listedBytes(copy) : copy.bytes);
       });
       return this.request(Object.assign({}, header, message), sent.length ? sent : null);
     };
     const first = await attempt(() => false);
     if (!first.missing) return first;
     const missing = new Set(first.missing);
-    const second = await attempt((sha) => missing.has(sha));
+    const missingKeys = new Set(first.missingKeys || []);
+    const second = await attempt((item) => missing.has(item.sha256) || (!item.sha256 && missingKeys.has(item.key)));
     // evicted in between (the host's store is bounded): the bytes of every constant, which cannot miss
     return second.missing ? attempt(() => true) : second;
   }
+}
+// The bytes of a constant that constant() named by its key alone (the host listed it) and that the
+// host no longer holds (evicted since): the page's own buffer, unless the page wrote to it after
+// constant() (then what constant() was given is gone, and the build cannot go on).
+function listedBytes(copy) {
+  if (constantKey(copy.source) !== copy.key) {
+    throw makeError('OperationError', 'build(): the host no longer holds a constant whose buffer the page has changed since constant(); call constant() again.');
+  }
+  return copy.source;
 }
 let LINK = null;
 let nextObjectId = 1;
@@ -849,27 +864,80 @@ function link() {
 
 // ---------------------------------------------------------------------------------- buffers
 // constant()'s copies, by source buffer and byte range: a page that passes the same, unchanged
-// bytes again (an identical rebuild) gets the earlier copy, with no new copy. Where the host
-// holds no constant of this origin yet (its createContext reply says), a new copy is written
-// straight into the frame that uploads it at once (putConstant), while the page goes on with its
-// builder calls; the host hashes it, holds it for the builders that use it and names its SHA-256
-// in the build's reply. Else (a reload, a restarted host) constant() hashes its copy, and build()
-// uploads only what the host lacks. A copy lives as long as its source buffer.
+// bytes again (an identical rebuild) gets the earlier copy, with no new copy. Where the host holds
+// no constant of this origin yet, a new copy is written straight into the frame that uploads it at
+// once (putConstant), while the page goes on with its builder calls; the host hashes it, holds it
+// for the builders that use it and names its SHA-256 in the build's reply, and the page sends the
+// copy's key (constantKey) after the build (teachKeys). Else (a reload, a restarted host) constant()
+// computes the constant's key: one whose key the host listed (its createContext reply) is not
+// copied at all, and build() names it by its key; any other is copied and hashed, and build()
+// uploads it if the host lacks it. A copy lives as long as its source buffer.
 const CONSTANT_COPIES = new WeakMap();
 function constantCopy(b, data, desc) {
   const view = viewOf(data, desc, 'constant()');
   const slot = `${view.byteOffset}:${view.byteLength}`;
   let copies = CONSTANT_COPIES.get(view.buffer);
   const known = copies && copies.get(slot);
-  if (known && sameBytes(known.bytes, view)) return known;
-  const copy = b.context.constantsHeld ? hashedCopy(view) : uploadedCopy(b.context, view);
+  if (known && known.bytes !== null && sameBytes(known.bytes, view)) return known;
+  let copy;
+  if (b.context.constantsHeld) {
+    const held = b.context.constantKeys;
+    const key = held ? constantKey(view) : null;
+    if (known && known.bytes === null && key !== null && known.key === key) return known;
+    copy = key !== null && held.has(key) ? { bytes: null, key, source: view, sha256: null, upload: null } : hashedCopy(view, key);
+  } else {
+    copy = uploadedCopy(b.context, view);
+  }
   if (!copies) CONSTANT_COPIES.set(view.buffer, copies = new Map());
   copies.set(slot, copy);
   return copy;
 }
-function hashedCopy(view) {
+// constantKey's loop runs optimized from a page's first constants: V8 optimizes a function after
+// it has run for a while, and a page's first MobileNetV2 hashed its 13.3 MiB in 17 ms while V8 was
+// still compiling constantKey, in 3 ms once compiled. The first context of a page runs it on a
+// small buffer first (about 1 ms), while the page fetches or decodes its weights.
+let KEYS_WARM = false;
+function warmConstantKey() {
+  if (KEYS_WARM) return;
+  KEYS_WARM = true;
+  const scratch = new Uint8Array(64 * 1024);
+  for (let i = 0; i < 8; i++) constantKey(scratch);
+}
+// A constant's key: 128 bits of a fast hash of its bytes and their length (MobileNetV2's 13.3 MiB in
+// 3 to 5 ms once V8 has optimized it, where SHA-256 in the page takes 13 to 19 ms and the copy it
+// needs 10 ms). Two chained 64-bit states take the 32-bit words in turn; each step is a bijection of
+// its state for a given word, so bytes that differ in one word never share a key, and any other
+// difference does by chance alone (about 2^-64 at worst). Not a digest: a page names by it only what
+// its own origin's pages gave the host (the host's list of keys is per origin), and the host names
+// the bytes by their SHA-256 from there on.
+function constantKey(view) {
+  const n = view.byteLength;
+  const whole = n >>> 2;
+  const words = view.byteOffset % 4 === 0 ? new Uint32Array(view.buffer, view.byteOffset, whole)
+    : new Uint32Array(view.slice(0, whole * 4).buffer);
+  let a0 = 0x6a09e667 ^ n; let b0 = 0xbb67ae85 ^ Math.floor(n / 4294967296); let a1 = 0x3c6ef372; let b1 = 0xa54ff53a;
+  let i = 0;
+  for (; i + 1 < whole; i += 2) {
+    a0 = Math.imul(a0 ^ words[i], 0x9e3779b1);
+    b0 = Math.imul(b0 ^ ((a0 << 15) | (a0 >>> 17)), 0x85ebca77);
+    a1 = Math.imul(a1 ^ words[i + 1], 0xc2b2ae3d);
+    b1 = Math.imul(b1 ^ ((a1 << 13) | (a1 >>> 19)), 0x27d4eb2f);
+  }
+  let last = i < whole ? words[i] : 0;
+  for (let k = whole * 4; k < n; k++) last = (last << 8) | view[k];  // at most 3 bytes: no whole word left then
+  a0 = Math.imul(a0 ^ last, 0x9e3779b1);
+  b0 = Math.imul(b0 ^ ((a0 << 15) | (a0 >>> 17)), 0x85ebca77);
+  const out = [a0 ^ b1, b0 ^ a1, a1 ^ b0 ^ a0, b1 ^ a0 ^ b0].map((h) => {  // avalanche (murmur3's fmix32)
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    return ((h ^ (h >>> 16)) >>> 0).toString(16).padStart(8, '0');
+  });
+  return out.join('');
+}
+function hashedCopy(view, key) {
+  HASHER.start();  // started by createContext unless the host listed keys
   const bytes = view.slice();
-  const copy = { bytes, sha256: null, upload: null };
+  const copy = { bytes, key, sha256: null, upload: null };
   // Chromium's crypto.subtle.digest hashes on the calling thread (13.3 MiB: 13 to 19 ms): the
   // page's hashing worker does it beside the page's builder calls where it runs
   copy.sha256 = HASHER.ready ? HASHER.hash(copy) : digestOf(bytes);
@@ -962,8 +1030,36 @@ function uploadedCopy(c, view) {
   const bytes = frame.subarray(start);
   bytes.set(view);
   c.link.sendNow(frame.buffer);
-  return { bytes, sha256: null, upload };
+  return { bytes, key: null, sha256: null, upload };
 }
+// The keys of a build's copies that have none yet (constant() computes a key only where the host
+// listed some): computed while the page is idle (waiting for the host's build, say; 2 ms at a time,
+// once the page's hashing worker has given the copies back), then sent with the digests the build
+// named, so that a reloaded page or a restarted host names these constants by key.
+function teachKeys(link, copies, built) {
+  const keys = {};
+  let i = 0;
+  const later = typeof GLOBAL.requestIdleCallback === 'function'  // while the page waits (for this build, say)
+    ? (f) => GLOBAL.requestIdleCallback(f, { timeout: 1000 }) : (f) => setTimeout(f, 0);
+  const step = (done) => {
+    const until = performance.now() + 2;
+    for (; i < copies.length && performance.now() < until; i++) {
+      const c = copies[i];
+      if (c.key === null && c.bytes && c.bytes.byteLength) c.key = constantKey(c.bytes);
+    }
+    if (i < copies.length) later(() => step(done)); else done();
+  };
+  const hashed = Promise.all(copies.map((c) => c.sha256));  // their bytes are back from the worker
+  Promise.all([hashed.then(() => new Promise((done) => later(() => step(done)))), built]).then(async ([, reply]) => {
+    const uploads = (reply && reply.uploads) || {};
+    for (const c of copies) {
+      const sha = c.upload ? uploads[String(c.upload.id)] : await c.sha256;
+      if (c.key && typeof sha === 'string') keys[sha] = c.key;
+    }
+    if (Object.keys(keys).length && !link.closed) link.send({ t: 'constantKeys', keys });
+  }, () => {});
+}
+
 // The upload a builder's constant names: the copy's, while the host holds it for this context
 // (each builder that uses it counts), else null (the build names the copy's digest or sends it).
 function useUpload(b, copy) {
@@ -1444,18 +1540,23 @@ const IMPL = {
         const page = pageLocal(hostLink);
         // the limits and rules of a context like an earlier one of this link come as their key alone
         const rulesKnown = Array.from(hostLink.contextRules.keys()).slice(-8);
-        const reply = await hostLink.request({ t: 'createContext', ctx: id, options: tagValue(conv.options, () => null), page, rulesKnown });
+        const pending = hostLink.request({ t: 'createContext', ctx: id, options: tagValue(conv.options, () => null), page, rulesKnown });
+        warmConstantKey();  // while the host answers
+        const reply = await pending;
         let shared = reply.rules === undefined ? hostLink.contextRules.get(reply.rulesKey) : undefined;
         if (!shared) {
           shared = { limits: reply.limits, rules: contextRules(reply) };  // read only, by every context that shares them
           if (typeof reply.rulesKey === 'string') hostLink.contextRules.set(reply.rulesKey, shared);
         }
-        if (reply.constantsHeld === true) HASHER.start();  // constant() hashes its copies
+        // constant() hashes its copies where the host lists no keys (else at its first constant the host lacks)
+        if (reply.constantsHeld === true && !(Array.isArray(reply.constantKeys) && reply.constantKeys.length)) HASHER.start();
         let resolveLost;
         const lost = new Promise((r) => { resolveLost = r; });
         const ctx = {
           id, link: hostLink, accelerated: reply.accelerated, limits: shared.limits, rules: shared.rules,
           constantsHeld: reply.constantsHeld === true, pageGraphs: page && reply.pageGraphs === true,
+          // the keys of this origin's constants the host holds (constantCopy)
+          constantKeys: Array.isArray(reply.constantKeys) && reply.constantKeys.length ? new Set(reply.constantKeys) : null,
           lost, resolveLost, isLost: false, graphs: new Set(), tensors: new Set(),
         };
         hostLink.contexts.add(ctx);
@@ -1697,7 +1798,10 @@ const IMPL = {
         // build waits for the page's runtime after all
         const header = { t: 'build', ctx: c.id, graph: id };
         if (c.pageGraphs && !PAGE_ORT_WARM) header.interim = true;
-        let reply = await c.link.buildRequest(header, g.message, g.copies);
+        const unkeyed = [...g.uploaded.values(), ...g.copies].filter((copy) => copy.key === null);
+        const request = c.link.buildRequest(header, g.message, g.copies);
+        if (unkeyed.length) teachKeys(c.link, unkeyed, request);
+        let reply = await request;
         for (const [uid, sha256] of Object.entries(reply.uploads || {})) {
           const copy = g.uploaded.get(uid);
           if (copy) copy.sha256 = sha256;
