@@ -11,6 +11,7 @@ import hashlib
 import numpy as np
 import pytest
 
+from tests.test_constant_upload import _run as run_graph
 from webnn_bridge.backends.cache import CompileCache
 from webnn_bridge.bridge import memo, protocol
 from webnn_bridge.bridge.api import ML
@@ -48,13 +49,7 @@ def _build(s: Session, gid: int, item: dict, part: bytes | None = None) -> dict:
 
 
 def _run(s: Session, gid: int) -> np.ndarray:
-    t = 1000 + gid * 10
-    _reply(s, {"t": "createTensor", "id": 1, "ctx": 1, "tensor": t, "desc": {**F32, "writable": True}})
-    _reply(s, {"t": "createTensor", "id": 2, "ctx": 1, "tensor": t + 1, "desc": {**F32, "readable": True}})
-    s.receive(protocol.encode({"t": "writeTensor", "tensor": t}, X.tobytes()))
-    s.receive(protocol.encode({"t": "dispatch", "ctx": 1, "graph": gid, "inputs": {"x": t}, "outputs": {"y": t + 1}}))
-    (frame,) = s.receive(protocol.encode({"t": "readTensor", "id": 3, "tensor": t + 1}))
-    return np.frombuffer(protocol.decode(frame)[1], np.float32).reshape(2, 2)
+    return run_graph(s, gid, X)
 
 
 def _first_build(ml: ML, origin: str = ORIGIN) -> Session:
