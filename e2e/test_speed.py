@@ -96,4 +96,8 @@ def test_an_unchanged_constant_buffer_is_not_copied_or_hashed_again(host, page):
     page.goto(f"{host.url}/basic.html")
     got = page.evaluate(REUSE_JS)
     assert [r["y"] for r in got] == [[11, 22, 33, 44]] * 3 + [[110, 22, 33, 44]]
-    assert [r["hashed"] for r in got] == [1, 1, 1, 2]
+    hashed = [r["hashed"] for r in got]
+    # one hash for the first copy, none where the host lists the constant's key (an earlier page of
+    # this origin built it: named by key, neither copied nor hashed); none for the unchanged buffer;
+    # one for the changed one
+    assert hashed[0] <= 1 and hashed[1] == hashed[2] == hashed[0] and hashed[3] == hashed[0] + 1, hashed
