@@ -603,7 +603,7 @@ class Session:
         for this origin's later builds where the store holds the constant."""
         keys = h.get("keys")
         if not isinstance(keys, dict) or len(keys) > memo.MAX_KEYS:
-            raise WebNNTypeError("constantKeys needs at most MAX_KEYS keys by digest")
+            raise WebNNTypeError(f"constantKeys needs an object of at most {memo.MAX_KEYS} keys by digest")
         store, origin = self.ml.constant_store, self.origin or ""
         for sha, key in keys.items():
             if isinstance(sha, str) and memo.SHA256_HEX.fullmatch(sha) and store.has(origin, sha):
