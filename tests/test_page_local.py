@@ -350,8 +350,7 @@ def test_a_restarted_host_reads_back_a_page_graphs_memo_entry(folder, tmp_path, 
             "nodes": [{"op": "add", "args": [{"$operand": 1}, {"$operand": 2}, {}], "outputs": [3]}],
             "outputs": {"y": 3},
         }, parts=[w]))
-        m.build_memo.flush()
-        m.constant_store.flush()
+        assert m.flush_to_disk()  # as a host that stops does: its restart reads the page's model from disk
         return h["ok"], bytes(payload), replays
 
     m = host()
