@@ -311,6 +311,9 @@ def fuse_patterns(lb: OnnxLowering) -> None:
                 return x
         return None
 
+    from webnn_bridge.ops.defs.unary import onnx_op
+
+    hard_swish_op = onnx_op("hardSwish")  # the hardSwish row's lowering, one ONNX operator
     gone: set[str] = set()  # outputs of the nodes the pass removes
     for k, n in enumerate(nodes):
         x = hard_swish_input(n)
@@ -319,7 +322,7 @@ def fuse_patterns(lb: OnnxLowering) -> None:
         mul = made[n.input[0]]
         clip = next(made[i] for i in mul.input if i in made and made[i].op_type == "Clip" and i != x)
         gone.update((mul.output[0], clip.output[0], clip.input[0]))
-        nodes[k] = helper.make_node("HardSwish", [x], list(n.output))
+        nodes[k] = helper.make_node(hard_swish_op, [x], list(n.output))
     nodes[:] = [n for n in nodes if not (n.output and n.output[0] in gone)]
 
     made, uses = _producers_and_uses(nodes)

@@ -143,6 +143,15 @@ _ROWS = {
 }
 
 
+def onnx_op(name: str) -> str:
+    """The ONNX operator a unary row lowers to one for one (backends whose passes produce it, such
+    as onnx_lowering.fuse_patterns' hard-swish, name it from here)."""
+    lowering = _ROWS[name][3]
+    if not isinstance(lowering, str):
+        raise ValueError(f"{name} lowers through a function, not one ONNX operator")
+    return lowering
+
+
 def _infer(call: Call):
     return [call["input"]]
 
