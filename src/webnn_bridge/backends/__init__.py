@@ -10,6 +10,7 @@ from .base import Backend, Compiled, Device  # noqa: F401
 
 def all_backends() -> list[type]:
     from .coreml import CoreMLBackend
+    from .litert import LiteRTBackend
     from .onnxruntime import OnnxRuntimeBackend
     from .openvino import OpenVinoBackend
     from .page import PageBackend
@@ -17,8 +18,8 @@ def all_backends() -> list[type]:
     from .tensorrt import TensorRtBackend
     from .torch import TorchBackend
 
-    return [OnnxRuntimeBackend, TensorRtBackend, CoreMLBackend, OpenVinoBackend, TorchBackend, ReferenceBackend,
-            PageBackend]
+    return [OnnxRuntimeBackend, TensorRtBackend, CoreMLBackend, OpenVinoBackend, TorchBackend, LiteRTBackend,
+            ReferenceBackend, PageBackend]
 
 
 def backend_for(device: "Device") -> "Backend":

@@ -152,6 +152,9 @@ class OpDef:
     # in their storage types (TorchBuilder.storage); None: absent
     torch: Callable[[Any, Call], Sequence[Any]] | None = None
     torch_types: tuple[str, ...] | None = None  # data types the torch lowering takes (None: any)
+    # LiteRT lowering (backends/litert.py): fn(lt, call) -> output values of the TFLite model being
+    # built (LiteBuilder), operands as its values; None: absent
+    litert: Callable[[Any, Call], Sequence[Any]] | None = None
     # names of limits entries that describe outputs, in output order
     outputs: tuple[str, ...] = ("output",)
     # conformance tolerance (WPT rule): ("ulp", n) or ("atol", x); may be a function of the call
@@ -226,6 +229,13 @@ def attach_torch(lowerings: Mapping[str, Callable[[Any, Call], Sequence[Any]]],
     for name, fn in lowerings.items():
         REGISTRY[name].torch = fn
         REGISTRY[name].torch_types = None if types is None else tuple(types)
+
+
+def attach_litert(lowerings: Mapping[str, Callable[[Any, Call], Sequence[Any]]]) -> None:
+    """Give registered ops their LiteRT (TFLite) lowering (backends/litert.py), next to their ONNX
+    ``lower``; every one takes float32 (the backend's one data type)."""
+    for name, fn in lowerings.items():
+        REGISTRY[name].litert = fn
 
 
 _LOAD_LOCK = threading.RLock()

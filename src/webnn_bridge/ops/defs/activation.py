@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes
-from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_litert, attach_torch, register, same_as
 from ._common import in_float32, lower_expm1
 
 F = FLOAT_TYPES
@@ -192,3 +192,17 @@ def _torch_prelu(tb, call: Call):
 
 attach_torch({**{n: _torch_act(row[5]) for n, row in _ROWS.items() if len(row) > 5 and row[5] is not None},
               "prelu": _torch_prelu})
+
+
+def _litert_leaky(lt, call: Call):
+    return [lt.elementwise(lt.ops.LEAKY_RELU, [call["input"]], *lt.opts("LeakyReluOptions", alpha=float(call["alpha"])))]
+
+
+def _litert_hard_sigmoid(lt, call: Call):
+    """max(0, min(1, alpha * x + beta)): a multiply, an add and TFLite's clamp to [0, 1]."""
+    x = lt.elementwise(lt.ops.MUL, [call["input"], lt.constant(np.array(call["alpha"], np.float32))])
+    x = lt.elementwise(lt.ops.ADD, [x, lt.constant(np.array(call["beta"], np.float32))])
+    return [lt.elementwise(lt.ops.RELU_0_TO_1, [x])]
+
+
+attach_litert({"leakyRelu": _litert_leaky, "hardSigmoid": _litert_hard_sigmoid})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import DATA_TYPES, FLOAT_TYPES, broadcast_shapes
-from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_litert, attach_torch, register, same_as
 from ._common import in_float32, lower_max, lower_min, torch_int_div, torch_int_pow, torch_max, torch_min
 
 
@@ -178,3 +178,9 @@ def _torch_binary(name: str):
 
 
 attach_torch({n: _torch_binary(n) for n in _TABLE})
+
+
+# LiteRT lowerings (backends/litert.py): float32, numpy broadcasting
+_LITERT = {"add": "ADD", "sub": "SUB", "mul": "MUL", "div": "DIV", "max": "MAXIMUM", "min": "MINIMUM"}
+attach_litert({n: (lambda code: lambda lt, call: [lt.elementwise(getattr(lt.ops, code), [call["a"], call["b"]])])(c)
+               for n, c in _LITERT.items()})

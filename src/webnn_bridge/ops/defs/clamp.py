@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, FLOAT_TYPES, WebNNTypeError, cast_number, data_type_of
-from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_litert, attach_torch, register, same_as
 from ._common import lower_max, lower_min
 
 
@@ -121,3 +121,25 @@ def _torch_clamp(tb, call: Call):
 
 
 attach_torch({"clamp": _torch_clamp})
+
+
+def _litert_clamp(lt, call: Call):
+    """TFLite's fused clamps where the bounds are theirs (RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1),
+    else MAXIMUM and MINIMUM with the bounds."""
+    x = call["input"]
+    lo, hi = bounds(call, "float32")
+    lo = None if lo is None or lo == -np.inf else float(lo)
+    hi = None if hi is None or hi == np.inf else float(hi)
+    fused = {(0.0, None): "RELU", (0.0, 6.0): "RELU6", (-1.0, 1.0): "RELU_N1_TO_1", (0.0, 1.0): "RELU_0_TO_1"}
+    if (lo, hi) in fused:
+        return [lt.elementwise(getattr(lt.ops, fused[lo, hi]), [x])]
+    if lo is not None:
+        x = lt.elementwise(lt.ops.MAXIMUM, [x, lt.constant(np.array(lo, np.float32))])
+    if hi is not None:
+        x = lt.elementwise(lt.ops.MINIMUM, [x, lt.constant(np.array(hi, np.float32))])
+    if lo is None and hi is None:  # a copy
+        x = lt.elementwise(lt.ops.MAXIMUM, [x, lt.constant(np.array(-np.inf, np.float32))])
+    return [x]
+
+
+attach_litert({"clamp": _litert_clamp})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_litert, attach_torch, register
 from . import _nn
 
 # filter layout -> positions of (outputChannels, filterInputChannels, height, width)
@@ -277,3 +277,39 @@ def _torch_conv2d(tb, call: Call):
 
 
 attach_torch({"conv2d": _torch_conv2d})
+
+
+def _litert_conv2d(lt, call: Call):
+    """NHWC input (an NCHW one stays NHWC after: backends/litert.py), OHWI filter (a depthwise
+    convolution's [1, H, W, O]), padding as TFLite's SAME where it is that, else a PAD op first."""
+    x, f, bias = call["input"], call["filter"], call["bias"]
+    p = parse(call, x.logical_shape, f.logical_shape)
+    xh = lt.as_nhwc(x) if p["layout"] == "nchw" else lt.logical(x)
+    g, cin, cout = p["groups"], p["in_channels"], p["out_channels"]
+    depthwise = g == cin and g > 1
+    # filter -> OHWI, or [1, H, W, O] for a depthwise convolution
+    to_oihw = FILTER_AXES[p["filter_layout"]]
+    perm = [to_oihw[i] for i in (1, 2, 3, 0)] if depthwise else [to_oihw[i] for i in (0, 2, 3, 1)]
+    if f.const is not None:
+        fw = lt.constant(np.transpose(f.const, perm))
+    else:
+        fw = lt.transpose(lt.logical(f), perm)
+    if bias is None:
+        bias = lt.constant(np.zeros(cout, np.float32))
+    in_hw = xh.shape[1:3]
+    mode, rest = lt.padding_mode(in_hw, p["window"], p["padding"], p["strides"], p["dilations"])
+    xh = lt.pad_hw(xh, rest)
+    shape = (p["batches"], *p["out_hw"], cout)
+    sh, sw = p["strides"]
+    dh, dw = p["dilations"]
+    if depthwise:
+        opt = lt.opts("DepthwiseConv2DOptions", padding=mode, strideH=sh, strideW=sw, depthMultiplier=cout // cin,
+                      dilationHFactor=dh, dilationWFactor=dw)
+        code = lt.ops.DEPTHWISE_CONV_2D
+    else:
+        opt = lt.opts("Conv2DOptions", padding=mode, strideH=sh, strideW=sw, dilationHFactor=dh, dilationWFactor=dw)
+        code = lt.ops.CONV_2D
+    return [lt.op(code, [xh, fw, lt.logical(bias)], shape, *opt, nhwc=p["layout"] == "nchw")]
+
+
+attach_litert({"conv2d": _litert_conv2d})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError, broadcast_shapes, cast_number
-from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_litert, attach_torch, register
 
 
 def output_shape(call: Call, shape_a, shape_b) -> tuple[int, int]:
@@ -125,3 +125,34 @@ def _torch_gemm(tb, call: Call):
 
 
 attach_torch({"gemm": _torch_gemm})
+
+
+def _litert_gemm(lt, call: Call):
+    """alpha * A @ B + beta * C: a FULLY_CONNECTED op where B is a constant (its weights [N, K],
+    alpha folded in; a 1-D C of N values its bias), else BATCH_MATMUL and element-wise ops."""
+    a, b, c = lt.logical(call["a"]), call["b"], call["c"]
+    alpha, beta = _scalars(call, "float32")
+    if call.get("aTranspose", False):
+        a = lt.transpose(a, (1, 0))
+    m, n = output_shape(call, call["a"].logical_shape, b.logical_shape)
+    bias = -1
+    if b.const is not None:
+        w = b.const if call.get("bTranspose", False) else b.const.T  # [N, K]
+        weights = lt.constant(np.float32(alpha) * w)
+        if c is not None and beta != 0 and c.const is not None and c.logical_shape in ((n,), (1, n)):
+            bias, c = lt.constant(np.float32(beta) * c.const.reshape(n)), None
+        y = lt.op(lt.ops.FULLY_CONNECTED, [a, weights, bias], (m, n), *lt.opts("FullyConnectedOptions"))
+    else:
+        opt = lt.opts("BatchMatMulOptions", adjX=False, adjY=bool(call.get("bTranspose", False)))
+        y = lt.op(lt.ops.BATCH_MATMUL, [a, lt.logical(b)], (m, n), *opt)
+        if alpha != 1:
+            y = lt.elementwise(lt.ops.MUL, [y, lt.constant(np.array(alpha, np.float32))])
+    if c is not None and beta != 0:
+        c = lt.logical(c)
+        if beta != 1:
+            c = lt.elementwise(lt.ops.MUL, [c, lt.constant(np.array(beta, np.float32))])
+        y = lt.elementwise(lt.ops.ADD, [y, c])
+    return [y]
+
+
+attach_litert({"gemm": _litert_gemm})

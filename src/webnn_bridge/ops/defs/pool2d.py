@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, DATA_TYPES, FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_litert, attach_torch, register
 from . import _nn
 from ._common import INT64_MIN, from_ordered, int64_extreme, ordered_int64
 
@@ -428,3 +428,40 @@ def _torch_pool(fn):
 
 attach_torch({"averagePool2d": _torch_pool(_torch_average), "l2Pool2d": _torch_pool(_torch_l2),
               "maxPool2d": _torch_pool(_torch_max)})
+
+
+def _litert_pool(name: str):
+    """NHWC input (an NCHW one stays NHWC after); padding as TFLite's SAME where it is that (whose
+    pools leave padding out, as WebNN's do), else a PAD op: -inf for the maximum; for the average,
+    zeros, then each window's sum divided by its count of input elements (a constant). Windows
+    that ceil rounding or outputSizes add are padding at the end too. Dilated windows: not here."""
+
+    def lower(lt, call: Call):
+        x = call["input"]
+        p = parse(call, x.logical_shape)
+        if p["dilations"] != [1, 1]:
+            raise NotImplementedError("dilated pooling windows")
+        xh = lt.as_nhwc(x) if p["layout"] == "nchw" else lt.logical(x)
+        extra = _nn.extra_end_padding(p["in_hw"], p["window"], p["padding"], p["strides"], p["dilations"], p["out_hw"])
+        padding = [p["padding"][0], p["padding"][1] + extra[0], p["padding"][2], p["padding"][3] + extra[1]]
+        mode, rest = lt.padding_mode(p["in_hw"], p["window"], padding, p["strides"], p["dilations"])
+        average = name == "averagePool2d"
+        xh = lt.pad_hw(xh, rest, 0.0 if average else -np.inf)
+        (kh, kw), (sh, sw) = p["window"], p["strides"]
+        shape = (p["batches"], *p["out_hw"], p["channels"])
+        opt = lt.opts("Pool2DOptions", padding=mode, strideH=sh, strideW=sw, filterHeight=kh, filterWidth=kw)
+        code = lt.ops.AVERAGE_POOL_2D if average else lt.ops.MAX_POOL_2D
+        y = lt.op(code, [xh], shape, *opt, nhwc=p["layout"] == "nchw")
+        if average and any(rest):  # the sum over the window / the input elements in it
+            inside = np.pad(np.ones(p["in_hw"], np.float32), [(rest[0], rest[1]), (rest[2], rest[3])])
+            oh, ow = p["out_hw"]
+            count = np.array([[inside[i * sh:i * sh + kh, j * sw:j * sw + kw].sum() for j in range(ow)]
+                              for i in range(oh)], np.float32)
+            scale = (kh * kw / np.maximum(count, 1)).reshape(1, oh, ow, 1).astype(np.float32)
+            y = lt.op(lt.ops.MUL, [y, lt.constant(scale)], shape, nhwc=y.nhwc)
+        return [y]
+
+    return lower
+
+
+attach_litert({"maxPool2d": _litert_pool("maxPool2d"), "averagePool2d": _litert_pool("averagePool2d")})

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..core import ALL_TYPES, MAX_DIMENSION, PACKED_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_litert, attach_torch, register
 
 REQUIRED = ("float32", "float16", "int32", "int8", "uint8")
 
@@ -60,3 +60,5 @@ attach_coreml({"reshape": lambda mb, call: [mb.reshape(x=call["input"],
 
 
 attach_torch({"reshape": lambda tb, call: [call["input"].reshape([int(d) for d in call["newShape"]])]})
+
+attach_litert({"reshape": lambda lt, call: [lt.reshape(lt.logical(call["input"]), [int(d) for d in call["newShape"]])]})

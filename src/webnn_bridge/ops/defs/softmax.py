@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FLOAT_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_litert, attach_torch, register, same_as
 from ._common import in_float32
 
 
@@ -66,3 +66,18 @@ def _torch_softmax(tb, call: Call):
 
 
 attach_torch({"softmax": _torch_softmax})
+
+
+def _litert_softmax(lt, call: Call):
+    """TFLite's SOFTMAX takes the last axis: another axis is moved there and back."""
+    x = lt.logical(call["input"])
+    rank, axis = len(x.shape), int(call["axis"])
+    perm = list(range(rank))
+    if axis != rank - 1:
+        perm[axis], perm[-1] = perm[-1], perm[axis]
+        x = lt.transpose(x, perm)
+    y = lt.op(lt.ops.SOFTMAX, [x], x.shape, *lt.opts("SoftmaxOptions", beta=1.0))
+    return [lt.transpose(y, perm) if axis != rank - 1 else y]
+
+
+attach_litert({"softmax": _litert_softmax})

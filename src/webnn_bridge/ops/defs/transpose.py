@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ALL_TYPES, PACKED_TYPES, WebNNTypeError
-from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_litert, attach_torch, register, same_as
 
 REQUIRED = ("float32", "float16", "int32")
 
@@ -80,3 +80,12 @@ def _torch_transpose(tb, call: Call):
 
 
 attach_torch({"transpose": _torch_transpose})
+
+
+
+def _litert_transpose(lt, call: Call):
+    x = lt.logical(call["input"])
+    return [lt.transpose(x, permutation(call, len(x.shape)))]
+
+
+attach_litert({"transpose": _litert_transpose})

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ..core import ALL_TYPES, DATA_TYPES, FLOAT_TYPES
-from ..registry import Call, Limits, OpDef, attach_coreml, attach_torch, register, same_as
+from ..registry import Call, Limits, OpDef, attach_coreml, attach_litert, attach_torch, register, same_as
 from ._common import in_float32, lower_f32, lower_max, lower_sigmoid
 
 ONNX_DOUBLE = 11  # onnx.TensorProto.DOUBLE
@@ -230,3 +230,8 @@ def torch_lowerings(rows: dict) -> dict:
 
 
 attach_torch(torch_lowerings(_ROWS))
+
+
+# LiteRT lowerings (backends/litert.py): float32
+attach_litert({n: (lambda code: lambda lt, call: [lt.elementwise(getattr(lt.ops, code), [call["input"]])])(c)
+               for n, c in {"relu": "RELU", "sigmoid": "LOGISTIC", "tanh": "TANH"}.items()})

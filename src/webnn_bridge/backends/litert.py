@@ -1,0 +1,361 @@
+"""LiteRT backend (Google's TensorFlow Lite runtime, `ai-edge-litert` on PyPI): WebNN graphs lowered
+to a TFLite model one op at a time by each op's own ``litert`` lowering (ops/defs/*.py, next to its
+ONNX ``lower``), run by LiteRT's interpreter with its XNNPACK kernels on the CPU: the kernels
+Chromium's own WebNN runs on Linux.
+
+Why: XNNPACK computes convolutions channels-last, and ONNX Runtime's blocked (NCHWc) kernels pad
+odd channel counts. On one thread, openWakeWord's speech embedding (24 and 72 channels) ran
+10-20% faster here than on ONNX Runtime, and the same for an OCR direction classifier's runs
+after a pause; MobileNetV2 ran as fast. That is below the benchmark's noise end to end, so the
+backend is opt-in (docs/performance.md "LiteRT").
+
+Layout: TFLite's convolutions and pools take NHWC. A 4-D value a convolution or pool made from
+an NCHW input stays in NHWC (``LiteValue.nhwc``), element-wise ops keep it so (their constants are
+transposed when the model is built), and a transpose brings it back to NCHW only where an op needs
+the value's own layout (a reshape, a graph output). A transpose that only moves axes of size 1 is
+a reshape.
+
+v0: float32 values only, rank 4 at most; a graph with anything else is not this backend's
+(capabilities); an op's variant a lowering cannot express raises NotImplementedError, and the
+build fails with OperationError (the backend is opt-in: ``[backends] cpu = ["litert", ...]``).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from webnn_bridge.ops.core import OperationError, UnknownError
+from webnn_bridge.ops.graph import GraphIR, is_ref
+from webnn_bridge.ops.registry import load_all
+
+from .base import Backend, Capabilities, Compiled, Device
+
+LITERT_TYPES = ("float32",)
+MAX_RANK = 4
+TO_NHWC = (0, 2, 3, 1)
+TO_NCHW = (0, 3, 1, 2)
+
+
+@functools.cache
+def _schema():
+    from ai_edge_litert import schema_py_generated as schema
+
+    return schema
+
+
+@dataclass(eq=False)
+class LiteValue:
+    """A value of the model being built: its tensor, its shape as stored, whether it is an NCHW
+    value stored as NHWC, and its array where it is a constant (in its logical layout)."""
+
+    index: int
+    shape: tuple[int, ...]
+    nhwc: bool = False
+    const: np.ndarray | None = None
+
+    @property
+    def logical_shape(self) -> tuple[int, ...]:
+        return tuple(self.shape[i] for i in TO_NCHW) if self.nhwc else self.shape
+
+
+def _moves_only_ones(shape: Sequence[int], perm: Sequence[int]) -> bool:
+    """Whether transposing ``shape`` by ``perm`` keeps the order of its axes longer than 1 (then the
+    transpose is a reshape)."""
+    big = [p for p in perm if shape[p] != 1]
+    return big == sorted(big)
+
+
+class LiteBuilder:
+    """What an op's ``litert`` lowering uses to add tensors and operators to the model."""
+
+    def __init__(self):
+        self.s = _schema()
+        s = self.s
+        self.model = s.ModelT()
+        self.model.version = 3
+        self.model.description = "webnn-bridge"
+        self.model.buffers = [s.BufferT()]  # buffer 0: no data (a computed tensor's)
+        self.subgraph = s.SubGraphT()
+        self.subgraph.tensors = []
+        self.subgraph.operators = []
+        self.codes: list[int] = []
+        self._logical: dict[int, LiteValue] = {}  # tensor of an NHWC value -> its NCHW transpose
+        self._nhwc: dict[int, LiteValue] = {}  # tensor of an NCHW value -> its NHWC transpose
+        self.ops = s.BuiltinOperator
+        self.options = s.BuiltinOptions
+
+    # -- tensors
+    def _tensor(self, shape, data: np.ndarray | None = None, ttype: int | None = None) -> int:
+        s = self.s
+        t = s.TensorT()
+        t.shape = [int(d) for d in shape]
+        t.type = s.TensorType.FLOAT32 if ttype is None else ttype
+        t.name = f"t{len(self.subgraph.tensors)}"
+        t.buffer = 0
+        if data is not None:
+            b = s.BufferT()
+            # bytes as a numpy array: flatbuffers' object API then copies them at once (a list or
+            # bytes goes one byte at a time, in Python)
+            b.data = np.array(data, order="C").reshape(-1).view(np.uint8)
+            self.model.buffers.append(b)
+            t.buffer = len(self.model.buffers) - 1
+        self.subgraph.tensors.append(t)
+        return len(self.subgraph.tensors) - 1
+
+    def constant(self, array: np.ndarray) -> LiteValue:
+        a = np.array(array, np.float32, order="C")  # (ascontiguousarray makes a scalar 1-D)
+        return LiteValue(self._tensor(a.shape, a), tuple(a.shape), const=a)
+
+    def ints(self, values: Sequence[int], shape: Sequence[int] | None = None) -> int:
+        """An int32 constant tensor (shapes, permutations, paddings)."""
+        a = np.asarray(values, np.int32)
+        if shape is not None:
+            a = a.reshape(shape)
+        return self._tensor(a.shape, a, self.s.TensorType.INT32)
+
+    def value(self, shape) -> LiteValue:
+        return LiteValue(self._tensor(shape), tuple(int(d) for d in shape))
+
+    # -- operators
+    def op(self, code: int, inputs: Sequence[LiteValue | int], shape, options_type: int = 0, options=None,
+           nhwc: bool = False) -> LiteValue:
+        """Adds an operator with one output of ``shape`` (as stored); -1 in ``inputs``: absent."""
+        s = self.s
+        if code not in self.codes:
+            self.codes.append(code)
+        out = self.value(shape)
+        out.nhwc = nhwc
+        o = s.OperatorT()
+        o.opcodeIndex = self.codes.index(code)
+        o.inputs = [i.index if isinstance(i, LiteValue) else int(i) for i in inputs]
+        o.outputs = [out.index]
+        if options is not None:
+            o.builtinOptionsType = options_type
+            o.builtinOptions = options
+        self.subgraph.operators.append(o)
+        return out
+
+    def opts(self, name: str, **fields):
+        """A builtin options object (e.g. "Conv2DOptions") with its fields set."""
+        o = getattr(self.s, name + "T")()
+        for k, v in fields.items():
+            setattr(o, k, v)
+        return getattr(self.options, name), o
+
+    def transpose(self, v: LiteValue, perm: Sequence[int]) -> LiteValue:
+        """``v`` (as stored) transposed; a reshape where only axes of size 1 move."""
+        shape = tuple(v.shape[p] for p in perm)
+        if v.const is not None:
+            return self.constant(np.transpose(v.const if not v.nhwc else np.transpose(v.const, TO_NHWC), perm))
+        if _moves_only_ones(v.shape, perm):
+            return self.reshape(v, shape)
+        return self.op(self.ops.TRANSPOSE, [v, self.ints(perm)], shape)
+
+    def reshape(self, v: LiteValue, shape) -> LiteValue:
+        shape = tuple(int(d) for d in shape)
+        if v.const is not None:
+            return self.constant(self.logical_array(v).reshape(shape))
+        if tuple(v.shape) == shape:
+            return v
+        opt = self.opts("ReshapeOptions", newShape=list(shape))
+        return self.op(self.ops.RESHAPE, [v, self.ints(shape)], shape, *opt)
+
+    # -- layouts
+    def logical_array(self, v: LiteValue) -> np.ndarray:
+        return v.const
+
+    def logical(self, v: LiteValue) -> LiteValue:
+        """``v`` stored in its own layout (an NHWC-stored NCHW value transposed back)."""
+        if not v.nhwc:
+            return v
+        if v.const is not None:
+            return self.constant(v.const)
+        if v.index not in self._logical:
+            self._logical[v.index] = self.transpose(LiteValue(v.index, v.shape), TO_NCHW)
+        return self._logical[v.index]
+
+    def as_nhwc(self, v: LiteValue) -> LiteValue:
+        """A 4-D NCHW value stored as NHWC (the layout of TFLite's convolutions and pools)."""
+        if v.nhwc:
+            return v
+        if v.index not in self._nhwc:
+            t = self.transpose(v, TO_NHWC)
+            self._nhwc[v.index] = LiteValue(t.index, t.shape, nhwc=True, const=v.const)
+        return self._nhwc[v.index]
+
+    def like(self, v: LiteValue, other: LiteValue) -> LiteValue:
+        """``other`` stored the way ``v`` is, for an element-wise op with ``v`` (numpy broadcasting
+        of the logical shapes): an operand of a 4-D NHWC-stored value gets rank 4 and NHWC too."""
+        if not v.nhwc or other.nhwc:
+            return other
+        logical = other.logical_shape
+        if len(logical) > 4:
+            raise NotImplementedError("an element-wise operand of rank over 4")
+        if other.const is not None:
+            full = other.const.reshape((1,) * (4 - len(logical)) + tuple(logical))
+            return LiteValue(self.constant(np.transpose(full, TO_NHWC)).index,
+                             tuple(full.shape[i] for i in TO_NHWC), nhwc=True, const=other.const)
+        if len(logical) < 4:
+            other = self.reshape(other, (1,) * (4 - len(logical)) + tuple(logical))
+        return self.as_nhwc(other)
+
+    def elementwise(self, code: int, values: Sequence[LiteValue], options_type: int = 0, options=None) -> LiteValue:
+        """An element-wise op: inputs stored alike (NHWC where one of them is), numpy broadcasting."""
+        lead = next((v for v in values if v.nhwc), None)
+        if lead is not None:
+            values = [self.like(lead, v) for v in values]
+        shape = np.broadcast_shapes(*[v.shape for v in values])
+        return self.op(code, values, shape, options_type, options, nhwc=lead is not None)
+
+    # -- convolutions and pools (NHWC values)
+    def pad_hw(self, v: LiteValue, padding: Sequence[int], fill: float = 0.0) -> LiteValue:
+        """An NHWC-stored value padded in height and width by ``padding`` [beginH, endH, beginW,
+        endW] with ``fill``."""
+        if not any(padding):
+            return v
+        n, h, w, c = v.shape
+        pads = self.ints([0, 0, padding[0], padding[1], padding[2], padding[3], 0, 0], (4, 2))
+        shape = (n, h + padding[0] + padding[1], w + padding[2] + padding[3], c)
+        if fill == 0.0:
+            return self.op(self.ops.PAD, [v, pads], shape, nhwc=v.nhwc)
+        return self.op(self.ops.PADV2, [v, pads, self.constant(np.array([fill], np.float32))], shape, nhwc=v.nhwc)
+
+    def padding_mode(self, in_hw, window, padding, strides, dilations) -> tuple[int, list[int]]:
+        """(TFLite padding, the padding still to add): SAME where ``padding`` is TFLite's SAME
+        padding for these sizes, else VALID and all of it."""
+        same = []
+        for i in range(2):
+            eff = (window[i] - 1) * dilations[i] + 1
+            out = -(-in_hw[i] // strides[i])
+            total = max((out - 1) * strides[i] + eff - in_hw[i], 0)
+            same += [total // 2, total - total // 2]
+        if list(padding) == same and any(same):
+            return self.s.Padding.SAME, [0, 0, 0, 0]
+        return self.s.Padding.VALID, list(padding)
+
+    # -- the model
+    def finish(self, inputs: Sequence[LiteValue], outputs: Sequence[LiteValue]) -> bytes:
+        import flatbuffers
+
+        s = self.s
+        self.subgraph.inputs = [v.index for v in inputs]
+        self.subgraph.outputs = [v.index for v in outputs]
+        self.model.subgraphs = [self.subgraph]
+        self.model.operatorCodes = []
+        for code in self.codes:
+            oc = s.OperatorCodeT()
+            oc.builtinCode = code
+            oc.deprecatedBuiltinCode = min(code, 127)  # PLACEHOLDER_FOR_GREATER_OP_CODES beyond 127
+            oc.version = 1
+            self.model.operatorCodes.append(oc)
+        builder = flatbuffers.Builder(1024)
+        builder.Finish(self.model.Pack(builder), file_identifier=b"TFL3")
+        return bytes(builder.Output())
+
+
+def litert_ops() -> list[str]:
+    """The ops that have a LiteRT lowering."""
+    return sorted(name for name, op in load_all().items() if op.litert is not None)
+
+
+def tflite_model(graph: GraphIR) -> tuple[bytes, list[str], list[str]]:
+    """GraphIR -> (TFLite flatbuffer, input names in the model's order, output names in its
+    order). Raises OperationError where the graph is not this backend's."""
+    registry = load_all()
+    lt = LiteBuilder()
+    values: dict[int, LiteValue] = {}
+    inputs = []
+    for name, oid in graph.inputs.items():
+        desc = graph.operands[oid]
+        if desc.data_type not in LITERT_TYPES or len(desc.shape) > MAX_RANK:
+            raise OperationError(f"LiteRT: input {name} ({desc}) is not supported")
+        values[oid] = lt.value(desc.shape)
+        inputs.append(values[oid])
+    for oid, arr in graph.constants.items():
+        if np.asarray(arr).dtype != np.float32:
+            raise OperationError(f"LiteRT: a constant of {np.asarray(arr).dtype} is not supported")
+        values[oid] = lt.constant(np.asarray(arr))
+    for i, node in enumerate(graph.nodes):
+        op = registry[node.op]
+        if op.litert is None:
+            raise OperationError(f"LiteRT: {node.op} has no LiteRT lowering")
+        call = node.call.map_operands(lambda r: values[r.id], is_ref)
+        try:
+            outs = op.litert(lt, call)
+        except NotImplementedError as e:
+            raise OperationError(f"LiteRT: {node.op}: {e}") from None
+        for k, (oid, v) in enumerate(zip(node.outputs, outs)):
+            want = tuple(graph.operands[oid].shape)
+            if v.logical_shape != want:
+                raise OperationError(f"LiteRT: node {i} ({node.op}) output {k}: {list(v.logical_shape)} "
+                                     f"against WebNN's {list(want)}")
+            values[oid] = v
+    outputs = []
+    for oid in graph.outputs.values():
+        v = lt.logical(values[oid])
+        if v.const is not None or any(v.index == o.index for o in [*inputs, *outputs]):
+            # an output that is a constant, an input or another output: a copy of its own
+            v = lt.op(lt.ops.RESHAPE, [v, lt.ints(v.shape)], v.shape, *lt.opts("ReshapeOptions", newShape=list(v.shape)))
+        outputs.append(v)
+    return lt.finish(inputs, outputs), list(graph.inputs), list(graph.outputs)
+
+
+class LiteRTCompiled(Compiled):
+    def __init__(self, graph: GraphIR, threads: int):
+        from ai_edge_litert.interpreter import Interpreter
+
+        model, self.in_names, self.out_names = tflite_model(graph)
+        try:
+            self.interpreter = Interpreter(model_content=model, num_threads=max(1, threads))
+            self.interpreter.allocate_tensors()
+        except (RuntimeError, ValueError) as e:  # the runtime refuses the model: a compile failure
+            raise OperationError(f"LiteRT could not compile the graph: {e}") from None
+        self.in_index = [d["index"] for d in self.interpreter.get_input_details()]
+        self.out_index = [d["index"] for d in self.interpreter.get_output_details()]
+        self.threads = max(1, threads)
+        self._lock = threading.Lock()  # an interpreter runs one invocation at a time
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        it = self.interpreter
+        with self._lock:
+            try:
+                for name, index in zip(self.in_names, self.in_index):
+                    a = np.asarray(inputs[name], np.float32)
+                    it.set_tensor(index, a if a.flags.c_contiguous else a.copy())
+                it.invoke()
+                return {name: it.get_tensor(index).copy() for name, index in zip(self.out_names, self.out_index)}
+            except (RuntimeError, ValueError) as e:
+                raise UnknownError(f"LiteRT could not execute the graph: {e}") from None
+
+    def close(self) -> None:
+        self.interpreter = None
+
+
+class LiteRTBackend(Backend):
+    name = "litert"
+    cpu_modes = True  # num_threads per compiled graph
+
+    @classmethod
+    def probe(cls) -> list[Device]:
+        if importlib.util.find_spec("ai_edge_litert") is None:
+            return []
+        return [Device(id="litert:CPU", kind="cpu", backend=cls.name, name="LiteRT CPU (XNNPACK)")]
+
+    def capabilities(self, device: Device) -> Capabilities:
+        from .capabilities import capabilities_from_spec
+
+        ops = litert_ops()
+        return capabilities_from_spec({"ops": ops, "dataTypes": list(LITERT_TYPES), "maxRank": MAX_RANK,
+                                       "opDataTypes": {op: list(LITERT_TYPES) for op in ops}})
+
+    def implements(self, op: str) -> bool:
+        return load_all()[op].litert is not None
+
+    def compile(self, graph: GraphIR, device: Device) -> Compiled:
+        return LiteRTCompiled(graph, device.threads or 1)

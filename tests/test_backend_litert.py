@@ -1,0 +1,222 @@
+"""The LiteRT backend (src/webnn_bridge/backends/litert.py): every WPT-derived conformance case whose
+graph is the backend's (float32, rank 4 at most, only ops with a ``litert`` lowering) computed by
+LiteRT's interpreter against the expected values, with the registry's tolerances; NCHW values kept
+in NHWC between convolutions (no transposes left between them); a variant a lowering cannot
+express is an OperationError at compile; probing, capabilities and opt-in placement by the rules.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from webnn_bridge.backends.base import Device
+from webnn_bridge.backends.litert import LiteRTBackend, litert_ops, tflite_model
+from webnn_bridge.bridge.api import ML, MLGraphBuilder
+from webnn_bridge.ops.core import OperationError
+
+try:
+    from . import test_conformance as conf
+except ImportError:  # tests/ is not a package: pytest puts this directory on sys.path
+    import test_conformance as conf
+
+pytestmark = pytest.mark.skipif(not LiteRTBackend.probe(), reason="ai-edge-litert is not installed (pip install '.[test]')")
+DEVICE = Device(id="litert:CPU", kind="cpu", backend="litert", name="LiteRT CPU (XNNPACK)")
+
+
+@functools.cache
+def _reference_ml():
+    return ML([d for d in ML().inventory if d.backend == "reference"][:1])
+
+
+def _reference_context():
+    return _reference_ml().createContext()
+
+
+def _is_litert_graph(ir) -> bool:
+    ops = set(litert_ops())
+    return (all(n.op in ops for n in ir.nodes)
+            and all(d.data_type == "float32" and len(d.shape) <= 4 for d in ir.operands.values()))
+
+
+def _cases():
+    """The cases whose graph is the backend's: its ops, float32 and rank 4 at most throughout (as
+    their inputs and outputs say; the others are ONNX Runtime's in a context that opts into it)."""
+    names = set(litert_ops())
+
+    def descs(c):
+        return [v["descriptor"] for v in [*c.graph["inputs"].values(), *c.graph["expectedOutputs"].values()]]
+
+    return [c for c in conf.CASES if set(c.ops) <= names
+            and all(d["dataType"] == "float32" and len(d["shape"]) <= 4 for d in descs(c))]
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.name)
+def test_conformance_case(case):
+    try:
+        graph, feeds, nodes = conf.build_case(_reference_context(), case)
+    except Exception as e:  # noqa: BLE001 - a case of another data type: not built here either
+        pytest.skip(f"not built on the reference: {e}")
+    if not _is_litert_graph(graph.ir):
+        pytest.skip("not a LiteRT graph (a data type or rank the backend does not take)")
+    compiled = LiteRTBackend.instance().compile(graph.ir, DEVICE)
+    results = compiled.run({k: np.asarray(v) for k, v in feeds.items()})
+    out_type = next(iter(case.graph["expectedOutputs"].values()))["descriptor"]["dataType"]
+    metric, tol = conf.graph_tolerance(nodes, out_type)
+    problems = []
+    for name, spec in case.graph["expectedOutputs"].items():
+        desc = spec["descriptor"]
+        actual = results[name]
+        assert actual.dtype == np.float32 and list(actual.shape) == list(desc["shape"])
+        bad = conf.mismatches(actual, case.expected[name], desc["dataType"], metric, tol)
+        if bad:
+            problems.append(f"{name}: " + "; ".join(bad))
+    assert not problems, "\n".join(problems)
+
+
+# the shared data's pool and gemm files hold no float32 cases: these are swept here against the reference
+POOLS_SWEPT = {"averagePool2d", "maxPool2d"}
+GEMM_SWEPT = {"gemm"}
+
+
+def test_the_cases_reach_every_lowering():
+    """Each op with a LiteRT lowering has conformance cases the backend computes (not only skips),
+    or a sweep of its own below."""
+    covered = {op for c in _cases() for op in c.ops} | POOLS_SWEPT | GEMM_SWEPT
+    assert set(litert_ops()) <= covered, sorted(set(litert_ops()) - covered)
+
+
+POOL_VARIANTS = [
+    {},  # the whole input
+    {"windowDimensions": [2, 2], "strides": [2, 2]},
+    {"windowDimensions": [3, 3], "padding": [1, 1, 1, 1]},  # TFLite's SAME
+    {"windowDimensions": [3, 2], "padding": [2, 0, 1, 1], "strides": [2, 1]},  # explicit padding
+    {"windowDimensions": [2, 2], "strides": [2, 2], "outputShapeRounding": "ceil"},  # windows past the end
+    {"windowDimensions": [3, 3], "strides": [2, 2], "padding": [1, 1, 1, 1], "outputSizes": [4, 4]},
+    {"windowDimensions": [2, 3], "layout": "nhwc", "padding": [0, 1, 1, 0]},
+]
+
+
+@pytest.mark.parametrize("op", sorted(POOLS_SWEPT))
+@pytest.mark.parametrize("options", POOL_VARIANTS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "whole")
+def test_pools_match_the_reference(op, options):
+    ctx = _reference_context()
+    b = MLGraphBuilder(ctx)
+    shape = [2, 7, 7, 3] if options.get("layout") == "nhwc" else [2, 3, 7, 7]
+    x = b.input("x", {"dataType": "float32", "shape": shape})
+    graph = b.build({"y": getattr(b, op)(x, options)})
+    feeds = {"x": np.random.default_rng(1).standard_normal(shape).astype(np.float32)}
+    expected = ctx.compute(graph, feeds)["y"]
+    got = LiteRTBackend.instance().compile(graph.ir, DEVICE).run(feeds)["y"]
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
+
+
+def _conv_chain(ctx, layout: str = "nchw"):
+    """An openWakeWord-like block: conv -> leakyRelu -> max(constant) -> conv -> maxPool -> reshape."""
+    rng = np.random.default_rng(0)
+    b = MLGraphBuilder(ctx)
+    shape = [1, 5, 12, 10] if layout == "nchw" else [1, 12, 10, 5]
+    x = b.input("x", {"dataType": "float32", "shape": shape})
+    f1 = b.constant({"dataType": "float32", "shape": [6, 5, 3, 3]}, rng.standard_normal((6, 5, 3, 3)).astype(np.float32))
+    y = b.conv2d(x, f1, {"padding": [0, 0, 1, 1], "inputLayout": layout,
+                         "bias": b.constant({"dataType": "float32", "shape": [6]}, np.arange(6, dtype=np.float32))})
+    y = b.leakyRelu(y, {"alpha": 0.2})
+    y = b.max(y, b.constant({"dataType": "float32", "shape": [1, 1, 1, 1]}, np.array([-0.4], np.float32)))
+    f2 = b.constant({"dataType": "float32", "shape": [6, 1, 1, 3]}, rng.standard_normal((6, 1, 1, 3)).astype(np.float32))
+    y = b.conv2d(y, f2, {"padding": [0, 0, 1, 1], "groups": 6, "inputLayout": layout})
+    y = b.maxPool2d(y, {"windowDimensions": [2, 2], "strides": [2, 2], "layout": layout})
+    y = b.reshape(y, [1, 6 * 5 * 5])
+    return b.build({"y": y}), {"x": rng.standard_normal(shape).astype(np.float32)}
+
+
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+def test_a_convolution_chain_matches_the_reference_and_keeps_nhwc(layout):
+    ctx = _reference_context()
+    graph, feeds = _conv_chain(ctx, layout)
+    expected = ctx.compute(graph, feeds)["y"]
+    compiled = LiteRTBackend.instance().compile(graph.ir, DEVICE)
+    np.testing.assert_allclose(compiled.run(feeds)["y"], expected, rtol=1e-5, atol=1e-5)
+    from webnn_bridge.backends.litert import _schema
+
+    model = _schema().ModelT.InitFromPackedBuf(tflite_model(graph.ir)[0], 0)
+    ops = model.operatorCodes
+    names = {v: k for k, v in vars(_schema().BuiltinOperator).items() if not k.startswith("_")}
+    used = [names[ops[o.opcodeIndex].builtinCode] for o in model.subgraphs[0].operators]
+    # NCHW in, the values stay NHWC from the first convolution on: one transpose in (a reshape
+    # where it moves only axes of size 1) and one out before the reshape
+    assert used.count("TRANSPOSE") <= (2 if layout == "nchw" else 0), used
+    assert used.count("DEPTHWISE_CONV_2D") == 1 and used.count("CONV_2D") == 1, used
+
+
+def test_a_variant_no_lowering_expresses_is_an_operation_error():
+    ctx = _reference_context()
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [1, 2, 7, 7]})
+    y = b.maxPool2d(x, {"windowDimensions": [2, 2], "dilations": [2, 2]})
+    graph = b.build({"y": y})
+    with pytest.raises(OperationError, match="dilated"):
+        LiteRTBackend.instance().compile(graph.ir, DEVICE)
+
+
+def test_probe_and_capabilities():
+    assert [d.id for d in LiteRTBackend.probe()] == ["litert:CPU"]
+    caps = LiteRTBackend.instance().capabilities(DEVICE)
+    assert set(caps.ops) == set(litert_ops()) and "conv2d" in caps.ops
+    assert caps.max_rank == 4
+    assert all(lim.types == ("float32",) for limits in caps.ops.values() for lim in limits.values()
+               if lim.same is None)
+
+
+def test_rules_put_it_first_on_the_cpu_and_others_take_what_it_cannot():
+    """Opt-in: [backends] cpu = ["litert", "onnxruntime"]; a graph of ops it lacks stays on ONNX Runtime."""
+    from webnn_bridge.policy.engine import default_rules
+
+    rules = default_rules()
+    rules = {**rules, "backends": {**rules["backends"], "cpu": ["litert", "onnxruntime"]}}
+    ml = ML(rules=rules)
+    ctx = ml.createContext({"deviceType": "cpu"})
+    graph, feeds = _conv_chain(ctx)
+    assert graph.placement.assignment and set(graph.placement.assignment) == {"litert:CPU"}
+    expected = _reference_context()
+    ref_graph, _ = _conv_chain(expected)
+    np.testing.assert_allclose(ctx.compute(graph, feeds)["y"], expected.compute(ref_graph, feeds)["y"],
+                               rtol=1e-5, atol=1e-5)
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [2, 3]})
+    other = b.build({"y": b.exp(x)})
+    assert set(other.placement.assignment) == {"onnxruntime:CPUExecutionProvider"}
+
+
+GEMM_VARIANTS = [
+    ({}, True, None),
+    ({"bTranspose": True, "alpha": 0.5}, True, (5,)),  # bias from a 1-D c
+    ({"aTranspose": True, "beta": 2.0}, True, (3, 5)),
+    ({"alpha": 1.5, "beta": 0.25}, False, (1, 5)),  # b an input: BATCH_MATMUL
+    ({"bTranspose": True}, False, ()),
+]
+
+
+@pytest.mark.parametrize(("options", "b_constant", "c_shape"), GEMM_VARIANTS)
+def test_gemm_matches_the_reference(options, b_constant, c_shape):
+    rng = np.random.default_rng(2)
+    ctx = _reference_context()
+    b = MLGraphBuilder(ctx)
+    a_shape = [4, 3] if options.get("aTranspose") else [3, 4]
+    b_shape = [5, 4] if options.get("bTranspose") else [4, 5]
+    feeds = {"a": rng.standard_normal(a_shape).astype(np.float32)}
+    a = b.input("a", {"dataType": "float32", "shape": a_shape})
+    if b_constant:
+        bb = b.constant({"dataType": "float32", "shape": b_shape}, rng.standard_normal(b_shape).astype(np.float32))
+    else:
+        bb = b.input("b", {"dataType": "float32", "shape": b_shape})
+        feeds["b"] = rng.standard_normal(b_shape).astype(np.float32)
+    opts = dict(options)
+    if c_shape is not None:
+        opts["c"] = b.constant({"dataType": "float32", "shape": list(c_shape)},
+                               rng.standard_normal(c_shape).astype(np.float32))
+    graph = b.build({"y": b.gemm(a, bb, opts)})
+    expected = ctx.compute(graph, feeds)["y"]
+    got = LiteRTBackend.instance().compile(graph.ir, DEVICE).run(feeds)["y"]
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
