@@ -6,8 +6,8 @@ Chromium's own WebNN runs on Linux.
 Why: XNNPACK computes convolutions channels-last, and ONNX Runtime's blocked (NCHWc) kernels pad
 odd channel counts. On one thread, openWakeWord's speech embedding (24 and 72 channels) ran
 10-20% faster here than on ONNX Runtime, and the same for an OCR direction classifier's runs
-after a pause; MobileNetV2 ran as fast. That is below the benchmark's noise end to end, so the
-backend is opt-in (docs/performance.md "LiteRT").
+after a pause; MobileNetV2 ran as fast. The default rules' one route (rules.toml §4b) sends float32
+convolution networks under 0.3 GFLOP here, where they run on one thread (docs/performance.md "LiteRT").
 
 Layout: TFLite's convolutions and pools take NHWC. A 4-D value a convolution or pool made from
 an NCHW input stays in NHWC (``LiteValue.nhwc``), element-wise ops keep it so (their constants are
@@ -15,9 +15,11 @@ transposed when the model is built), and a transpose brings it back to NCHW only
 the value's own layout (a reshape, a graph output). A transpose that only moves axes of size 1 is
 a reshape.
 
-v0: float32 values only, rank 4 at most; a graph with anything else is not this backend's
-(capabilities); an op's variant a lowering cannot express raises NotImplementedError, and the
-build fails with OperationError (the backend is opt-in: ``[backends] cpu = ["litert", ...]``).
+v0: float32 values only, rank 4 at most, and the ops with a ``litert`` lowering; a graph with
+anything else is not this backend's (capabilities), and the policy places it elsewhere. After the
+lowering, ``LiteBuilder.fuse`` does what ONNX Runtime's optimizer does for the ONNX lowering:
+hard-swish spelled out as four ops becomes HARD_SWISH, a constant added to a convolution's output
+goes into its bias, and a following RELU / RELU6 becomes its fused activation.
 """
 
 from __future__ import annotations
@@ -239,6 +241,114 @@ class LiteBuilder:
             return self.s.Padding.SAME, [0, 0, 0, 0]
         return self.s.Padding.VALID, list(padding)
 
+    # -- fusion
+    def const_array(self, index: int) -> np.ndarray | None:
+        """The float32 array of a constant tensor, else None."""
+        t = self.subgraph.tensors[index]
+        if t.buffer == 0 or t.type != self.s.TensorType.FLOAT32:
+            return None
+        return np.frombuffer(self.model.buffers[t.buffer].data.tobytes(), np.float32).reshape(t.shape)
+
+    def fuse(self, outputs: Sequence[int]) -> None:
+        """Passes over the operators that compute the same values with fewer kernels, where the
+        values in between have no other reader (the graph's outputs count as readers):
+
+        - x * relu6(x + 3) / 6 (add, clamp, mul, div: how PaddleOCR's models and onnxruntime-web
+          spell hard-swish) becomes one HARD_SWISH; the same rewrite as the ONNX lowering's
+          (backends/onnx_lowering.py fuse_patterns), and the same rounding differences;
+        - a constant added to a convolution's output, one value per output channel or one for all,
+          goes into the convolution's bias;
+        - RELU, RELU6 or RELU_N1_TO_1 after a convolution becomes its fused activation."""
+        ops, codes = self.subgraph.operators, self.codes
+        B = self.ops
+
+        def code(o) -> int:
+            return codes[o.opcodeIndex]
+
+        def index():
+            made, uses = {}, {}
+            for o in ops:
+                for t in o.outputs:
+                    made[t] = o
+                for t in o.inputs:
+                    uses[t] = uses.get(t, 0) + 1
+            for t in outputs:
+                uses[t] = uses.get(t, 0) + 1
+            return made, uses
+
+        def scalar(t: int, value: float) -> bool:
+            a = self.const_array(t)
+            return a is not None and a.size == 1 and float(a.reshape(())) == np.float32(value)
+
+        def only(made, uses, t: int, want: int):
+            o = made.get(t)
+            return o if o is not None and code(o) == want and uses.get(t) == 1 else None
+
+        def replace(old, new_code: int, inputs, options_type: int = 0, options=None):
+            if new_code not in codes:
+                codes.append(new_code)
+            old.opcodeIndex = codes.index(new_code)
+            old.inputs = list(inputs)
+            old.builtinOptionsType = options_type
+            old.builtinOptions = options
+
+        made, uses = index()
+        gone: set[int] = set()
+        for o in ops:  # hard-swish
+            if not ((code(o) == B.DIV and scalar(o.inputs[1], 6.0))
+                    or (code(o) == B.MUL and scalar(o.inputs[1], float(np.float32(1 / 6))))):
+                continue
+            mul = only(made, uses, o.inputs[0], B.MUL)
+            if mul is None:
+                continue
+            for x, r in (tuple(mul.inputs), tuple(mul.inputs[::-1])):
+                relu6 = only(made, uses, r, B.RELU6)
+                add = relu6 and only(made, uses, relu6.inputs[0], B.ADD)
+                if (add and add.inputs[0] == x and scalar(add.inputs[1], 3.0)
+                        and self.subgraph.tensors[x].shape == self.subgraph.tensors[o.outputs[0]].shape):
+                    replace(o, B.HARD_SWISH, [x])
+                    gone.update(id(n) for n in (mul, relu6, add))
+                    break
+        ops[:] = [o for o in ops if id(o) not in gone]
+
+        made, uses = index()
+        convs = (B.CONV_2D, B.DEPTHWISE_CONV_2D)
+        for o in list(ops):  # a per-channel (or single) constant added to a convolution's output
+            if code(o) != B.ADD or len(o.inputs) != 2 or o.builtinOptions is not None and o.builtinOptions.fusedActivationFunction:
+                continue
+            for v, c in (tuple(o.inputs), tuple(o.inputs[::-1])):
+                conv = only(made, uses, v, convs[0]) or only(made, uses, v, convs[1])
+                a = self.const_array(c)
+                bias = conv and self.const_array(conv.inputs[2])
+                if conv is None or a is None or bias is None or conv.builtinOptions.fusedActivationFunction:
+                    continue
+                channels = bias.shape[0]
+                if a.size not in (1, channels) or (a.size == channels and a.shape[-1] != channels):
+                    continue
+                if self.subgraph.tensors[o.outputs[0]].shape != self.subgraph.tensors[v].shape:
+                    continue
+                conv.inputs[2] = self.constant(bias + a.reshape(-1)).index
+                conv.outputs = list(o.outputs)
+                gone = {id(o)}
+                ops[:] = [n for n in ops if id(n) not in gone]
+                made, uses = index()
+                break
+
+        made, uses = index()
+        acts = {B.RELU: self.s.ActivationFunctionType.RELU, B.RELU6: self.s.ActivationFunctionType.RELU6,
+                B.RELU_N1_TO_1: self.s.ActivationFunctionType.RELU_N1_TO_1}
+        gone = set()
+        for o in ops:  # an activation after a convolution: its fused one
+            if code(o) not in acts:
+                continue
+            conv = only(made, uses, o.inputs[0], convs[0]) or only(made, uses, o.inputs[0], convs[1])
+            if conv is None or conv.builtinOptions.fusedActivationFunction:
+                continue
+            conv.builtinOptions.fusedActivationFunction = acts[code(o)]
+            conv.outputs = list(o.outputs)
+            gone.add(id(o))
+        ops[:] = [o for o in ops if id(o) not in gone]
+
     # -- the model
     def finish(self, inputs: Sequence[LiteValue], outputs: Sequence[LiteValue]) -> bytes:
         import flatbuffers
@@ -303,6 +413,7 @@ def tflite_model(graph: GraphIR) -> tuple[bytes, list[str], list[str]]:
             # an output that is a constant, an input or another output: a copy of its own
             v = lt.op(lt.ops.RESHAPE, [v, lt.ints(v.shape)], v.shape, *lt.opts("ReshapeOptions", newShape=list(v.shape)))
         outputs.append(v)
+    lt.fuse([v.index for v in outputs])
     return lt.finish(inputs, outputs), list(graph.inputs), list(graph.outputs)
 
 

@@ -434,29 +434,45 @@ def _litert_pool(name: str):
     """NHWC input (an NCHW one stays NHWC after); padding as TFLite's SAME where it is that (whose
     pools leave padding out, as WebNN's do), else a PAD op: -inf for the maximum; for the average,
     zeros, then each window's sum divided by its count of input elements (a constant). Windows
-    that ceil rounding or outputSizes add are padding at the end too. Dilated windows: not here."""
+    that ceil rounding or outputSizes add are padding at the end too. Dilated windows: one strided
+    slice per window position, combined by MAXIMUM or ADD."""
 
     def lower(lt, call: Call):
         x = call["input"]
         p = parse(call, x.logical_shape)
-        if p["dilations"] != [1, 1]:
-            raise NotImplementedError("dilated pooling windows")
         xh = lt.as_nhwc(x) if p["layout"] == "nchw" else lt.logical(x)
         extra = _nn.extra_end_padding(p["in_hw"], p["window"], p["padding"], p["strides"], p["dilations"], p["out_hw"])
         padding = [p["padding"][0], p["padding"][1] + extra[0], p["padding"][2], p["padding"][3] + extra[1]]
-        mode, rest = lt.padding_mode(p["in_hw"], p["window"], padding, p["strides"], p["dilations"])
         average = name == "averagePool2d"
-        xh = lt.pad_hw(xh, rest, 0.0 if average else -np.inf)
-        (kh, kw), (sh, sw) = p["window"], p["strides"]
-        shape = (p["batches"], *p["out_hw"], p["channels"])
-        opt = lt.opts("Pool2DOptions", padding=mode, strideH=sh, strideW=sw, filterHeight=kh, filterWidth=kw)
-        code = lt.ops.AVERAGE_POOL_2D if average else lt.ops.MAX_POOL_2D
-        y = lt.op(code, [xh], shape, *opt, nhwc=p["layout"] == "nchw")
+        (kh, kw), (sh, sw), (dh, dw) = p["window"], p["strides"], p["dilations"]
+        oh, ow = p["out_hw"]
+        shape = (p["batches"], oh, ow, p["channels"])
+        nhwc = p["layout"] == "nchw"
+        if (dh, dw) == (1, 1):
+            mode, rest = lt.padding_mode(p["in_hw"], p["window"], padding, p["strides"], p["dilations"])
+            xh = lt.pad_hw(xh, rest, 0.0 if average else -np.inf)
+            opt = lt.opts("Pool2DOptions", padding=mode, strideH=sh, strideW=sw, filterHeight=kh, filterWidth=kw)
+            y = lt.op(lt.ops.AVERAGE_POOL_2D if average else lt.ops.MAX_POOL_2D, [xh], shape, *opt, nhwc=nhwc)
+        else:
+            rest = padding
+            xh = lt.pad_hw(xh, rest, 0.0 if average else -np.inf)
+            n, c = p["batches"], p["channels"]
+            y = None
+            for i in range(kh):
+                for j in range(kw):
+                    begin = [0, i * dh, j * dw, 0]
+                    end = [n, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1, c]
+                    opt = lt.opts("StridedSliceOptions")
+                    part = lt.op(lt.ops.STRIDED_SLICE, [xh, lt.ints(begin), lt.ints(end), lt.ints([1, sh, sw, 1])],
+                                 shape, *opt, nhwc=nhwc)
+                    y = part if y is None else lt.op(lt.ops.ADD if average else lt.ops.MAXIMUM, [y, part], shape, nhwc=nhwc)
+            if average:  # the mean of the window's sum: the sum over kh * kw, scaled below
+                y = lt.op(lt.ops.MUL, [y, lt.constant(np.full((1, 1, 1, 1), 1.0 / (kh * kw), np.float32))], shape,
+                          nhwc=nhwc)
         if average and any(rest):  # the sum over the window / the input elements in it
             inside = np.pad(np.ones(p["in_hw"], np.float32), [(rest[0], rest[1]), (rest[2], rest[3])])
-            oh, ow = p["out_hw"]
-            count = np.array([[inside[i * sh:i * sh + kh, j * sw:j * sw + kw].sum() for j in range(ow)]
-                              for i in range(oh)], np.float32)
+            count = np.array([[inside[i * sh:i * sh + (kh - 1) * dh + 1:dh, j * sw:j * sw + (kw - 1) * dw + 1:dw].sum()
+                               for j in range(ow)] for i in range(oh)], np.float32)
             scale = (kh * kw / np.maximum(count, 1)).reshape(1, oh, ow, 1).astype(np.float32)
             y = lt.op(lt.ops.MUL, [y, lt.constant(scale)], shape, nhwc=y.nhwc)
         return [y]
