@@ -152,6 +152,17 @@ def test_a_convolution_chain_matches_the_reference_and_keeps_nhwc(layout):
     assert used.count("DEPTHWISE_CONV_2D") == 1 and used.count("CONV_2D") == 1, used
 
 
+def test_warm_up_loads_the_runtime_in_a_fresh_process():
+    import subprocess
+    import sys
+
+    code = ("import sys; from webnn_bridge.backends.litert import LiteRTBackend; "
+            "assert 'ai_edge_litert' not in sys.modules; LiteRTBackend.instance().warm_up(); "
+            "print('ai_edge_litert.interpreter' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "True", r.stderr
+
+
 def test_probe_and_capabilities():
     assert [d.id for d in LiteRTBackend.probe()] == ["litert:CPU"]
     caps = LiteRTBackend.instance().capabilities(DEVICE)

@@ -24,9 +24,12 @@ TORCH = Device(id="torch:cpu", kind="cpu", backend="torch", name="torch CPU")
 
 
 def rules_with(**tier) -> dict:
-    """The default rules with tier-up on (it is off by default) and ``tier`` over them."""
+    """The default rules with tier-up on (it is off by default) and ``tier`` over them, without the
+    default route that sends small float32 convolution networks to LiteRT (these graphs tier up
+    from ONNX Runtime, where the rules place them otherwise)."""
     rules = copy.deepcopy(default_rules())
     rules["tier_up"].update({"enabled": True, **tier})
+    rules["routes"] = []
     return rules
 
 

@@ -15,8 +15,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from webnn_bridge.ops.core import OperandDesc
-from webnn_bridge.ops.graph import GraphIR, node_refs
+from webnn_bridge.ops.core import OperandDesc, OperationError
+from webnn_bridge.ops.graph import GraphIR, is_ref, node_refs
 from webnn_bridge.ops.registry import Capabilities, Limits, load_all  # noqa: F401 (Capabilities: re-exported)
 
 
@@ -130,6 +130,27 @@ class Backend:
     def load_optimized(self, model: bytes, folder: Path, graph: GraphIR, device: Device) -> Compiled:
         """Raises when the runtime refuses the model (the cache then loads the artifact)."""
         raise NotImplementedError
+
+
+def lower_nodes(graph: GraphIR, values: dict, lowering: str, builder, runtime: str, check) -> None:
+    """The graph's nodes lowered in order by each op's ``lowering`` (its registry row's attribute,
+    e.g. "coreml", "litert") with ``builder``: operands as ``values`` (operand id -> the runtime's
+    value), each output checked by ``check(value, operand_id, what)`` and added to ``values``. An op
+    without that lowering, or a variant its lowering cannot express (NotImplementedError), is an
+    OperationError naming ``runtime``."""
+    registry = load_all()
+    for i, node in enumerate(graph.nodes):
+        fn = getattr(registry[node.op], lowering)
+        if fn is None:
+            raise OperationError(f"{runtime}: {node.op} has no {runtime} lowering")
+        call = node.call.map_operands(lambda r: values[r.id], is_ref)
+        try:
+            outs = fn(builder, call)
+        except NotImplementedError as e:
+            raise OperationError(f"{runtime}: {node.op}: {e}") from e
+        for k, (oid, v) in enumerate(zip(node.outputs, outs)):
+            check(v, oid, f"node {i} ({node.op}) output {k}")
+            values[oid] = v
 
 
 def check_inputs(graph: GraphIR, inputs: Mapping[str, np.ndarray]) -> None:

@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from webnn_bridge.ops.core import OperationError
-from webnn_bridge.ops.graph import GraphIR, is_ref
+from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Capabilities, Compiled, Device
+from .base import Backend, Capabilities, Compiled, Device, lower_nodes
 
 # WebNN types a Core ML model takes and returns as they are
 IO_TYPES = ("float32", "float16", "int32")
@@ -153,7 +153,6 @@ def mil_program(graph: GraphIR):
     from coremltools.converters.mil.mil import Function, Program
 
     mb, types = MilBuilder(), _mil()[1]
-    registry = load_all()
     in_map = {name: f"input_{i}" for i, name in enumerate(graph.inputs)}
     placeholders = {}
     for name, oid in graph.inputs.items():
@@ -168,18 +167,8 @@ def mil_program(graph: GraphIR):
                   for name, oid in graph.inputs.items()}
         for oid, arr in graph.constants.items():
             values[oid] = mb.const(val=arr)
-        for i, node in enumerate(graph.nodes):
-            op = registry[node.op]
-            if op.coreml is None:
-                raise OperationError(f"Core ML: {node.op} has no Core ML lowering")
-            call = node.call.map_operands(lambda r: values[r.id], is_ref)
-            try:
-                outs = op.coreml(mb, call)
-            except NotImplementedError as e:
-                raise OperationError(f"Core ML: {e}") from e
-            for k, (oid, var) in enumerate(zip(node.outputs, outs)):
-                _check(var, graph.operands[oid], f"node {i} ({node.op}) output {k}", types)
-                values[oid] = var
+        lower_nodes(graph, values, "coreml", mb, "Core ML",
+                    lambda var, oid, what: _check(var, graph.operands[oid], what, types))
         fn.set_outputs([_output(mb, values[oid], graph.operands[oid].data_type, out_map[name])
                         for name, oid in graph.outputs.items()])
     prog = Program()
