@@ -79,6 +79,8 @@ def test_unknown_flags_show_the_subcommand_usage(argv, usage, capsys):
     ('[[options]]\nid = "x"\nwhen = {}\npolicy = "default"\ncolour = 1\n', "options row 0: unknown key 'colour'"),
     ("[perf.cpu]\ngflops = true\n", "perf.cpu.gflops must be a number"),
     ("[strict\n", "not TOML"),
+    # a copy of rules.toml elsewhere names the default profiles file relative to itself
+    ('[privacy]\nprofiles = "profiles.toml"\n', "[privacy] profiles names"),
 ])
 def test_rules_files_are_checked_strictly(text, problem, tmp_path):
     p = tmp_path / "r.toml"

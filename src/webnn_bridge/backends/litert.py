@@ -24,8 +24,11 @@ goes into its bias, and a following RELU / RELU6 becomes its fused activation.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
+import os
+import sys
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -498,9 +501,26 @@ class LiteRTBackend(Backend):
                       dilationWFactor=1)
         y = lt.op(lt.ops.CONV_2D, [x, lt.constant(np.ones((2, 1, 1, 2), np.float32)),
                                    lt.constant(np.zeros(2, np.float32))], (1, 4, 4, 2), *opt)
-        it = Interpreter(model_content=lt.finish([x], [y]), num_threads=1)
-        it.allocate_tensors()
-        it.invoke()
+        with _stderr_silenced():  # TFLite's "INFO: Created TensorFlow Lite XNNPACK delegate for CPU.", once
+            it = Interpreter(model_content=lt.finish([x], [y]), num_threads=1)
+            it.allocate_tensors()
+            it.invoke()
+
+
+@contextlib.contextmanager
+def _stderr_silenced():
+    """File descriptor 2 to /dev/null for the block: TFLite's runtime prints one INFO line to it the
+    first time a process makes an XNNPACK delegate, and no setting of its turns that off; a host's
+    stderr is its log (warm_up runs before the host serves, on its one thread)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         return LiteRTCompiled(graph, device.threads or 1)

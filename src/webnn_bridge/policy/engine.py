@@ -232,6 +232,10 @@ def load_rules(path: str | Path | None = None) -> dict:
         if problems:
             raise ValueError(f"{p}: " + "; ".join(problems))
         _resolve_profiles(override, p.parent)
+        profiles = override.get("privacy", {}).get("profiles") if isinstance(override.get("privacy"), dict) else None
+        if isinstance(profiles, str) and not Path(profiles).is_file():  # else every createContext() fails on it
+            raise ValueError(f"{p}: [privacy] profiles names {profiles}, which is not a file (a relative path "
+                             f"is resolved against the rules file's folder)")
         rules = _merge(rules, override)
     problems = validate_rules(rules)
     if problems:
