@@ -470,6 +470,22 @@ class LiteRTCompiled(Compiled):
         self.interpreter = None
 
 
+@contextlib.contextmanager
+def _stderr_silenced():
+    """File descriptor 2 to /dev/null for the block: TFLite's runtime prints one INFO line to it the
+    first time a process makes an XNNPACK delegate, and no setting of its turns that off; a host's
+    stderr is its log (warm_up runs before the host serves, on its one thread)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 class LiteRTBackend(Backend):
     name = "litert"
     cpu_modes = True  # num_threads per compiled graph
@@ -505,22 +521,6 @@ class LiteRTBackend(Backend):
             it = Interpreter(model_content=lt.finish([x], [y]), num_threads=1)
             it.allocate_tensors()
             it.invoke()
-
-
-@contextlib.contextmanager
-def _stderr_silenced():
-    """File descriptor 2 to /dev/null for the block: TFLite's runtime prints one INFO line to it the
-    first time a process makes an XNNPACK delegate, and no setting of its turns that off; a host's
-    stderr is its log (warm_up runs before the host serves, on its one thread)."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         return LiteRTCompiled(graph, device.threads or 1)
