@@ -140,12 +140,7 @@ def test_a_convolution_chain_matches_the_reference_and_keeps_nhwc(layout):
     expected = ctx.compute(graph, feeds)["y"]
     compiled = LiteRTBackend.instance().compile(graph.ir, DEVICE)
     np.testing.assert_allclose(compiled.run(feeds)["y"], expected, rtol=1e-5, atol=1e-5)
-    from webnn_bridge.backends.litert import _schema
-
-    model = _schema().ModelT.InitFromPackedBuf(tflite_model(graph.ir)[0], 0)
-    ops = model.operatorCodes
-    names = {v: k for k, v in vars(_schema().BuiltinOperator).items() if not k.startswith("_")}
-    used = [names[ops[o.opcodeIndex].builtinCode] for o in model.subgraphs[0].operators]
+    used = _operators(graph.ir)
     # NCHW in, the values stay NHWC from the first convolution on: one transpose in (a reshape
     # where it moves only axes of size 1) and one out before the reshape
     assert used.count("TRANSPOSE") <= (2 if layout == "nchw" else 0), used

@@ -165,16 +165,13 @@ class LiteBuilder:
     def reshape(self, v: LiteValue, shape) -> LiteValue:
         shape = tuple(int(d) for d in shape)
         if v.const is not None:
-            return self.constant(self.logical_array(v).reshape(shape))
+            return self.constant(v.const.reshape(shape))
         if tuple(v.shape) == shape:
             return v
         opt = self.opts("ReshapeOptions", newShape=list(shape))
         return self.op(self.ops.RESHAPE, [v, self.ints(shape)], shape, *opt)
 
     # -- layouts
-    def logical_array(self, v: LiteValue) -> np.ndarray:
-        return v.const
-
     def logical(self, v: LiteValue) -> LiteValue:
         """``v`` stored in its own layout (an NHWC-stored NCHW value transposed back)."""
         if not v.nhwc:
@@ -315,6 +312,7 @@ class LiteBuilder:
         ops[:] = [o for o in ops if id(o) not in gone]
 
         made, uses = index()
+        gone = set()
         convs = (B.CONV_2D, B.DEPTHWISE_CONV_2D)
         for o in list(ops):  # a per-channel (or single) constant added to a convolution's output
             if code(o) != B.ADD or len(o.inputs) != 2 or o.builtinOptions is not None and o.builtinOptions.fusedActivationFunction:
@@ -332,10 +330,10 @@ class LiteBuilder:
                     continue
                 conv.inputs[2] = self.constant(bias + a.reshape(-1)).index
                 conv.outputs = list(o.outputs)
-                gone = {id(o)}
-                ops[:] = [n for n in ops if id(n) not in gone]
-                made, uses = index()
+                made[o.outputs[0]] = conv  # a later add of another constant folds in too
+                gone.add(id(o))
                 break
+        ops[:] = [o for o in ops if id(o) not in gone]
 
         made, uses = index()
         acts = {B.RELU: self.s.ActivationFunctionType.RELU, B.RELU6: self.s.ActivationFunctionType.RELU6,
@@ -451,7 +449,6 @@ class LiteRTCompiled(Compiled):
             raise OperationError(f"LiteRT could not compile the graph: {e}") from None
         self.in_index = [d["index"] for d in self.interpreter.get_input_details()]
         self.out_index = [d["index"] for d in self.interpreter.get_output_details()]
-        self.threads = max(1, threads)
         self._lock = threading.Lock()  # an interpreter runs one invocation at a time
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
