@@ -164,13 +164,16 @@ def _hammer(directory: str, rounds: int) -> list[str]:
     from webnn_bridge.policy.inventory import probe_inventory
 
     devices = [d for d in probe_inventory() if d.backend == "onnxruntime" and d.kind == "cpu"]
-    out = []
+    out, caches = [], []
     for i in range(rounds):
-        ctx = _ctx(devices, CompileCache(directory, max_disk_bytes=1 << 20))  # small: trims race too
+        caches.append(CompileCache(directory, max_disk_bytes=1 << 20))  # small: trims race too
+        ctx = _ctx(devices, caches[-1])
         for k in range(4):
             g = _build(ctx, W + k, scale=1.0 + (i % 2))
             np.testing.assert_allclose(_run(ctx, g, X), np.maximum(X @ (W + k), 0) * (1.0 + (i % 2)))
             out.append(g.compiled.source)
+    for cache in caches:  # as a stopping host does: the pool ends its processes without waiting for their writers
+        cache.flush()
     return out
 
 
