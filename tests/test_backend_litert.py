@@ -7,12 +7,15 @@ express is an OperationError at compile; probing, capabilities and opt-in placem
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
 import pytest
 
+from webnn_bridge.backends import litert
 from webnn_bridge.backends.base import Device
+from webnn_bridge.backends.cache import CompileCache
 from webnn_bridge.backends.litert import LiteRTBackend, litert_ops, tflite_model
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 
@@ -145,6 +148,28 @@ def test_a_convolution_chain_matches_the_reference_and_keeps_nhwc(layout):
     # where it moves only axes of size 1) and one out before the reshape
     assert used.count("TRANSPOSE") <= (2 if layout == "nchw" else 0), used
     assert used.count("DEPTHWISE_CONV_2D") == 1 and used.count("CONV_2D") == 1, used
+
+
+def test_the_compile_cache_keeps_the_model_for_reloads_and_restarts(tmp_path, monkeypatch):
+    ctx = _reference_context()
+    graph, feeds = _conv_chain(ctx)
+    expected = ctx.compute(graph, feeds)["y"]
+    backend, origin = LiteRTBackend.instance(), "http://a.test"
+    cache = CompileCache(tmp_path)
+    first = cache.compile(backend, graph.ir, DEVICE, origin)
+    reload = cache.compile(backend, _conv_chain(ctx)[0].ir, DEVICE, origin)  # a page reload's identical build
+    assert (first.source, reload.source) == ("compiled", "memory")
+    assert reload._entry is first._entry  # one interpreter
+    assert cache.compile(backend, graph.ir, dataclasses.replace(DEVICE, threads=2), origin).source == "compiled"
+    assert cache.compile(backend, graph.ir, DEVICE, "http://b.test").source == "compiled"  # origins never share
+    cache.flush()  # the model is written after the build, off its path
+    restarted = CompileCache(tmp_path).compile(backend, _conv_chain(ctx)[0].ir, DEVICE, origin)
+    assert restarted.source == "disk"  # a restarted host makes the interpreter from the stored model
+    for compiled in (first, reload, restarted):
+        np.testing.assert_allclose(compiled.run(feeds)["y"], expected, rtol=1e-5, atol=1e-5)
+    # other lowering code: the stored model is not that code's, the graph is lowered again
+    monkeypatch.setattr(litert, "code_fingerprint", lambda *files: "other code")
+    assert CompileCache(tmp_path).compile(backend, graph.ir, DEVICE, origin).source == "compiled"
 
 
 def test_warm_up_loads_the_runtime_in_a_fresh_process():

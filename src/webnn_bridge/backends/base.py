@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import math
 import os
 import threading
@@ -130,6 +132,18 @@ class Backend:
     def load_optimized(self, model: bytes, folder: Path, graph: GraphIR, device: Device) -> Compiled:
         """Raises when the runtime refuses the model (the cache then loads the artifact)."""
         raise NotImplementedError
+
+
+@functools.cache
+def code_fingerprint(*files: str) -> str:
+    """A digest of the op registry's code (ops/) and ``files`` (a backend's own lowering): what a
+    compile cache token names, so that an artifact on disk is reused only by the code that made it."""
+    from webnn_bridge import ops
+
+    h = hashlib.blake2b(digest_size=16)
+    for f in sorted(Path(ops.__file__).parent.rglob("*.py")) + [Path(f) for f in files]:
+        h.update(f.read_bytes())
+    return h.hexdigest()
 
 
 def lower_nodes(graph: GraphIR, values: dict, lowering: str, builder, runtime: str, check) -> None:

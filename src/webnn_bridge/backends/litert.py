@@ -20,6 +20,10 @@ anything else is not this backend's (capabilities), and the policy places it els
 lowering, ``LiteBuilder.fuse`` does what ONNX Runtime's optimizer does for the ONNX lowering:
 hard-swish spelled out as four ops becomes HARD_SWISH, a constant added to a convolution's output
 goes into its bias, and a following RELU / RELU6 becomes its fused activation.
+
+Compile cache (backends/cache.py): the artifact is the TFLite model, constants inside. An
+identical build (a page reload) shares the interpreter; a restarted host makes one from the stored
+model, without lowering the graph again.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from webnn_bridge.ops.core import OperationError, UnknownError
 from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Capabilities, Compiled, Device, lower_nodes
+from .base import Backend, Capabilities, Compiled, Device, code_fingerprint, lower_nodes
 
 LITERT_TYPES = ("float32",)
 MAX_RANK = 4
@@ -438,10 +442,15 @@ def tflite_model(graph: GraphIR) -> tuple[bytes, list[str], list[str]]:
 
 
 class LiteRTCompiled(Compiled):
-    def __init__(self, graph: GraphIR, threads: int):
+    """``model``: the graph's TFLite model where it is known (the compile cache's artifact)."""
+
+    def __init__(self, graph: GraphIR, threads: int, model: bytes | None = None):
         from ai_edge_litert.interpreter import Interpreter
 
-        model, self.in_names, self.out_names = tflite_model(graph)
+        if model is None:
+            model, self.in_names, self.out_names = tflite_model(graph)
+        else:
+            self.in_names, self.out_names = list(graph.inputs), list(graph.outputs)
         try:
             self.interpreter = Interpreter(model_content=model, num_threads=max(1, threads))
             self.interpreter.allocate_tensors()
@@ -521,3 +530,24 @@ class LiteRTBackend(Backend):
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
         return LiteRTCompiled(graph, device.threads or 1)
+
+    # the compile cache keeps the TFLite model, constants inside: an identical build (a reload)
+    # shares the interpreter, a restarted host makes one from the model without lowering the graph
+    def cache_token(self, device: Device) -> str:
+        return repr(("litert", _runtime_version(), device.id, device.threads or 1, code_fingerprint(__file__)))
+
+    def artifact(self, graph: GraphIR, device: Device) -> bytes:
+        return tflite_model(graph)[0]
+
+    def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
+        return LiteRTCompiled(graph, device.threads or 1, artifact)
+
+
+@functools.cache
+def _runtime_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ai-edge-litert")
+    except PackageNotFoundError:  # importable without its metadata (a vendored copy)
+        return "unknown"

@@ -21,6 +21,7 @@ from .base import (
     Backend,
     Compiled,
     Device,
+    code_fingerprint,
     contiguous,
     cpu_cores,
     gains_from_threads,
@@ -460,18 +461,9 @@ def cpu_fingerprint() -> str:
     return hashlib.blake2b(repr((platform.machine(), flags)).encode(), digest_size=16).hexdigest()
 
 
-@functools.lru_cache(maxsize=1)
 def lowering_fingerprint() -> str:
     """A digest of the code that lowers graphs (the op registry, the ONNX lowering and this
-    module): an on-disk
-    compiled model is reused only by the code that produced it."""
-    import hashlib
-
-    from webnn_bridge import ops
-
+    module): an on-disk compiled model is reused only by the code that produced it."""
     from . import onnx_lowering
 
-    h = hashlib.blake2b(digest_size=16)
-    for f in sorted(Path(ops.__file__).parent.rglob("*.py")) + [Path(onnx_lowering.__file__), Path(__file__)]:
-        h.update(f.read_bytes())
-    return h.hexdigest()
+    return code_fingerprint(onnx_lowering.__file__, __file__)
