@@ -255,9 +255,11 @@ def _operators(ir) -> list[str]:
 
 
 def test_fusions_keep_the_values():
-    """conv + per-channel add + hard-swish spelled out (add 3, clamp 0..6, mul, div 6) + conv + relu:
-    the add goes into the first convolution's bias, the hard-swish becomes one HARD_SWISH, the relu
-    the second convolution's fused activation; the values stay the reference's (a few ulps)."""
+    """conv + per-channel add + hard-swish spelled out (add 3, clamp 0..6, mul, div 6) + conv + relu
+    + depthwise conv + hardSigmoid: the add goes into the first convolution's bias, the hard-swish
+    becomes one HARD_SWISH, the relu the second convolution's fused activation, hardSigmoid's
+    multiply and add the depthwise convolution's filter and bias; the values stay the reference's
+    (a few ulps)."""
     rng = np.random.default_rng(3)
     ctx = _reference_context()
     b = MLGraphBuilder(ctx)
@@ -272,14 +274,18 @@ def test_fusions_keep_the_values():
     y = b.add(b.conv2d(x, const([8, 4, 3, 3]), {"padding": [1, 1, 1, 1]}), const([1, 8, 1, 1]))
     y = b.div(b.mul(y, b.clamp(b.add(y, scalar(3.0)), {"minValue": 0, "maxValue": 6})), scalar(6.0))
     z = b.relu(b.conv2d(y, const([8, 8, 1, 1]), {"bias": const([8])}))
-    graph = b.build({"z": z, "y": y})
+    # a squeeze-and-excitation gate: depthwise convolution, hardSigmoid (alpha and beta fold into it)
+    gate = b.hardSigmoid(b.conv2d(z, const([8, 1, 3, 3]), {"groups": 8, "padding": [1, 1, 1, 1]}),
+                         {"alpha": 0.2, "beta": 0.5})
+    graph = b.build({"z": z, "y": y, "gate": gate})
     ops = _operators(graph.ir)
     assert ops.count("HARD_SWISH") == 1 and "RELU6" not in ops and "DIV" not in ops, ops
     assert "ADD" not in ops and "RELU" not in ops, ops  # folded into the convolutions
+    assert "MUL" not in ops and ops.count("RELU_0_TO_1") == 1, ops  # hardSigmoid's scale in the filter
     feeds = {"x": rng.standard_normal((1, 4, 6, 6)).astype(np.float32)}
     expected = ctx.compute(graph, feeds)
     got = LiteRTBackend.instance().compile(graph.ir, DEVICE).run(feeds)
-    for name in ("y", "z"):
+    for name in ("y", "z", "gate"):
         np.testing.assert_allclose(got[name], expected[name], rtol=1e-5, atol=1e-5)
 
 

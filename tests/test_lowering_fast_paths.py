@@ -161,6 +161,23 @@ def test_a_runtime_of_unknown_support_gets_no_fused_pattern():
         assert ("HardSwish" in types) == fused, (fuse, target, types)
 
 
+def test_the_rewrite_leaves_the_built_graph_as_it_was():
+    """A built graph is shared (the build memo, the compile cache's digest): the rewrite that
+    lowerings apply returns a new graph and leaves the page's as it is."""
+    from webnn_bridge.ops import rewrite
+
+    b = MLGraphBuilder(ML([REFERENCE_CPU]).createContext({}))
+    ir = b._collect({"y": _hard_swish(b, _conv_input(b), swap=True)[0]})
+    before = [n.op for n in ir.nodes]
+    new = rewrite.hard_swish(ir)
+    assert [n.op for n in ir.nodes] == before == ["conv2d", "add", "clamp", "mul", "div"]
+    assert [n.op for n in new.nodes] == ["conv2d", "hardSwish"]
+    assert new.nodes[1].outputs == ir.nodes[-1].outputs and new.outputs == ir.outputs
+    b = MLGraphBuilder(ML([REFERENCE_CPU]).createContext({}))
+    other = b._collect({"y": _hard_swish(b, _conv_input(b), add=2.0)[0]})
+    assert rewrite.hard_swish(other) is other  # nothing matched: the same graph
+
+
 def test_a_convolution_of_a_one_by_one_input_stays_two_dimensional_on_the_host():
     """A squeeze-and-excitation block's convolutions of its pooled channels: no reshapes to 1-D
     around them on the host (the page's wasm keeps its 1-D form)."""

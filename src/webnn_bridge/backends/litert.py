@@ -18,8 +18,9 @@ a reshape.
 v0: float32 values only, rank 4 at most, and the ops with a ``litert`` lowering; a graph with
 anything else is not this backend's (capabilities), and the policy places it elsewhere. After the
 lowering, ``LiteBuilder.fuse`` does what ONNX Runtime's optimizer does for the ONNX lowering:
-hard-swish spelled out as four ops becomes HARD_SWISH, a constant added to a convolution's output
-goes into its bias, and a following RELU / RELU6 becomes its fused activation.
+a constant multiplying or added to a convolution's output goes into its filter and bias, and a
+following RELU / RELU6 becomes its fused activation. Before the lowering, hard-swish spelled out as
+four ops becomes one hardSwish (ops/rewrite.py), TFLite's HARD_SWISH.
 
 Compile cache (backends/cache.py): the artifact is the TFLite model, constants inside. An
 identical build (a page reload) shares the interpreter; a restarted host makes one from the stored
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from webnn_bridge.ops import rewrite
 from webnn_bridge.ops.core import OperationError, UnknownError
 from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.ops.registry import load_all
@@ -257,11 +259,11 @@ class LiteBuilder:
         """Passes over the operators that compute the same values with fewer kernels, where the
         values in between have no other reader (the graph's outputs count as readers):
 
-        - x * relu6(x + 3) / 6 (add, clamp, mul, div: how PaddleOCR's models and onnxruntime-web
-          spell hard-swish) becomes one HARD_SWISH; the same rewrite as the ONNX lowering's
-          (backends/onnx_lowering.py fuse_patterns), and the same rounding differences;
+        - a convolution's output multiplied by a constant, one value per output channel or one for
+          all, becomes the convolution with its filter and bias scaled (hardSigmoid's alpha after a
+          squeeze-and-excitation block's convolution);
         - a constant added to a convolution's output, one value per output channel or one for all,
-          goes into the convolution's bias;
+          goes into the convolution's bias (hardSigmoid's beta);
         - RELU, RELU6 or RELU_N1_TO_1 after a convolution becomes its fused activation."""
         ops, codes = self.subgraph.operators, self.codes
         B = self.ops
@@ -280,47 +282,18 @@ class LiteBuilder:
                 uses[t] = uses.get(t, 0) + 1
             return made, uses
 
-        def scalar(t: int, value: float) -> bool:
-            a = self.const_array(t)
-            return a is not None and a.size == 1 and float(a.reshape(())) == np.float32(value)
-
         def only(made, uses, t: int, want: int):
             o = made.get(t)
             return o if o is not None and code(o) == want and uses.get(t) == 1 else None
 
-        def replace(old, new_code: int, inputs, options_type: int = 0, options=None):
-            if new_code not in codes:
-                codes.append(new_code)
-            old.opcodeIndex = codes.index(new_code)
-            old.inputs = list(inputs)
-            old.builtinOptionsType = options_type
-            old.builtinOptions = options
-
-        made, uses = index()
-        gone: set[int] = set()
-        for o in ops:  # hard-swish
-            if not ((code(o) == B.DIV and scalar(o.inputs[1], 6.0))
-                    or (code(o) == B.MUL and scalar(o.inputs[1], float(np.float32(1 / 6))))):
-                continue
-            mul = only(made, uses, o.inputs[0], B.MUL)
-            if mul is None:
-                continue
-            for x, r in (tuple(mul.inputs), tuple(mul.inputs[::-1])):
-                relu6 = only(made, uses, r, B.RELU6)
-                add = relu6 and only(made, uses, relu6.inputs[0], B.ADD)
-                if (add and add.inputs[0] == x and scalar(add.inputs[1], 3.0)
-                        and self.subgraph.tensors[x].shape == self.subgraph.tensors[o.outputs[0]].shape):
-                    replace(o, B.HARD_SWISH, [x])
-                    gone.update(id(n) for n in (mul, relu6, add))
-                    break
-        ops[:] = [o for o in ops if id(o) not in gone]
-
-        made, uses = index()
-        gone = set()
         convs = (B.CONV_2D, B.DEPTHWISE_CONV_2D)
-        for o in list(ops):  # a per-channel (or single) constant added to a convolution's output
-            if code(o) != B.ADD or len(o.inputs) != 2 or o.builtinOptions is not None and o.builtinOptions.fusedActivationFunction:
-                continue
+
+        def conv_and_constant(made, uses, o):
+            """(conv, constant, conv's bias), the arrays flat, where ``o`` combines a convolution's
+            output that nothing else reads (and that has no fused activation) with a constant of
+            one value or one per output channel, into a value of the output's shape."""
+            if len(o.inputs) != 2 or o.builtinOptions is not None and o.builtinOptions.fusedActivationFunction:
+                return None
             for v, c in (tuple(o.inputs), tuple(o.inputs[::-1])):
                 conv = only(made, uses, v, convs[0]) or only(made, uses, v, convs[1])
                 a = self.const_array(c)
@@ -332,11 +305,37 @@ class LiteBuilder:
                     continue
                 if self.subgraph.tensors[o.outputs[0]].shape != self.subgraph.tensors[v].shape:
                     continue
-                conv.inputs[2] = self.constant(bias + a.reshape(-1)).index
-                conv.outputs = list(o.outputs)
-                made[o.outputs[0]] = conv  # a later add of another constant folds in too
-                gone.add(id(o))
-                break
+                return conv, a.reshape(-1), bias
+            return None
+
+        made, uses = index()
+        gone = set()
+        for o in list(ops):  # a convolution's output scaled by a constant: scaled filter and bias
+            found = code(o) == B.MUL and conv_and_constant(made, uses, o)
+            filt = found and self.const_array(found[0].inputs[1])
+            if not found or filt is None:
+                continue
+            conv, a, bias = found
+            # the filter's output channels: CONV_2D [O, H, W, I], DEPTHWISE_CONV_2D [1, H, W, O]
+            scale = a.reshape((-1, 1, 1, 1) if code(conv) == B.CONV_2D else (1, 1, 1, -1))
+            conv.inputs[1] = self.constant(filt * scale).index
+            conv.inputs[2] = self.constant(bias * a).index
+            conv.outputs = list(o.outputs)
+            made[o.outputs[0]] = conv  # a later step of another constant folds in too
+            gone.add(id(o))
+        ops[:] = [o for o in ops if id(o) not in gone]
+
+        made, uses = index()
+        gone = set()
+        for o in list(ops):  # a per-channel (or single) constant added to a convolution's output: its bias
+            found = code(o) == B.ADD and conv_and_constant(made, uses, o)
+            if not found:
+                continue
+            conv, a, bias = found
+            conv.inputs[2] = self.constant(bias + a).index
+            conv.outputs = list(o.outputs)
+            made[o.outputs[0]] = conv  # a later add of another constant folds in too
+            gone.add(id(o))
         ops[:] = [o for o in ops if id(o) not in gone]
 
         made, uses = index()
@@ -410,6 +409,7 @@ def litert_ops() -> list[str]:
 def tflite_model(graph: GraphIR) -> tuple[bytes, list[str], list[str]]:
     """GraphIR -> (TFLite flatbuffer, input names in the model's order, output names in its
     order). Raises OperationError where the graph is not this backend's."""
+    graph = rewrite.hard_swish(graph)
     lt = LiteBuilder()
     values: dict[int, LiteValue] = {}
     inputs = []

@@ -195,6 +195,10 @@ def lower_graph(graph: GraphIR, ir_version: int, external: bool = False, target:
     (fuse_patterns; on the host only: a runtime whose support of those is unknown says False)."""
     from onnx import helper
 
+    from webnn_bridge.ops import rewrite
+
+    if fuse and target == "native":
+        graph = rewrite.hard_swish(graph)  # ONNX HardSwish, which ONNX Runtime fuses into a convolution
     registry = load_all()
     lb = OnnxLowering(target)
     names: dict[int, str] = {}
@@ -260,12 +264,10 @@ def fuse_patterns(lb: OnnxLowering) -> None:
     """Passes over the lowered nodes that compute the same values with fewer passes over the
     tensors, where the intermediate values involved have no other consumer:
 
-    - hard-swish as a page's graph spells it, x * clip(x + 3, 0, 6) / 6 (add, clamp, mul, div:
-      PaddleOCR's ONNX models spell it so, and onnxruntime-web's WebNN EP sends it as it is),
-      becomes ONNX HardSwish (x * max(0, min(1, x / 6 + 0.5))), which ONNX Runtime fuses into the
-      convolution before it, instead of four kernels (an OCR direction classifier with 18 of them,
-      0.525 -> 0.401 ms a run; the OCR recogniser, 28 of them, 10.3 -> 9.4 ms). The two differ by
-      rounding alone (a few units in the last place). float32 only (ONNX Runtime's CPU kernel);
+    (Hard-swish spelled out is one hardSwish before the lowering, lower_graph: ops/rewrite.py.
+    ONNX Runtime fuses its HardSwish into the convolution before it: an OCR direction classifier
+    with 18 of them, 0.525 -> 0.401 ms a run; the OCR recogniser, 28, 10.3 -> 9.4 ms.)
+
     - a convolution's output scaled or shifted by a one-element constant (directly or after
       another such step: PP-LCNetV3's learnable affine blocks) gets that constant as one value per
       output channel, a broadcast of the same values, which ONNX Runtime folds into the
@@ -281,50 +283,6 @@ def fuse_patterns(lb: OnnxLowering) -> None:
     nodes = lb.nodes
     if any(a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS) for n in nodes for a in n.attribute):
         return  # a subgraph may read outer values: their consumers are not all in this list
-    made, uses = _producers_and_uses(nodes)
-
-    def scalar(name: str, value: float) -> bool:
-        a = lb.constant(name)
-        return _one_float(a) and float(a.reshape(())) == value
-
-    def only(value: str, op_type: str):
-        """The node of ``op_type`` that makes ``value`` when nothing else reads it."""
-        n = made.get(value)
-        return n if n is not None and n.op_type == op_type and uses.get(value) == 1 else None
-
-    def hard_swish_input(out) -> str | None:
-        """x, when node ``out`` ends x * clip(x + 3, 0, 6) / 6 (or * (1/6))."""
-        if not ((out.op_type == "Div" and scalar(out.input[1], 6.0))
-                or (out.op_type == "Mul" and scalar(out.input[1], float(np.float32(1 / 6))))):
-            return None
-        mul = only(out.input[0], "Mul")
-        if mul is None:
-            return None
-        for x, c in (tuple(mul.input), tuple(mul.input[::-1])):
-            clip = only(c, "Clip")
-            if clip is None or len(clip.input) != 3 or not (scalar(clip.input[1], 0.0) and scalar(clip.input[2], 6.0)):
-                continue
-            add = only(clip.input[0], "Add")
-            if add is None or add.input[0] != x or not scalar(add.input[1], 3.0):
-                continue
-            if lb.dtypes.get(x) == "float32" and lb.shapes.get(x) is not None and lb.shapes.get(x) == lb.shapes.get(out.output[0]):
-                return x
-        return None
-
-    from webnn_bridge.ops.defs.unary import onnx_op
-
-    hard_swish_op = onnx_op("hardSwish")  # the hardSwish row's lowering, one ONNX operator
-    gone: set[str] = set()  # outputs of the nodes the pass removes
-    for k, n in enumerate(nodes):
-        x = hard_swish_input(n)
-        if x is None:
-            continue
-        mul = made[n.input[0]]
-        clip = next(made[i] for i in mul.input if i in made and made[i].op_type == "Clip" and i != x)
-        gone.update((mul.output[0], clip.output[0], clip.input[0]))
-        nodes[k] = helper.make_node(hard_swish_op, [x], list(n.output))
-    nodes[:] = [n for n in nodes if not (n.output and n.output[0] in gone)]
-
     made, uses = _producers_and_uses(nodes)
     affine: set[str] = set()  # a convolution's outputs scaled or shifted so far
     for k, n in enumerate(nodes):

@@ -234,4 +234,4 @@ attach_torch(torch_lowerings(_ROWS))
 
 # LiteRT lowerings (backends/litert.py): float32
 attach_litert({n: (lambda code: lambda lt, call: [lt.elementwise(getattr(lt.ops, code), [call["input"]])])(c)
-               for n, c in {"relu": "RELU", "sigmoid": "LOGISTIC", "tanh": "TANH"}.items()})
+               for n, c in {"relu": "RELU", "sigmoid": "LOGISTIC", "tanh": "TANH", "hardSwish": "HARD_SWISH"}.items()})
