@@ -120,7 +120,8 @@ class LiteBuilder:
         return len(self.subgraph.tensors) - 1
 
     def constant(self, array: np.ndarray) -> LiteValue:
-        a = np.array(array, np.float32, order="C")  # (ascontiguousarray makes a scalar 1-D)
+        # no copy of a graph's float32 constant (it is only read); ascontiguousarray would make a scalar 1-D
+        a = np.asarray(array, np.float32, order="C")
         return LiteValue(self._tensor(a.shape, a), tuple(a.shape), const=a)
 
     def ints(self, values: Sequence[int], shape: Sequence[int] | None = None) -> int:
@@ -398,7 +399,7 @@ class LiteBuilder:
         data = sum(len(b.data) for b in self.model.buffers if b.data is not None)
         builder = flatbuffers.Builder(data + 64 * len(self.subgraph.tensors) + 256 * len(self.subgraph.operators) + 4096)
         builder.Finish(self.model.Pack(builder), file_identifier=b"TFL3")
-        return bytes(builder.Output())  # the interpreter takes bytes
+        return bytes(memoryview(builder.Bytes)[builder.Head():])  # the interpreter takes bytes: one copy
 
 
 def litert_ops() -> list[str]:
