@@ -535,7 +535,9 @@ class LiteRTBackend(Backend):
     # the compile cache keeps the TFLite model, constants inside: an identical build (a reload)
     # shares the interpreter, a restarted host makes one from the model without lowering the graph
     def cache_token(self, device: Device) -> str:
-        return repr(("litert", _runtime_version(), device.id, device.threads or 1, code_fingerprint(__file__)))
+        from . import base  # lower_nodes walks the graph for this lowering
+
+        return repr(("litert", _runtime_version(), device.id, device.threads or 1, code_fingerprint(__file__, base.__file__)))
 
     def artifact(self, graph: GraphIR, device: Device) -> bytes:
         return tflite_model(graph)[0]
