@@ -249,7 +249,7 @@ def test_gemm_matches_the_reference(options, b_constant, c_shape):
 def _operators(ir) -> list[str]:
     from webnn_bridge.backends.litert import _schema
 
-    model = _schema().ModelT.InitFromPackedBuf(tflite_model(ir)[0], 0)
+    model = _schema().ModelT.InitFromPackedBuf(tflite_model(ir), 0)
     names = {v: k for k, v in vars(_schema().BuiltinOperator).items() if not k.startswith("_")}
     return [names[model.operatorCodes[o.opcodeIndex].builtinCode] for o in model.subgraphs[0].operators]
 

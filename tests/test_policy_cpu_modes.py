@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.policy_routes import tuned as _tuned
 from webnn_bridge.backends.base import Device
 from webnn_bridge.policy import engine
 from webnn_bridge.policy.graphs import load_graph, summarize
@@ -276,9 +277,3 @@ def test_measure_modes_are_opt_in_and_checked():
     for bad in ("x", "0", "2000"):
         with pytest.raises(ValueError):
             _thread_modes(bad)
-
-
-def _tuned(routes: list) -> list:
-    """The routes tune wrote: those of the default rules (rules.toml's own) left out."""
-    defaults = {r["id"] for r in engine.load_rules().get("routes", [])}
-    return [r for r in routes if r.get("id") not in defaults]

@@ -14,6 +14,7 @@ import time
 import numpy as np
 import pytest
 
+from tests.policy_routes import tuned as _tuned
 from webnn_bridge.bridge import cli as bridge_cli
 from webnn_bridge.bridge.api import ML, MLGraphBuilder
 from webnn_bridge.policy import engine, matrix
@@ -672,9 +673,3 @@ def test_dispatches_record_the_idle_gap_and_measure_repeats_it(tmp_path):
     back_to_back = Instant()
     measure.run_interleaved({"d": back_to_back}, {}, reps=5, seconds=10.0, warmup=0)
     assert back_to_back.starts[-1] - back_to_back.starts[1] < 0.019
-
-
-def _tuned(routes: list) -> list:
-    """The routes tune wrote: those of the default rules (rules.toml's own) left out."""
-    defaults = {r["id"] for r in engine.load_rules().get("routes", [])}
-    return [r for r in routes if r.get("id") not in defaults]

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.policy_routes import tuned as _tuned
 from webnn_bridge.bridge import cli as bridge_cli
 from webnn_bridge.policy import engine
 from webnn_bridge.policy.graphs import load_graph, summarize
@@ -530,9 +531,3 @@ def test_tune_help_says_where_it_writes(capsys):
         bridge_cli.main(["policy", "tune", "--help"])
     text = "".join(capsys.readouterr().out.split())  # argparse wraps lines (and at hyphens)
     assert e.value.code == 0 and "(default:tuned-rules.toml" in text and "(default:tune-report)" in text
-
-
-def _tuned(routes: list) -> list:
-    """The routes tune wrote: those of the default rules (rules.toml's own) left out."""
-    defaults = {r["id"] for r in engine.load_rules().get("routes", [])}
-    return [r for r in routes if r.get("id") not in defaults]

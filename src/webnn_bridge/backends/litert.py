@@ -407,9 +407,9 @@ def litert_ops() -> list[str]:
     return sorted(name for name, op in load_all().items() if op.litert is not None)
 
 
-def tflite_model(graph: GraphIR) -> tuple[bytes, list[str], list[str]]:
-    """GraphIR -> (TFLite flatbuffer, input names in the model's order, output names in its
-    order). Raises OperationError where the graph is not this backend's."""
+def tflite_model(graph: GraphIR) -> bytes:
+    """GraphIR -> TFLite flatbuffer, its inputs and outputs in the graph's order. Raises
+    OperationError where the graph is not this backend's."""
     graph = rewrite.hard_swish(graph)
     lt = LiteBuilder()
     values: dict[int, LiteValue] = {}
@@ -439,7 +439,7 @@ def tflite_model(graph: GraphIR) -> tuple[bytes, list[str], list[str]]:
             v = lt.op(lt.ops.RESHAPE, [v, lt.ints(v.shape)], v.shape, *lt.opts("ReshapeOptions", newShape=list(v.shape)))
         outputs.append(v)
     lt.fuse([v.index for v in outputs])
-    return lt.finish(inputs, outputs), list(graph.inputs), list(graph.outputs)
+    return lt.finish(inputs, outputs)
 
 
 class LiteRTCompiled(Compiled):
@@ -448,10 +448,8 @@ class LiteRTCompiled(Compiled):
     def __init__(self, graph: GraphIR, threads: int, model: bytes | None = None):
         from ai_edge_litert.interpreter import Interpreter
 
-        if model is None:
-            model, self.in_names, self.out_names = tflite_model(graph)
-        else:
-            self.in_names, self.out_names = list(graph.inputs), list(graph.outputs)
+        model = tflite_model(graph) if model is None else model
+        self.in_names, self.out_names = list(graph.inputs), list(graph.outputs)  # the model's order
         try:
             self.interpreter = Interpreter(model_content=model, num_threads=max(1, threads))
             self.interpreter.allocate_tensors()
@@ -540,7 +538,7 @@ class LiteRTBackend(Backend):
         return repr(("litert", _runtime_version(), device.id, device.threads or 1, code_fingerprint(__file__, base.__file__)))
 
     def artifact(self, graph: GraphIR, device: Device) -> bytes:
-        return tflite_model(graph)[0]
+        return tflite_model(graph)
 
     def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
         return LiteRTCompiled(graph, device.threads or 1, artifact)

@@ -435,7 +435,7 @@ def _litert_pool(name: str):
     pools leave padding out, as WebNN's do), else a PAD op: -inf for the maximum; for the average,
     zeros, then each window's sum divided by its count of input elements (a constant). Windows
     that ceil rounding or outputSizes add are padding at the end too. Dilated windows: one strided
-    slice per window position, combined by MAXIMUM or ADD."""
+    slice per window position, combined by MAXIMUM or ADD (the sum then divided by its count)."""
 
     def lower(lt, call: Call):
         x = call["input"]
@@ -466,14 +466,13 @@ def _litert_pool(name: str):
                     part = lt.op(lt.ops.STRIDED_SLICE, [xh, lt.ints(begin), lt.ints(end), lt.ints([1, sh, sw, 1])],
                                  shape, *opt, nhwc=nhwc)
                     y = part if y is None else lt.op(lt.ops.ADD if average else lt.ops.MAXIMUM, [y, part], shape, nhwc=nhwc)
-            if average:  # the mean of the window's sum: the sum over kh * kw, scaled below
-                y = lt.op(lt.ops.MUL, [y, lt.constant(np.full((1, 1, 1, 1), 1.0 / (kh * kw), np.float32))], shape,
-                          nhwc=nhwc)
-        if average and any(rest):  # the sum over the window / the input elements in it
+        dilated = (dh, dw) != (1, 1)
+        if average and (any(rest) or dilated):  # the window's sum / the input elements in it
+            summed = 1 if dilated else kh * kw  # the slices' sum, or AVERAGE_POOL_2D's: that sum / (kh * kw)
             inside = np.pad(np.ones(p["in_hw"], np.float32), [(rest[0], rest[1]), (rest[2], rest[3])])
             count = np.array([[inside[i * sh:i * sh + (kh - 1) * dh + 1:dh, j * sw:j * sw + (kw - 1) * dw + 1:dw].sum()
                                for j in range(ow)] for i in range(oh)], np.float32)
-            scale = (kh * kw / np.maximum(count, 1)).reshape(1, oh, ow, 1).astype(np.float32)
+            scale = (summed / np.maximum(count, 1)).reshape(1, oh, ow, 1).astype(np.float32)
             y = lt.op(lt.ops.MUL, [y, lt.constant(scale)], shape, nhwc=y.nhwc)
         return [y]
 
