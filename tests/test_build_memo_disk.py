@@ -191,7 +191,7 @@ def _damage_edited(path):
 
 
 def _damage_version(path):
-    path.write_bytes(path.read_bytes().replace(MEMO_MAGIC, MEMO_MAGIC.replace(b"1", b"0")))
+    path.write_bytes(path.read_bytes().replace(MEMO_MAGIC, MEMO_MAGIC[:-2] + b"0\n"))  # another version
 
 
 def _damage_host(path):

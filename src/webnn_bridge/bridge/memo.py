@@ -61,7 +61,7 @@ class Validated:
     size: int
 
 
-MEMO_MAGIC = b"webnn-bridge build memo 1\n"
+MEMO_MAGIC = b"webnn-bridge build memo 2\n"
 # how old a disk entry may be for a restarted host to prepare it when its kind of context opens
 RECENT_S = 7 * 24 * 3600.0
 
