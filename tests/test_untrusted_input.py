@@ -291,21 +291,20 @@ def test_big_graphs_thread_pools_are_bounded(monkeypatch):
     """Graphs big enough for an intra-op pool get one only while fewer than POOLED_SESSIONS hold
     one; a destroyed graph gives its pool back."""
     from webnn_bridge.backends import base
-    from webnn_bridge.backends import onnxruntime as ort_backend
     from webnn_bridge.backends.cache import CompileCache
 
     monkeypatch.setattr(base, "POOL_MIN_VALUE_BYTES", 1 << 20)  # these 1 MiB graphs "gain from threads"
 
     s = new_session(ML(compile_cache=CompileCache(warm_entries=0)))
-    before, slots = _threads(), ort_backend.POOL_SLOTS.used
-    n = ort_backend.POOLED_SESSIONS + 4
+    before, slots = _threads(), base.POOL_SLOTS.used
+    n = base.POOLED_SESSIONS + 4
     for gid in range(10, 10 + n):  # distinct shapes: the compile cache shares identical graphs
         assert "error" not in call(s, relu_graph(gid, shape=(1, (1 << 18) + gid)))
-    assert ort_backend.POOL_SLOTS.used == min(ort_backend.POOLED_SESSIONS, slots + n)
-    assert _threads() <= before + ort_backend.POOLED_SESSIONS * (os.cpu_count() or 1) + 2
+    assert base.POOL_SLOTS.used == min(base.POOLED_SESSIONS, slots + n)
+    assert _threads() <= before + base.POOLED_SESSIONS * (os.cpu_count() or 1) + 2
     send(s, {"t": "destroyContext", "ctx": 1})
     gc.collect()
-    assert ort_backend.POOL_SLOTS.used <= slots
+    assert base.POOL_SLOTS.used <= slots
 
 
 def test_a_new_graphs_pool_does_not_spin_while_idle(monkeypatch):
@@ -314,12 +313,11 @@ def test_a_new_graphs_pool_does_not_spin_while_idle(monkeypatch):
     import time
 
     from webnn_bridge.backends import base
-    from webnn_bridge.backends import onnxruntime as ort_backend
     from webnn_bridge.backends.cache import CompileCache
 
     monkeypatch.setattr(base, "POOL_MIN_VALUE_BYTES", 1 << 20)  # this 2 MiB graph "gains from threads"
-    slots = ort_backend.PoolSlots(1)  # a free pool, whatever other tests hold
-    monkeypatch.setattr(ort_backend, "POOL_SLOTS", slots)
+    slots = base.PoolSlots(1)  # a free pool, whatever other tests hold
+    monkeypatch.setattr(base, "POOL_SLOTS", slots)
     s = new_session(ML(compile_cache=CompileCache(warm_entries=0)))
     assert "error" not in call(s, relu_graph(10, shape=(1, 1 << 19)))
     assert s.graphs[10].compiled.compiled.pooled  # big enough for a pool

@@ -332,6 +332,31 @@ def gains_from_threads(graph: GraphIR) -> bool:
     return graph_value_bytes(graph) >= POOL_MIN_VALUE_BYTES or graph_flops(graph) >= POOL_MIN_FLOPS
 
 
+class PoolSlots:
+    """At most ``limit`` compiled graphs hold a thread pool of their own at once (thread-safe)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        with self._lock:
+            if self.used >= self.limit:
+                return False
+            self.used += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.used -= 1
+
+
+POOL_THREADS = 64  # at most this many pool threads in all, ONNX Runtime's sessions' and LiteRT's interpreters'
+POOLED_SESSIONS = max(1, POOL_THREADS // min(THRIFT_THREADS, cpu_cores()))  # compiled graphs with a pool at once
+POOL_SLOTS = PoolSlots(POOLED_SESSIONS)
+
+
 def pool_threads(active: int | None = None) -> int:
     """The threads a runtime's pool gets for a graph compiled now when the policy sets no CPU mode
     (Device.threads 0): the cores this process may use shared by the pages that dispatch now

@@ -6,8 +6,9 @@ Chromium's own WebNN runs on Linux.
 Why: XNNPACK computes convolutions channels-last, and ONNX Runtime's blocked (NCHWc) kernels pad
 odd channel counts. On one thread, openWakeWord's speech embedding (24 and 72 channels) ran
 10-20% faster here than on ONNX Runtime, and the same for an OCR direction classifier's runs
-after a pause; MobileNetV2 ran as fast. The default rules' one route (rules.toml §4b) sends float32
-convolution networks under 0.3 GFLOP here, where they run on one thread (docs/performance.md "LiteRT").
+after a pause; MobileNetV2 (0.6 GFLOP) ran as fast on one thread and 20% faster on two. The default
+rules' one route (rules.toml §4b) sends float32 convolution networks up to 1 GFLOP here: one thread
+under 0.3 GFLOP, a pool above (docs/performance.md "LiteRT").
 
 Layout: TFLite's convolutions and pools take NHWC. A 4-D value a convolution or pool made from
 an NCHW input stays in NHWC (``LiteValue.nhwc``), element-wise ops keep it so (their constants are
@@ -45,7 +46,17 @@ from webnn_bridge.ops.core import OperationError, UnknownError
 from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.ops.registry import load_all
 
-from .base import Backend, Capabilities, Compiled, Device, code_fingerprint, lower_nodes
+from . import base
+from .base import (
+    Backend,
+    Capabilities,
+    Compiled,
+    Device,
+    code_fingerprint,
+    gains_from_threads,
+    lower_nodes,
+    pool_threads,
+)
 
 LITERT_TYPES = ("float32",)
 MAX_RANK = 4
@@ -450,10 +461,15 @@ class LiteRTCompiled(Compiled):
 
         model = tflite_model(graph) if model is None else model
         self.in_names, self.out_names = list(graph.inputs), list(graph.outputs)  # the model's order
+        # a pool of XNNPACK's (threads - 1 of its own) while the bound on pools allows (base.POOL_SLOTS,
+        # shared with ONNX Runtime's sessions), else the caller's thread alone
+        self.pooled = threads > 1 and base.POOL_SLOTS.take()
+        self.threads = threads if self.pooled else 1
         try:
-            self.interpreter = Interpreter(model_content=model, num_threads=max(1, threads))
+            self.interpreter = Interpreter(model_content=model, num_threads=self.threads)
             self.interpreter.allocate_tensors()
         except (RuntimeError, ValueError) as e:  # the runtime refuses the model: a compile failure
+            self.close()
             raise OperationError(f"LiteRT could not compile the graph: {e}") from None
         self.in_index = [d["index"] for d in self.interpreter.get_input_details()]
         self.out_index = [d["index"] for d in self.interpreter.get_output_details()]
@@ -473,6 +489,15 @@ class LiteRTCompiled(Compiled):
 
     def close(self) -> None:
         self.interpreter = None
+        if self.pooled:  # its pool's threads end with the interpreter
+            self.pooled = False
+            slots = getattr(base, "POOL_SLOTS", None)  # None only while the interpreter shuts down
+            if slots is not None:
+                slots.give_back()
+
+    def __del__(self):
+        if getattr(self, "pooled", False):
+            self.close()
 
 
 @contextlib.contextmanager
@@ -528,20 +553,27 @@ class LiteRTBackend(Backend):
             it.invoke()
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
-        return LiteRTCompiled(graph, device.threads or 1)
+        return LiteRTCompiled(graph, _threads(graph, device))
 
     # the compile cache keeps the TFLite model, constants inside: an identical build (a reload)
     # shares the interpreter, a restarted host makes one from the model without lowering the graph
     def cache_token(self, device: Device) -> str:
-        from . import base  # lower_nodes walks the graph for this lowering
-
-        return repr(("litert", _runtime_version(), device.id, device.threads or 1, code_fingerprint(__file__, base.__file__)))
+        # base.py too: its lower_nodes walks the graph for this lowering
+        token = ("litert", _runtime_version(), device.id, code_fingerprint(__file__, base.__file__))
+        return repr((*token, ("threads", device.threads)) if device.threads else token)
 
     def artifact(self, graph: GraphIR, device: Device) -> bytes:
         return tflite_model(graph)
 
     def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
-        return LiteRTCompiled(graph, device.threads or 1, artifact)
+        return LiteRTCompiled(graph, _threads(graph, device), artifact)
+
+
+def _threads(graph: GraphIR, device: Device) -> int:
+    """A CPU mode's threads (Device.threads), else the backend's choice as ONNX Runtime makes it
+    (backends/base.py): pool_threads() for a graph that gains from threads, one thread otherwise.
+    XNNPACK's pool is the interpreter's own (its threads made with it, ended with it)."""
+    return device.threads or (pool_threads() if gains_from_threads(graph) else 1)
 
 
 @functools.cache

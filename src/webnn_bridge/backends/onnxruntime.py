@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import threading
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -16,14 +15,13 @@ from webnn_bridge.ops.core import DATA_TYPES, OperationError, UnknownError
 from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.ops.registry import load_all
 
+from . import base
 from .base import (
-    THRIFT_THREADS,
     Backend,
     Compiled,
     Device,
     code_fingerprint,
     contiguous,
-    cpu_cores,
     gains_from_threads,
     graph_peak_value_bytes,
     graph_value_bytes,
@@ -42,11 +40,9 @@ log = logging.getLogger("webnn_bridge.onnxruntime")
 # pool_threads() threads (backends/base.py: the cores shared by the active pages, at most two) whose
 # threads never spin (session.intra_op.allow_spinning = 0: a thread with no work sleeps at once;
 # `serve --spin` lets them spin between the operators of a run, as before, for about 0.2 ms a run);
-# and only a bounded number of sessions get one: graphs too small to gain from threads, and big
-# ones beyond the bound, run on the calling worker thread (intra_op_num_threads=1: ORT creates no
-# thread).
-POOL_THREADS = 64  # at most this many intra-op pool threads in all
-POOLED_SESSIONS = max(1, POOL_THREADS // min(THRIFT_THREADS, cpu_cores()))  # sessions with a pool at once
+# and only a bounded number of sessions get one (backends/base.py POOL_SLOTS, which LiteRT's pools
+# count against too): graphs too small to gain from threads, and big ones beyond the bound, run on
+# the calling worker thread (intra_op_num_threads=1: ORT creates no thread).
 SPIN_US = 1000  # with --spin: how long an idle pool thread spins before it sleeps (see session_options)
 POOL_MIN_BYTES = 1 << 20  # graphs with over this much work (constants + values) keep an optimized model on disk
 # Memory: ORT's CPU arena keeps what a run allocated (intermediate values) for the next run, for as
@@ -126,29 +122,6 @@ def _ep_devices(ort) -> list[tuple[str, str]]:
         return [(d.ep_name, d.device.type.name) for d in ort.get_ep_devices()]
     except Exception:  # older onnxruntime: no device list
         return []
-
-
-class PoolSlots:
-    """At most ``limit`` sessions hold an intra-op thread pool at once (thread-safe)."""
-
-    def __init__(self, limit: int):
-        self.limit = limit
-        self.used = 0
-        self._lock = threading.Lock()
-
-    def take(self) -> bool:
-        with self._lock:
-            if self.used >= self.limit:
-                return False
-            self.used += 1
-            return True
-
-    def give_back(self) -> None:
-        with self._lock:
-            self.used -= 1
-
-
-POOL_SLOTS = PoolSlots(POOLED_SESSIONS)
 
 
 def graph_work_bytes(graph: GraphIR) -> int:
@@ -248,7 +221,7 @@ class OrtCompiled(Compiled):
         self.optimized = optimized_folder is not None
         if not threads:  # the backend's choice: a pool for graphs that gain from threads
             threads = pool_threads() if gains_from_threads(graph) else 1
-        self.pooled = threads > 1 and POOL_SLOTS.take()
+        self.pooled = threads > 1 and base.POOL_SLOTS.take()
         self.threads = threads if self.pooled else 1  # the session's intra-op threads, the caller's included
         self.arena = graph_peak_value_bytes(graph) <= ARENA_MAX_BYTES
         opts = session_options(self.pooled, self.arena, self.threads)
@@ -318,8 +291,9 @@ class OrtCompiled(Compiled):
         self._external = []
         if self.pooled:  # its pool's threads end with the session
             self.pooled = False
-            if POOL_SLOTS is not None:  # None only while the interpreter shuts down
-                POOL_SLOTS.give_back()
+            slots = getattr(base, "POOL_SLOTS", None)  # None only while the interpreter shuts down
+            if slots is not None:
+                slots.give_back()
 
     def __del__(self):
         if getattr(self, "pooled", False):
