@@ -357,6 +357,33 @@ POOLED_SESSIONS = max(1, POOL_THREADS // min(THRIFT_THREADS, cpu_cores()))  # co
 POOL_SLOTS = PoolSlots(POOLED_SESSIONS)
 
 
+class HoldsPool:
+    """A compiled graph whose runtime gives it a thread pool of its own (ONNX Runtime's session,
+    LiteRT's interpreter) while it holds one of POOL_SLOTS; its close() calls give_back_pool()."""
+
+    pooled = False
+
+    def take_pool(self, threads: int) -> int:
+        """The threads the graph runs on: ``threads`` where it asks for a pool and a slot is free,
+        else 1 (the caller's thread alone)."""
+        self.pooled = threads > 1 and POOL_SLOTS.take()
+        return threads if self.pooled else 1
+
+    def give_back_pool(self) -> None:
+        """Its slot back (the pool's threads end with the runtime's object)."""
+        if self.pooled:
+            self.pooled = False
+            if POOL_SLOTS is not None:  # None only while the interpreter shuts down
+                POOL_SLOTS.give_back()
+
+    def close(self) -> None:
+        self.give_back_pool()
+
+    def __del__(self):
+        if self.pooled:
+            self.close()
+
+
 def pool_threads(active: int | None = None) -> int:
     """The threads a runtime's pool gets for a graph compiled now when the policy sets no CPU mode
     (Device.threads 0): the cores this process may use shared by the pages that dispatch now

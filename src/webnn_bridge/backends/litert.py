@@ -52,6 +52,7 @@ from .base import (
     Capabilities,
     Compiled,
     Device,
+    HoldsPool,
     code_fingerprint,
     gains_from_threads,
     lower_nodes,
@@ -453,7 +454,7 @@ def tflite_model(graph: GraphIR) -> bytes:
     return lt.finish(inputs, outputs)
 
 
-class LiteRTCompiled(Compiled):
+class LiteRTCompiled(HoldsPool, Compiled):
     """``model``: the graph's TFLite model where it is known (the compile cache's artifact)."""
 
     def __init__(self, graph: GraphIR, threads: int, model: bytes | None = None):
@@ -463,8 +464,7 @@ class LiteRTCompiled(Compiled):
         self.in_names, self.out_names = list(graph.inputs), list(graph.outputs)  # the model's order
         # a pool of XNNPACK's (threads - 1 of its own) while the bound on pools allows (base.POOL_SLOTS,
         # shared with ONNX Runtime's sessions), else the caller's thread alone
-        self.pooled = threads > 1 and base.POOL_SLOTS.take()
-        self.threads = threads if self.pooled else 1
+        self.threads = self.take_pool(threads)
         try:
             self.interpreter = Interpreter(model_content=model, num_threads=self.threads)
             self.interpreter.allocate_tensors()
@@ -489,15 +489,7 @@ class LiteRTCompiled(Compiled):
 
     def close(self) -> None:
         self.interpreter = None
-        if self.pooled:  # its pool's threads end with the interpreter
-            self.pooled = False
-            slots = getattr(base, "POOL_SLOTS", None)  # None only while the interpreter shuts down
-            if slots is not None:
-                slots.give_back()
-
-    def __del__(self):
-        if getattr(self, "pooled", False):
-            self.close()
+        self.give_back_pool()  # its pool's thread ends with the interpreter
 
 
 @contextlib.contextmanager

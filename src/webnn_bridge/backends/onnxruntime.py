@@ -15,11 +15,11 @@ from webnn_bridge.ops.core import DATA_TYPES, OperationError, UnknownError
 from webnn_bridge.ops.graph import GraphIR
 from webnn_bridge.ops.registry import load_all
 
-from . import base
 from .base import (
     Backend,
     Compiled,
     Device,
+    HoldsPool,
     code_fingerprint,
     contiguous,
     gains_from_threads,
@@ -201,7 +201,7 @@ def disabled_optimizers(graph: GraphIR) -> list[str]:
     return ["MatmulTransposeFusion"] if any(d.data_type == "float16" for d in graph.operands.values()) else []
 
 
-class OrtCompiled(Compiled):
+class OrtCompiled(HoldsPool, Compiled):
     def __init__(self, graph: GraphIR, providers: tuple[str, ...], model: bytes | None = None,
                  ep_options: Mapping[str, str] | None = None, optimized_folder: str | None = None,
                  threads: int = 0):
@@ -221,8 +221,7 @@ class OrtCompiled(Compiled):
         self.optimized = optimized_folder is not None
         if not threads:  # the backend's choice: a pool for graphs that gain from threads
             threads = pool_threads() if gains_from_threads(graph) else 1
-        self.pooled = threads > 1 and base.POOL_SLOTS.take()
-        self.threads = threads if self.pooled else 1  # the session's intra-op threads, the caller's included
+        self.threads = self.take_pool(threads)  # the session's intra-op threads, the caller's included
         self.arena = graph_peak_value_bytes(graph) <= ARENA_MAX_BYTES
         opts = session_options(self.pooled, self.arena, self.threads)
         self._external = []
@@ -289,15 +288,7 @@ class OrtCompiled(Compiled):
     def close(self) -> None:
         self.session = None
         self._external = []
-        if self.pooled:  # its pool's threads end with the session
-            self.pooled = False
-            slots = getattr(base, "POOL_SLOTS", None)  # None only while the interpreter shuts down
-            if slots is not None:
-                slots.give_back()
-
-    def __del__(self):
-        if getattr(self, "pooled", False):
-            self.close()
+        self.give_back_pool()  # its pool's threads end with the session
 
 
 class OnnxRuntimeBackend(Backend):
