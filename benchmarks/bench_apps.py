@@ -306,6 +306,7 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web apps</title>
   } catch (e) { fail('setup', e); }
   const C = {float32: Float32Array, int64: BigInt64Array, int32: Int32Array};
   const timeout = (ms) => new Promise((_, j) => setTimeout(() => j(new Error(`timed out after ${ms} ms`)), ms));
+  const outputs = [];  // [model, its last run's first output]
   for (const m of %(models)s) {
     let session = null;
     const work = async () => {
@@ -350,9 +351,10 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web apps</title>
       }
       say(`${m}_mean`, [(performance.now() - t2) / %(iters)d]);
       say(m, times);
-      const data = out[session.outputNames[0]].data;
-      for (let k = 0; k * %(chunk)d < data.length; k++) say(`${m}_out${k}`, Array.from(data.subarray(k * %(chunk)d, (k + 1) * %(chunk)d)));
-      say(`${m}_outn`, [data.length]);
+      // printed after the last model's runs: the browser and this benchmark's reader handle a big
+      // output's lines (the OCR recogniser's: 8,000 of them) for seconds, and a later model's timed
+      // runs would share the cores with that
+      outputs.push([m, out[session.outputNames[0]].data.slice()]);
     };
     try {
       await Promise.race([work(), timeout(%(timeout_ms)d)]);
@@ -360,6 +362,10 @@ PAGE = """<!doctype html><meta charset=utf-8><title>ort-web apps</title>
       fail(m, e);
     }
     try { if (session) await session.release(); } catch (e) { /* a failed session */ }
+  }
+  for (const [m, data] of outputs) {
+    for (let k = 0; k * %(chunk)d < data.length; k++) say(`${m}_out${k}`, Array.from(data.subarray(k * %(chunk)d, (k + 1) * %(chunk)d)));
+    say(`${m}_outn`, [data.length]);
   }
   say('done', [0]);
 });</script>"""
@@ -376,19 +382,21 @@ LINE = re.compile(r'"BENCH (\S+) ([^"]*)"')
 ERR = re.compile(r'"BENCH_ERR (\S+) (.*?)"(?:, source:|$)')
 
 
-def parse_line(line: str, values: dict, errors: dict) -> None:
-    """One line of Chromium's stderr: a page's "BENCH key v1,v2" into values, "BENCH_ERR model text"
-    into errors, anything else ignored."""
+def parse_line(line: str, values: dict, errors: dict) -> str | None:
+    """One line of Chromium's stderr: a page's "BENCH key v1,v2" into values (its key returned),
+    "BENCH_ERR model text" into errors, anything else ignored."""
     m = ERR.search(line)
     if m:
         errors[m[1]] = m[2]
-        return
+        return None
     m = LINE.search(line)
     if m:
         try:
             values[m[1]] = [float(v) for v in m[2].split(",") if v]
+            return m[1]
         except ValueError:  # another writer's text inside the line: that key is missing, said once
             errors.setdefault("torn", f"a line of {m[1]} came with other text inside it")
+    return None
 
 
 PARTITIONS = re.compile(r"number of partitions supported by WebNN: (\d+) number of nodes in the graph: (\d+) "
@@ -405,10 +413,9 @@ def run_page(cmd: list[str], timeout_s: float, env=None) -> tuple[dict, dict, di
     values, errors, notes, current = {}, {}, {}, "setup"
     try:
         for line in proc.stderr:
-            parse_line(line, values, errors)
-            begun = [k[:-6] for k in values if k.endswith("_begin")]
-            if begun and begun[-1] != current:
-                current = begun[-1]
+            key = parse_line(line, values, errors)
+            if key is not None and key.endswith("_begin"):
+                current = key[:-6]
             note = notes.setdefault(current, {"lines": []})
             if "CONSOLE" in line and "BENCH" not in line and len(note["lines"]) < 40:
                 note["lines"].append(re.sub(r"\x1b\[[0-9;]*m", "", line.strip())[:600])
