@@ -384,6 +384,13 @@ class HoldsPool:
             self.close()
 
 
+def graph_threads(graph: GraphIR, threads: int | None = 0) -> int:
+    """The threads a CPU runtime runs ``graph`` on: a CPU mode's (Device.threads), else the
+    backend's choice, the same for every runtime: pool_threads() for a graph that gains from
+    threads, one thread otherwise."""
+    return threads or (pool_threads() if gains_from_threads(graph) else 1)
+
+
 def pool_threads(active: int | None = None) -> int:
     """The threads a runtime's pool gets for a graph compiled now when the policy sets no CPU mode
     (Device.threads 0): the cores this process may use shared by the pages that dispatch now

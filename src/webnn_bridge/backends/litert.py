@@ -54,9 +54,8 @@ from .base import (
     Device,
     HoldsPool,
     code_fingerprint,
-    gains_from_threads,
+    graph_threads,
     lower_nodes,
-    pool_threads,
 )
 
 LITERT_TYPES = ("float32",)
@@ -545,7 +544,7 @@ class LiteRTBackend(Backend):
             it.invoke()
 
     def compile(self, graph: GraphIR, device: Device) -> Compiled:
-        return LiteRTCompiled(graph, _threads(graph, device))
+        return LiteRTCompiled(graph, graph_threads(graph, device.threads))
 
     # the compile cache keeps the TFLite model, constants inside: an identical build (a reload)
     # shares the interpreter, a restarted host makes one from the model without lowering the graph
@@ -558,14 +557,8 @@ class LiteRTBackend(Backend):
         return tflite_model(graph)
 
     def load_artifact(self, artifact: bytes, graph: GraphIR, device: Device) -> Compiled:
-        return LiteRTCompiled(graph, _threads(graph, device), artifact)
+        return LiteRTCompiled(graph, graph_threads(graph, device.threads), artifact)
 
-
-def _threads(graph: GraphIR, device: Device) -> int:
-    """A CPU mode's threads (Device.threads), else the backend's choice as ONNX Runtime makes it
-    (backends/base.py): pool_threads() for a graph that gains from threads, one thread otherwise.
-    XNNPACK's pool is the interpreter's own (its threads made with it, ended with it)."""
-    return device.threads or (pool_threads() if gains_from_threads(graph) else 1)
 
 
 @functools.cache

@@ -22,8 +22,8 @@ from .base import (
     HoldsPool,
     code_fingerprint,
     contiguous,
-    gains_from_threads,
     graph_peak_value_bytes,
+    graph_threads,
     graph_value_bytes,
     pool_threads,
     spinning,
@@ -210,7 +210,7 @@ class OrtCompiled(HoldsPool, Compiled):
         ``ep_options``: the first provider's options;
         ``threads``: a CPU mode (Device.threads): 1 runs on the caller's thread, n > 1 gets a pool
         of n threads (when the pool bound allows; else 1), 0 leaves it to the graph's size (a pool
-        of pool_threads() threads for graphs that gain from threads, base.gains_from_threads);
+        of pool_threads() threads for graphs that gain from threads, base.graph_threads);
         ``optimized_folder``: ``model`` is ONNX Runtime's optimized model of the graph (see
         save_optimized), its external data in this folder: loaded with no optimization, and a
         failure raises ORT's error (the caller falls back to the lowered model)."""
@@ -219,9 +219,7 @@ class OrtCompiled(HoldsPool, Compiled):
         if model is None:
             model = serialize_graph(graph, supported_ir_version(), external=True)
         self.optimized = optimized_folder is not None
-        if not threads:  # the backend's choice: a pool for graphs that gain from threads
-            threads = pool_threads() if gains_from_threads(graph) else 1
-        self.threads = self.take_pool(threads)  # the session's intra-op threads, the caller's included
+        self.threads = self.take_pool(graph_threads(graph, threads))  # the session's intra-op threads, the caller's included
         self.arena = graph_peak_value_bytes(graph) <= ARENA_MAX_BYTES
         opts = session_options(self.pooled, self.arena, self.threads)
         self._external = []

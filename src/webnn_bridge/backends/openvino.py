@@ -594,9 +594,9 @@ class OpenVinoCompiled(Compiled):
             if device_name.split(".")[0] in ("CPU", "GPU"):
                 config["INFERENCE_PRECISION_HINT"] = "f32"  # never bf16/f16 for float32 graphs
             if device_name.split(".")[0] == "CPU":  # a CPU mode (Device.threads), else CPU thrift's count
-                from .base import gains_from_threads, pool_threads  # as ONNX Runtime's pools
+                from .base import graph_threads  # as ONNX Runtime's pools
 
-                config["INFERENCE_NUM_THREADS"] = int(threads or (pool_threads() if gains_from_threads(graph) else 1))
+                config["INFERENCE_NUM_THREADS"] = int(graph_threads(graph, threads))
             with native_work():
                 self.compiled = core.compile_model(ov_model, device_name, config)
         except Exception as e:  # OpenVINO rejects the model: a compile failure per spec
