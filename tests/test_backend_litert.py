@@ -303,6 +303,35 @@ def _operators(ir) -> list[str]:
     return [names[model.operatorCodes[o.opcodeIndex].builtinCode] for o in model.subgraphs[0].operators]
 
 
+def test_constants_are_stored_once_after_the_flatbuffer():
+    """Each constant's bytes follow the model's flatbuffer, on a 64-byte boundary, named by its
+    buffer's offset and size (none inside the flatbuffer): the model is the flatbuffer and the
+    constants, and the interpreter computes with those very bytes."""
+    from webnn_bridge.backends.litert import _schema
+
+    rng = np.random.default_rng(5)
+    ctx = _reference_context()
+    b = MLGraphBuilder(ctx)
+    x = b.input("x", {"dataType": "float32", "shape": [1, 3, 5, 5]})
+    filters = [rng.standard_normal(shape).astype(np.float32) for shape in ([4, 3, 3, 3], [5, 4, 1, 1])]
+    y = b.conv2d(b.conv2d(x, b.constant({"dataType": "float32", "shape": [4, 3, 3, 3]}, filters[0])),
+                 b.constant({"dataType": "float32", "shape": [5, 4, 1, 1]}, filters[1]))
+    graph = b.build({"y": y})
+    blob = tflite_model(graph.ir)
+    model = _schema().ModelT.InitFromPackedBuf(blob, 0)
+    placed = [(buf.offset, buf.size) for buf in model.buffers if buf.size]
+    assert placed and all(buf.data is None for buf in model.buffers)
+    assert all(offset % 64 == 0 for offset, _ in placed)
+    stored = [np.frombuffer(blob[o:o + n], np.float32) for o, n in placed]
+    # TFLite's filters are [O, H, W, I]: the WebNN filters' values, transposed, are among them
+    for f in filters:
+        assert any(np.array_equal(a, f.transpose(0, 2, 3, 1).reshape(-1)) for a in stored)
+    assert len(blob) - sum(n for _, n in placed) < placed[0][0] + 64 * len(placed)  # nothing stored twice
+    feeds = {"x": rng.standard_normal((1, 3, 5, 5)).astype(np.float32)}
+    got = LiteRTBackend.instance().load_artifact(blob, graph.ir, DEVICE).run(feeds)["y"]
+    np.testing.assert_allclose(got, ctx.compute(graph, feeds)["y"], rtol=1e-5, atol=1e-5)
+
+
 def test_fusions_keep_the_values():
     """conv + per-channel add + hard-swish spelled out (add 3, clamp 0..6, mul, div 6) + conv + relu
     + depthwise conv + hardSigmoid: the add goes into the first convolution's bias, the hard-swish
