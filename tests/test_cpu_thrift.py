@@ -64,6 +64,26 @@ def test_a_small_graph_with_big_constants_runs_without_a_pool(free_slots):
         compiled.close()
 
 
+@pytest.mark.parametrize("shape, bound", [((1, 1024), False), ((1, 1 << 15), True)])
+def test_outputs_are_the_callers_own_arrays_bound_or_copied(free_slots, shape, bound):
+    """Outputs over BOUND_OUTPUT_MIN_BYTES are computed into arrays bound to the run; a small
+    graph's (4 KiB) are copied out of session.run's (cheaper than binding). Either way each run's
+    results are arrays of their own: the next run leaves them as they were."""
+    compiled = ort_backend.OnnxRuntimeBackend.instance().compile(_graph_ir(shape), _ort_cpu())
+    try:
+        assert compiled.bound is bound
+        rng = np.random.default_rng(0)
+        x1, x2 = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+        y1 = compiled.run({"x": x1})["y"]
+        kept = y1.copy()
+        y2 = compiled.run({"x": x2})["y"]
+        np.testing.assert_array_equal(y1, kept)
+        assert not np.shares_memory(y1, y2)
+        np.testing.assert_allclose(y2, np.maximum(x2, 0) + x2, rtol=1e-6)
+    finally:
+        compiled.close()
+
+
 def _ort_cpu():
     devs = [d for d in ort_backend.OnnxRuntimeBackend.probe() if d.providers[0] == "CPUExecutionProvider"]
     return devs[0]

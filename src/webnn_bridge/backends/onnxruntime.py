@@ -57,6 +57,8 @@ POOL_MIN_BYTES = 1 << 20  # graphs with over this much work (constants + values)
 # after 30 runs without it (41 MiB against 23: the allocator keeps what the runs freed).
 ARENA_MAX_BYTES = 64 << 20
 
+BOUND_OUTPUT_MIN_BYTES = 64 << 10  # outputs of more bytes than this in all are bound (OrtCompiled.run)
+
 # execution provider -> (device kind, description); order is preference within a kind
 KNOWN_PROVIDERS = {
     "TensorrtExecutionProvider": ("gpu", "NVIDIA GPU via TensorRT EP"),
@@ -253,17 +255,24 @@ class OrtCompiled(HoldsPool, Compiled):
         for n in self.webnn_outputs:
             d = graph.output_descs()[n]
             self.output_slots.append((tuple(d.shape), ort_storage(np.empty(0, d.numpy_dtype)).dtype))
-        self.bound = all(np.prod(shape, dtype=np.int64) > 0 for shape, _ in self.output_slots)
+        # outputs bound to arrays of ours (IO binding) where that saves copying them: small ones
+        # come back through session.run and one copy (5 us less a run of a tiny graph here: the
+        # binding's set-up costs more than copying a few KB), as does an empty one (no buffer)
+        self.bound = (all(np.prod(shape, dtype=np.int64) > 0 for shape, _ in self.output_slots)
+                      and sum(int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+                              for shape, dtype in self.output_slots) > BOUND_OUTPUT_MIN_BYTES)
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The outputs in arrays the caller owns: ORT writes them into fresh numpy arrays bound to
         the run (IO binding), so a session, warm in the compile cache or shared by pages, keeps
         no page's results (outputs of session.run are views into ORT's buffers, which its
-        allocator keeps for as long as the session lives) and nothing is copied."""
+        allocator keeps for as long as the session lives) and nothing is copied. Outputs of at
+        most BOUND_OUTPUT_MIN_BYTES in all are copied out of session.run's instead: at most that
+        much stays in the session's allocator."""
         try:
             if self.bound:
                 results = self._run_bound(inputs)
-            else:  # an empty output has no buffer to bind
+            else:
                 feed = {self.in_map[k]: ort_storage(np.asarray(v)) for k, v in inputs.items()}
                 results = [np.array(r, copy=True) for r in self.session.run(self.output_names, feed)]
         except Exception as e:  # runtime internals stay in the host log, never reach a page

@@ -694,15 +694,15 @@ class HostLink {
   }
   // A binary frame with room for `total` payload bytes, for the caller to fill: [frame, payload offset].
   blankFrame(header, total) {
-    let json = JSON.stringify(header);
-    // pad the header with JSON whitespace so that the payload starts 8-byte aligned: the host
+    const head = textEncoder.encode(JSON.stringify(header));
+    // the header padded with JSON whitespace so that the payload starts 8-byte aligned: the host
     // then uses received tensor bytes in place
-    json += ' '.repeat((8 - ((4 + textEncoder.encode(json).byteLength) % 8)) % 8);
-    const head = textEncoder.encode(json);
-    const buf = new Uint8Array(4 + head.byteLength + total);
-    new DataView(buf.buffer).setUint32(0, head.byteLength, true);
+    const n = head.byteLength + ((8 - ((4 + head.byteLength) % 8)) % 8);
+    const buf = new Uint8Array(4 + n + total);
+    new DataView(buf.buffer).setUint32(0, n, true);
     buf.set(head, 4);
-    return [buf, 4 + head.byteLength];
+    buf.fill(0x20, 4 + head.byteLength, 4 + n);
+    return [buf, 4 + n];
   }
   // A big frame sent now, after what is queued (not at the next microtask): a constant's upload
   // leaves while the page goes on with its builder calls.
@@ -751,11 +751,16 @@ class HostLink {
       if (!this.flushing) { this.flushing = true; queueMicrotask(() => this.flush()); }
     } else if (!this.flushing && !this.flushLater) {
       this.flushLater = true;
-      if (!this.tick) {
-        this.tick = new MessageChannel();
-        this.tick.port1.onmessage = () => { if (this.flushLater && !this.flushing) this.flush(); };
-      }
-      this.tick.port2.postMessage(0);
+      // the next task's message is posted at the next microtask, and only where nothing flushed
+      // the queue by then: a write, dispatch and read issued together (one task) post none
+      queueMicrotask(() => {
+        if (!this.flushLater || this.flushing) return;
+        if (!this.tick) {
+          this.tick = new MessageChannel();
+          this.tick.port1.onmessage = () => { if (this.flushLater && !this.flushing) this.flush(); };
+        }
+        this.tick.port2.postMessage(0);
+      });
     }
   }
   // Messages issued from now on wait for `pending` (a promise of [header, bytes], or null for
