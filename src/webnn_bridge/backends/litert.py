@@ -610,7 +610,6 @@ class LiteRTBackend(Backend):
         return LiteRTCompiled(graph, graph_threads(graph, device.threads), artifact)
 
 
-
 @functools.cache
 def _runtime_version() -> str:
     from importlib.metadata import PackageNotFoundError, version

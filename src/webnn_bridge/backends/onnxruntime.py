@@ -258,9 +258,8 @@ class OrtCompiled(HoldsPool, Compiled):
         # outputs bound to arrays of ours (IO binding) where that saves copying them: small ones
         # come back through session.run and one copy (5 us less a run of a tiny graph here: the
         # binding's set-up costs more than copying a few KB), as does an empty one (no buffer)
-        self.bound = (all(np.prod(shape, dtype=np.int64) > 0 for shape, _ in self.output_slots)
-                      and sum(int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
-                              for shape, dtype in self.output_slots) > BOUND_OUTPUT_MIN_BYTES)
+        sizes = [int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize for shape, dtype in self.output_slots]
+        self.bound = all(sizes) and sum(sizes) > BOUND_OUTPUT_MIN_BYTES
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The outputs in arrays the caller owns: ORT writes them into fresh numpy arrays bound to
