@@ -10,6 +10,7 @@ import shutil
 import socket
 import ssl
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,17 @@ def pytest_collection_modifyitems(config, items):
     """Tests marked after_all run last, whatever their file is called and whatever else was chosen;
     each of them also makes its own traffic, so it holds when it runs alone."""
     items.sort(key=lambda item: item.get_closest_marker("after_all") is not None)  # stable
+
+
+def wait_until(cond, timeout_s: float = 10.0) -> bool:
+    """Whether ``cond()`` holds within ``timeout_s``: for what the host does just after the page
+    has its reply (a read's in-flight bytes are given back once its last fragment's send returns)."""
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.02)
+    return cond()
 
 
 def start_host(**kw) -> RunningHost:

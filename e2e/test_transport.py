@@ -5,12 +5,11 @@ and budgets are the same; pages where a shared worker cannot start use a plain w
 from __future__ import annotations
 
 import base64
-import time
 
 import numpy as np
 import pytest
 
-from .conftest import StaticServer, start_host
+from .conftest import StaticServer, start_host, wait_until
 
 N = 20_000  # float32 elements: 80 KB tensors, sent as raw frames both ways (protocol.RAW_MIN_BYTES)
 
@@ -60,15 +59,6 @@ def sockets_seen(page) -> list[str]:
     seen: list[str] = []
     page.on("websocket", lambda ws: seen.append(ws.url))
     return seen
-
-
-def wait_until(cond, timeout_s: float = 10.0) -> bool:
-    end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return cond()
 
 
 @pytest.fixture
