@@ -482,7 +482,7 @@ def test_an_unknown_backend_in_a_devices_profile(command, tmp_path, capsys):
     pytest.param('[[routes]]\nid = "r"\nkinds = ["tpu"]\n', "kinds: 'tpu' not one of cpu, gpu, npu", id="route-kind"),
     pytest.param('[[routes]]\nid = "r"\nkinds = []\n', "kinds is empty", id="route-empty-kinds"),
     pytest.param('[nosuch]\nx = 1\n', "unknown key 'nosuch' (known here: backends, build, latency, options, page, perf, "
-                 "policy, privacy, qos, routes, strict, tier_up)", id="unknown-key-lists-options-and-routes"),
+                 "policy, pool_trial, privacy, qos, routes, strict, tier_up)", id="unknown-key-lists-options-and-routes"),
 ])
 def test_check_refuses(text, problem, tmp_path, capsys):
     f = tmp_path / "bad.toml"

@@ -457,6 +457,30 @@ class MLContext(OperandChecks):
             tier.device_set = _device_set(journal, [device])
         graph.tier = tier
 
+    def _pool_trial(self, graph: MLGraph, digest: str | None) -> None:
+        """Give a graph compiled whole on one real CPU with a thread pool its thread-count trial
+        (bridge/pool_trial.py, rules.toml [pool_trial]): only where the policy set no thread count
+        (a CPU mode's is the page's or the rules' to keep) and nothing else may move the graph."""
+        placement, compiled = graph.placement, graph.compiled
+        pooled = getattr(getattr(compiled, "compiled", compiled), "pooled", False)
+        if (not pooled or not self.ml.tier_up or graph.tier is not None or self._on_exec_device(placement)
+                or placement.fallback_device is not None or placement.threads or placement.device.kind != "cpu"
+                or any(d != placement.device.id for d in placement.assignment) or getattr(compiled, "resident", False)):
+            return
+        from webnn_bridge.policy.engine import default_rules
+
+        from .pool_trial import PoolTrial
+
+        rules = (self.ml.rules or default_rules()).get("pool_trial", {})
+        if not rules.get("enabled", False):
+            return
+        device = dataclasses.replace(placement.device, threads=1)
+        cache, part = self.ml.compile_cache, self.cache_partition
+        threads = getattr(getattr(compiled, "compiled", compiled), "threads", 0) or 2
+        key = repr((placement.graph_hash or id(graph), placement.device.id, threads))
+        graph.tier = PoolTrial(graph, threads, rules,
+                               lambda: cache.compile(backend_for(device), graph.ir, device, part, digest), key)
+
     @property
     def memo_key(self) -> str:
         """What besides a graph decides its validation and placement in this context."""
@@ -486,6 +510,7 @@ class MLContext(OperandChecks):
             devices = self._placed_devices(placement)
             graph.journal = (journal, digest, _device_set(journal, devices))
         self._tier_up(graph, digest)
+        self._pool_trial(graph, digest)
         if self.is_lost:
             graph.destroy()
             raise InvalidStateError("The context was lost while building.")

@@ -371,6 +371,18 @@ def _number_problems(rules: Mapping) -> list[str]:
             need = ("a share above 0, at most 1" if share else
                     "a finite number >= 1" if key == "cpu_latency_slack" else "a finite number >= 0")
             problems.append(f"[tier_up] {key} must be {need}, not {v!r}")
+    pool = dict(rules.get("pool_trial", {}))
+    for key, low, high in (("min_dispatches", 1, 10**9), ("block_runs", 2, 1000), ("blocks", 1, 1000)):
+        v = pool.get(key, low)
+        if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+            problems.append(f"[pool_trial] {key} must be an integer from {low} to {high}, not {v!r}")
+    for key, low, share in (("min_run_ms", 0.0, False), ("min_parallelism", 1.0, False), ("margin", 0.0, True),
+                            ("recheck_s", 0.0, False),
+                            ("max_recheck_s", 0.0, False), ("drift", 1.0, False)):
+        v = pool.get(key, 1.0)
+        if not finite_number(v) or (not 0.0 < v <= 1.0 if share else v < low):
+            need = "a share above 0, at most 1" if share else f"a finite number >= {low:g}"
+            problems.append(f"[pool_trial] {key} must be {need}, not {v!r}")
     frac = dict(rules.get("build", {})).get("partial_min_fraction", 0.5)
     if not finite_number(frac) or not 0.0 <= frac <= 1.0:
         problems.append(f"[build] partial_min_fraction must be a share between 0 and 1, not {frac!r}")
