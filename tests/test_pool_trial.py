@@ -30,7 +30,8 @@ class Form(Slow):
 
 def rules_with(**trial) -> dict:
     rules = copy.deepcopy(default_rules())
-    rules["pool_trial"].update({"min_dispatches": 3, "min_run_ms": 0.0, "block_runs": 3, "blocks": 2, **trial})
+    rules["pool_trial"].update({"min_dispatches": 3, "min_run_ms": 0.0, "block_runs": 3, "blocks": 2, "settle_s": 0.0,
+                                **trial})
     return rules
 
 
@@ -121,6 +122,23 @@ def test_a_pool_whose_threads_work_together_is_not_tried(monkeypatch):
     rig.dispatch(30)
     assert rig.made == [] and rig.g.tier.state == "watching" and rig.g.tier.choice is None
     assert not any(r.startswith(pool_trial.REASON) for r in rig.g.placement.reasons)
+
+
+def test_a_pool_is_tried_only_once_its_threads_have_waited_for_settle_s(monkeypatch):
+    rig = Rig(monkeypatch, ML(rules=rules_with(settle_s=0.1)), pool=(6.0, 6.6), one=(5.0, 5.0))
+    t = rig.g.tier
+    rig.dispatch(3 + 8)  # hot, its threads waiting from the 3rd run on: 8 runs, 48 ms
+    assert rig.made == [] and t.state == "watching" and t.waiting_since is not None
+    rig.pool.cpu_ms = 12.0  # they work together (once the median of the last 8 runs says so): the wait ends
+    rig.dispatch(8)
+    assert t.waiting_since is None and rig.made == []
+    rig.pool.cpu_ms = 6.6
+    rig.dispatch(5)  # the median says they wait again from the 5th such run
+    assert t.waiting_since is not None
+    rig.dispatch(16)  # 96 ms since
+    assert rig.made == []
+    rig.dispatch(1)  # 102 ms
+    assert len(rig.made) == 1
 
 
 def test_a_faster_pool_keeps_the_graph(monkeypatch):

@@ -12,8 +12,10 @@ Where a pool pays, its threads are busy together: the process's CPU time per run
 pool's size times the run's latency (2.0x for MobileNetV2's back-to-back runs above); where it does
 not, the other threads mostly wait (1.1x after the pauses and beside the busy core). So once such a
 graph is hot (``min_dispatches`` dispatches, the median of its recent runs at least
-``min_run_ms``) and its pool's runs keep fewer than ``min_parallelism`` threads busy on average
-(the medians of their CPU time and latency), the same runtime compiles it on one thread in the background (the tier-up's
+``min_run_ms``) and its pool's runs have kept fewer than ``min_parallelism`` threads busy on
+average (the medians of their CPU time and latency) for ``settle_s`` (what passes, such as the
+browser compiling a page's code in its first second, is not tried against), the same runtime
+compiles it on one thread in the background (the tier-up's
 compile thread, on idle CPU time: bridge/tier_up.py) and its live dispatches try both: blocks of
 ``block_runs`` runs of each form in a row, ``blocks`` of each, alternated (the first run of a block
 is not counted: it pays the wake-up of threads the other form left idle). The pool keeps the graph
@@ -115,6 +117,7 @@ class PoolTrial:
         self.count = 0
         self.recent: list[float] = []
         self.recent_cpu: list[float] = []  # the process's CPU time in each of those runs
+        self.waiting_since: float | None = None  # since when the pool's threads have mostly waited
         self.choice = CHOICES.get(key)
         self.trials = 0
         self.outcome: str | None = None
@@ -171,12 +174,18 @@ class PoolTrial:
         median = statistics.median(self.recent)
         if median < float(self.rules.get("min_run_ms", 1.0)):
             return False
-        if self.uses_pool and statistics.median(self.recent_cpu) >= float(self.rules.get("min_parallelism", 1.4)) * median:
-            return False  # the pool's threads are busy together: one thread could not be faster
+        now = self.clock()
+        if self.uses_pool:
+            if statistics.median(self.recent_cpu) >= float(self.rules.get("min_parallelism", 1.4)) * median:
+                self.waiting_since = None
+                return False  # the pool's threads are busy together: one thread could not be faster
+            if self.waiting_since is None:
+                self.waiting_since = now
+            if now - self.waiting_since < float(self.rules.get("settle_s", 1.0)):
+                return False  # not for long yet: what passes (a page's own start) is not tried against
         c = self.choice
         if c is None:
             return True
-        now = self.clock()
         if c.due(now):
             return True
         chosen = c.pool_ms if c.pool else c.one_ms
@@ -251,7 +260,7 @@ class PoolTrial:
         self.choice = Choice(pool, pool_ms, one_ms, now, wait)
         CHOICES.put(self.key, self.choice)
         self.trials += 1
-        self.recent, self.recent_cpu, self.count = [], [], 0
+        self.recent, self.recent_cpu, self.count, self.waiting_since = [], [], 0, None
         self.state = "watching"
         n = len(self._runs[True])
         facts = (f"medians of {n} live runs each, in blocks: {pool_ms:.2f} ms ({pool_cpu:.2f} ms of CPU) on a pool of "

@@ -377,7 +377,7 @@ def _number_problems(rules: Mapping) -> list[str]:
         if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
             problems.append(f"[pool_trial] {key} must be an integer from {low} to {high}, not {v!r}")
     for key, low, share in (("min_run_ms", 0.0, False), ("min_parallelism", 1.0, False), ("margin", 0.0, True),
-                            ("recheck_s", 0.0, False),
+                            ("settle_s", 0.0, False), ("recheck_s", 0.0, False),
                             ("max_recheck_s", 0.0, False), ("drift", 1.0, False)):
         v = pool.get(key, 1.0)
         if not finite_number(v) or (not 0.0 < v <= 1.0 if share else v < low):
