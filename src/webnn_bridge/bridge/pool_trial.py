@@ -252,7 +252,7 @@ class PoolTrial:
     def _decide(self) -> None:
         pool_ms, one_ms = statistics.median(self._runs[True]), statistics.median(self._runs[False])
         pool_cpu, one_cpu = statistics.median(self._cpu[True]), statistics.median(self._cpu[False])
-        margin = float(self.rules.get("margin", 0.85))
+        margin = float(self.rules.get("margin", 0.95))
         pool = pool_ms <= margin * one_ms
         now, old = self.clock(), self.choice
         first_wait, most = float(self.rules.get("recheck_s", 2.0)), float(self.rules.get("max_recheck_s", 60.0))
