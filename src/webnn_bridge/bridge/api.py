@@ -462,8 +462,8 @@ class MLContext(OperandChecks):
         (bridge/pool_trial.py, rules.toml [pool_trial]): only where the policy set no thread count
         (a CPU mode's is the page's or the rules' to keep) and nothing else may move the graph."""
         placement, compiled = graph.placement, graph.compiled
-        pooled = getattr(getattr(compiled, "compiled", compiled), "pooled", False)
-        if (not pooled or not self.ml.tier_up or graph.tier is not None or self._on_exec_device(placement)
+        runtime = getattr(compiled, "compiled", compiled)  # the runtime's own, behind the compile cache's reference
+        if (not getattr(runtime, "pooled", False) or not self.ml.tier_up or graph.tier is not None or self._on_exec_device(placement)
                 or placement.fallback_device is not None or placement.threads or placement.device.kind != "cpu"
                 or any(d != placement.device.id for d in placement.assignment) or getattr(compiled, "resident", False)):
             return
@@ -476,9 +476,8 @@ class MLContext(OperandChecks):
             return
         device = dataclasses.replace(placement.device, threads=1)
         cache, part = self.ml.compile_cache, self.cache_partition
-        threads = getattr(getattr(compiled, "compiled", compiled), "threads", 0) or 2
-        key = repr((placement.graph_hash or id(graph), placement.device.id, threads))
-        graph.tier = PoolTrial(graph, threads, rules,
+        key = repr((placement.graph_hash or id(graph), placement.device.id, runtime.threads))
+        graph.tier = PoolTrial(graph, runtime.threads, rules,
                                lambda: cache.compile(backend_for(device), graph.ir, device, part, digest), key)
 
     @property

@@ -338,6 +338,22 @@ def finite_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+def _table_number_problems(name: str, rules: Mapping, integers, numbers) -> list[str]:
+    """The numbers of table ``name``: ``integers`` (key, low, high), each within its bounds;
+    ``numbers`` (key, low, share), each finite and a share above 0, at most 1, or else at least low."""
+    table, problems = dict(rules.get(name, {})), []
+    for key, low, high in integers:
+        v = table.get(key, low)
+        if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+            problems.append(f"[{name}] {key} must be an integer from {low} to {high}, not {v!r}")
+    for key, low, share in numbers:
+        v = table.get(key, 1.0)
+        if not finite_number(v) or (not 0.0 < v <= 1.0 if share else v < low):
+            need = "a share above 0, at most 1" if share else f"a finite number >= {low:g}"
+            problems.append(f"[{name}] {key} must be {need}, not {v!r}")
+    return problems
+
+
 def _number_problems(rules: Mapping) -> list[str]:
     problems = []
     for kind, table in dict(rules.get("perf", {})).items():
@@ -360,29 +376,13 @@ def _number_problems(rules: Mapping) -> list[str]:
     if low and default and low > default:
         problems.append(f"[policy.low-power] cpu_threads = {low} is more than [policy.default]'s {default}: "
                         "low-power never gets more threads than the default")
-    tier = dict(rules.get("tier_up", {}))
-    for key, low, high in (("min_dispatches", 1, 10**9), ("trial_runs", 1, 1000), ("threads", 1, MAX_THREADS)):
-        v = tier.get(key, low)
-        if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
-            problems.append(f"[tier_up] {key} must be an integer from {low} to {high}, not {v!r}")
-    for key, share in (("min_run_ms", False), ("margin", True), ("cpu_margin", True), ("cpu_latency_slack", False)):
-        v = tier.get(key, 1.0)
-        if not finite_number(v) or (not 0.0 < v <= 1.0 if share else v < (1.0 if key == "cpu_latency_slack" else 0.0)):
-            need = ("a share above 0, at most 1" if share else
-                    "a finite number >= 1" if key == "cpu_latency_slack" else "a finite number >= 0")
-            problems.append(f"[tier_up] {key} must be {need}, not {v!r}")
-    pool = dict(rules.get("pool_trial", {}))
-    for key, low, high in (("min_dispatches", 1, 10**9), ("block_runs", 2, 1000), ("blocks", 1, 1000)):
-        v = pool.get(key, low)
-        if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
-            problems.append(f"[pool_trial] {key} must be an integer from {low} to {high}, not {v!r}")
-    for key, low, share in (("min_run_ms", 0.0, False), ("min_parallelism", 1.0, False), ("margin", 0.0, True),
-                            ("settle_s", 0.0, False), ("recheck_s", 0.0, False),
-                            ("max_recheck_s", 0.0, False), ("drift", 1.0, False)):
-        v = pool.get(key, 1.0)
-        if not finite_number(v) or (not 0.0 < v <= 1.0 if share else v < low):
-            need = "a share above 0, at most 1" if share else f"a finite number >= {low:g}"
-            problems.append(f"[pool_trial] {key} must be {need}, not {v!r}")
+    problems += _table_number_problems("tier_up", rules, (
+        ("min_dispatches", 1, 10**9), ("trial_runs", 1, 1000), ("threads", 1, MAX_THREADS)), (
+        ("min_run_ms", 0.0, False), ("margin", 0.0, True), ("cpu_margin", 0.0, True), ("cpu_latency_slack", 1.0, False)))
+    problems += _table_number_problems("pool_trial", rules, (
+        ("min_dispatches", 1, 10**9), ("block_runs", 2, 1000), ("blocks", 1, 1000)), (
+        ("min_run_ms", 0.0, False), ("min_parallelism", 1.0, False), ("margin", 0.0, True), ("settle_s", 0.0, False),
+        ("recheck_s", 0.0, False), ("max_recheck_s", 0.0, False), ("drift", 1.0, False)))
     frac = dict(rules.get("build", {})).get("partial_min_fraction", 0.5)
     if not finite_number(frac) or not 0.0 <= frac <= 1.0:
         problems.append(f"[build] partial_min_fraction must be a share between 0 and 1, not {frac!r}")
