@@ -68,6 +68,42 @@ def page_host(app_dir):
     h.stop()
 
 
+WARM_RUNS = 40  # warm_host's [page] warm_up_runs
+
+
+@pytest.fixture(scope="module")
+def warm_host(app_dir, page_host):
+    """A host whose rules warm a page's session with exactly WARM_RUNS runs, once its graph has
+    been dispatched twice (rules.toml §4c warm_up_*; warm_up_ms far beyond what the runs take)."""
+    from webnn_bridge.bridge.api import ML
+    from webnn_bridge.policy import engine
+
+    rules = engine.load_rules()
+    rules["page"].update(warm_up_runs=WARM_RUNS, warm_up_ms=600_000, warm_up_after=2)
+    h = start_host(app_dir=app_dir, page_runtime=RUNTIME, ml_factory=lambda: ML(rules=rules))
+    yield h
+    h.stop()
+
+
+# the page's own onnxruntime-web module (the shim imports the same URL: the same module), its
+# sessions' creations, runs and releases counted
+COUNT_RUNS = """
+const ort = await import(`${location.origin}/%s/ort.wasm.bundle.min.mjs`);
+const counts = {runs: 0, released: 0, created: 0, inputs: []};
+const {run: run0, release: release0} = ort.InferenceSession.prototype;
+ort.InferenceSession.prototype.run = function (feeds, ...rest) {
+  counts.runs++;
+  counts.inputs.push(Array.from(Object.values(feeds)[0].data));
+  return run0.call(this, feeds, ...rest);
+};
+ort.InferenceSession.prototype.release = function (...a) { counts.released++; return release0.apply(this, a); };
+const create0 = ort.InferenceSession.create;
+ort.InferenceSession.create = async (...a) => { const s = await create0(...a); counts.created++; return s; };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const until = async (ok) => { const t0 = performance.now(); while (!ok() && performance.now() - t0 < 30000) await sleep(5); };
+"""
+
+
 def run(page, host, body: str, before: str = ""):
     page.goto(f"{host.url}/basic.html")
     return page.evaluate(f"async () => {{ {before}\n{SETUP}\n{body} }}")
@@ -136,7 +172,7 @@ def test_the_page_takes_over_a_graph_the_host_ran_while_its_runtime_started(page
         const [a, p1, p2, p3] = await Promise.all([0, 1, 2, 3].map(() => tensor([64, 512])));
         const xs = new Float32Array(64 * 512).map((_, i) => (i % 9) - 4);
         ctx.writeTensor(a, xs);
-        ctx.dispatch(P, {x: a}, {y: p1});    // on the host: the page's runtime is starting
+        ctx.dispatch(P, {x: a}, {y: p1});    // on the host: the page's session is starting
         ctx.dispatch(P, {x: p1}, {y: p2});
         const settled = await WebNNBridge.settled(P);
         ctx.dispatch(P, {x: p2}, {y: p3});   // in the page: p2 comes from the host first
@@ -241,12 +277,12 @@ def test_a_runtime_that_fails_to_load_leaves_the_graph_on_the_host(page, app_dir
         assert len(warnings) == 1, warnings
 
 
-def test_a_session_the_started_runtime_fails_to_create_moves_that_graph_to_the_host(page, page_host):
+def test_a_session_the_started_runtime_fails_to_create_leaves_that_graph_on_the_host(page, page_host):
     """The runtime has started, then fails to create one graph's session (as onnxruntime-web in
     WebKit once did in CI: "Can't create a session ... invalid node_index"; here the test makes
-    the page's runtime module refuse the next create once): build() warns, asks the host to
-    compile that graph (rehome), and resolves to a graph the host runs with the same results;
-    the graphs built after it run in the page again."""
+    the page's runtime module refuse the next create once): the host, which runs every graph
+    placed in the page until the page's session of it is warm, keeps that graph with the same
+    results, the page warns once on the console, and the graphs built after it run in the page."""
     from webnn_bridge.bridge import protocol
 
     warnings = []
@@ -258,7 +294,7 @@ def test_a_session_the_started_runtime_fails_to_create_moves_that_graph_to_the_h
         ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
         const result = async (g) => { ctx.dispatch(g, {x}, {y}); return await read(y); };
         const g1 = await small();
-        await WebNNBridge.settled(g1);  // the runtime has started: later builds wait for their session
+        await WebNNBridge.settled(g1);  // the runtime has started
         const ort = await import('""" + base + """ort.wasm.bundle.min.mjs');  // the shim's module
         const create = ort.InferenceSession.create;
         let refused = 0;
@@ -269,10 +305,13 @@ def test_a_session_the_started_runtime_fails_to_create_moves_that_graph_to_the_h
         };
         const g2 = await small();
         const g3 = await small();
-        return {refused, inPage: [g1, g2, g3].map((g) => WebNNBridge.inPage(g)),
+        const built = [g2, g3].map((g) => WebNNBridge.inPage(g));  // on the host until settled
+        const settled = [await WebNNBridge.settled(g2), await WebNNBridge.settled(g3)];
+        return {refused, built, settled, inPage: [g1, g2, g3].map((g) => WebNNBridge.inPage(g)),
                 y: [await result(g1), await result(g2), await result(g3)]};
     """)
-    assert r == {"refused": 1, "inPage": [True, False, True], "y": [[0, 0, 1, 5]] * 3}
+    assert r == {"refused": 1, "built": [False, False], "settled": [False, True], "inPage": [True, False, True],
+                 "y": [[0, 0, 1, 5]] * 3}
     if hasattr(page, "on"):
         assert len(warnings) == 1 and "refused by the test" in warnings[0], warnings
 
@@ -373,3 +412,61 @@ def test_serve_as_a_user_starts_it_runs_small_graphs_in_the_page(page, app_dir, 
         proc.kill()
     assert r == small_result(in_page)
     assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+def _count_runs() -> str:
+    from webnn_bridge.bridge import protocol
+
+    return COUNT_RUNS % protocol.PAGE_RUNTIME_PATH.strip("/")
+
+
+def test_the_page_warms_a_graphs_session_before_it_takes_the_graph_over(page, warm_host):
+    """rules.toml §4c: after its first result the page makes the graph's session, waits for a
+    second dispatch (a page that runs a graph once pays no warm-up), runs the session
+    warm_up_runs times on zeros while the host still runs the graph, and only then runs it
+    itself; the results are the same all along."""
+    r = run(page, warm_host, """
+        const g = await small();
+        const x = await tensor([4]); const y = await tensor([4]);
+        ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
+        ctx.dispatch(g, {x}, {y});
+        const first = await read(y);
+        await until(() => counts.created === 1);  // made after the first result
+        await sleep(100);
+        const waiting = {runs: counts.runs, inPage: WebNNBridge.inPage(g)};
+        ctx.dispatch(g, {x}, {y});  // the second dispatch (on the host) begins the warm-up
+        const second = await read(y);
+        await until(() => WebNNBridge.inPage(g));
+        const warmed = counts.runs;
+        ctx.dispatch(g, {x}, {y});
+        const third = await read(y);
+        return {waiting, warmed, zeros: counts.inputs.slice(0, warmed).every((v) => v.every((e) => e === 0)),
+                runs: counts.runs, inPage: WebNNBridge.inPage(g), y: [first, second, third]};
+    """, before=_count_runs())
+    assert r == {"waiting": {"runs": 0, "inPage": False}, "warmed": WARM_RUNS, "zeros": True,
+                 "runs": WARM_RUNS + 1, "inPage": True, "y": [[0, 0, 1, 5]] * 3}
+
+
+def test_settled_warms_at_once_and_a_graph_destroyed_while_it_waits_releases_its_session(page, warm_host):
+    """settled() asks for the graph now: it resolves once the warm-up's runs are done and the page
+    runs it. A graph destroyed while its session waits for the warm-up's dispatch lets that
+    session go (and never runs it)."""
+    r = run(page, warm_host, """
+        const g = await small();
+        const settled = await WebNNBridge.settled(g);
+        const warmed = counts.runs;
+        const d = await small();
+        const x = await tensor([4]); const y = await tensor([4]);
+        ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
+        ctx.dispatch(d, {x}, {y});
+        const first = await read(y);
+        await until(() => counts.created === 2);
+        await sleep(50);
+        const before = {runs: counts.runs, released: counts.released};
+        d.destroy();
+        await until(() => counts.released > 0);
+        return {settled, warmed, inPage: WebNNBridge.inPage(g), first, before,
+                after: {runs: counts.runs, released: counts.released}};
+    """, before=_count_runs())
+    assert r == {"settled": True, "warmed": WARM_RUNS, "inPage": True, "first": [0, 0, 1, 5],
+                 "before": {"runs": WARM_RUNS, "released": 0}, "after": {"runs": WARM_RUNS, "released": 1}}

@@ -595,3 +595,26 @@ def test_a_page_model_is_written_after_its_build_and_read_back_after_a_restart(f
     assert len(list(tmp_path.glob("*.wnc"))) == 1
     again = CompileCache(tmp_path).compile(PageBackend.instance(), ir, device, "http://a.test")
     assert again.source == "disk" and again.compiled.model == compiled.compiled.model
+
+
+def test_the_build_reply_says_how_the_page_warms_its_session_from_the_rules(folder):
+    """rules.toml §4c warm_up_*: the page runs a graph's new session this many times on zeros
+    (for at most this long, once dispatched this often) before it takes the graph over; a rules
+    file sets them, and values out of range are refused by name."""
+    defaults = engine.default_rules()["page"]
+    rules = engine.load_rules()
+    rules["page"].update(warm_up_runs=7, warm_up_ms=250, warm_up_after=3)
+    for r, want in ((None, (defaults["warm_up_runs"], defaults["warm_up_ms"], defaults["warm_up_after"])),
+                    (rules, (7, 250, 3))):
+        m = ML(rules=r)
+        m.page_device = page_device(folder)
+        c = Client(Session(m))
+        c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
+        h, _ = reply(build_small(c, interim=True))
+        assert h["ok"]["interim"] is True
+        assert h["ok"]["page"]["warmUp"] == dict(zip(("runs", "ms", "after"), want))
+    assert defaults["warm_up_runs"] > 0 and defaults["warm_up_after"] >= 1
+    for key, bad in (("warm_up_runs", -1), ("warm_up_ms", 1.5), ("warm_up_after", 0), ("warm_up_runs", True)):
+        broken = engine.load_rules()
+        broken["page"][key] = bad
+        assert any(f"[page] {key} must be an integer" in p for p in engine.validate_rules(broken)), (key, bad)

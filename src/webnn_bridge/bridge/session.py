@@ -68,8 +68,8 @@ class Job:
 REPLIED = {"hello", "createContext", "build", "rehome", "createTensor", "createConstantTensor", "readTensor", "graphLatency"}
 GENERIC_FAILURE = "The host could not complete the operation."
 TRANSPORTS = ("websocket", "shared-worker")  # how a page's shim reaches the host (hello's "via")
-# a graph placed in the page that the host runs (on_rehome): until the page's runtime has started, or for good
-INTERIM_REASON = "the page's runtime is starting: the host runs the graph until the page runs it"
+# a graph placed in the page that the host runs (on_rehome): until the page runs it, or for good
+INTERIM_REASON = "the page's session of it is starting and warming: the host runs the graph until the page runs it"
 PAGE_FAILED_REASON = "the page could not run the graph placed in it: placed again without the page"
 # cheap whatever their arguments (see Session.prepare)
 QUICK = {"hello", "createTensor", "writeTensor", "destroyTensor", "destroyGraph", "graphLatency", "releaseConstants",
@@ -346,8 +346,8 @@ class Session:
         # a restarted host prepares what contexts like this one of this origin built last (their
         # memo entries and compiled sessions), beside the page's builder calls
         self.ml.prepare_recent(ctx, self.origin or "")
-        # whether the page's runtime may get this context's graphs (then the shim asks, in a build
-        # placed in the page before its runtime has started, for the host's interim compile too)
+        # whether the page's runtime may get this context's graphs (then the shim asks, in the
+        # build of a graph placed in the page, for the host's interim compile too)
         from webnn_bridge.policy import engine
 
         page_graphs = ctx.page_local and engine.page_context_refusal(ctx.decision, self.ml.rules or engine.default_rules()) is None
@@ -439,14 +439,18 @@ class Session:
 
     def _page_graph(self, h: dict, graph: MLGraph, **fields) -> Frame:
         """The reply for a graph the page runs (backends/page.py): its ONNX model as the payload,
-        and what the page's runtime calls its inputs and outputs. A build that says ``interim``
-        (the page's runtime has not started yet) also gets the graph compiled for the host in the
-        same message, and ``interim: true`` where it was (see _run_interim); the model is then
-        left out, for the page to ask when its runtime starts (on_pageModel), not on the build's
-        path (LeNet's, 1.7 MB, took its first build 7 to 10 ms)."""
+        and what the page's runtime calls its inputs and outputs, and how the page warms its
+        session before it takes the graph over (rules.toml §4c). A build that says ``interim``
+        (the shim's, for every graph placed in the page) also gets the graph compiled for the host
+        in the same message, and ``interim: true`` where it was (see _run_interim); the model is
+        then left out, for the page to ask when it starts its session (on_pageModel), not on the
+        build's path (LeNet's, 1.7 MB, took its first build 7 to 10 ms)."""
+        from webnn_bridge.policy import engine
+
         c = _page_compiled(graph.compiled)
         ok = protocol.encode_value({**fields, **placement_report(graph)})
-        ok["page"] = {"inputs": c.in_map, "outputs": c.out_map, "disabledOptimizers": c.disabled_optimizers}
+        ok["page"] = {"inputs": c.in_map, "outputs": c.out_map, "disabledOptimizers": c.disabled_optimizers,
+                      "warmUp": engine.page_warm_up(graph.context.ml.rules or engine.default_rules())}
         if h.get("interim") is True and self._run_interim(graph):
             ok["interim"] = True
             return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": ok})
@@ -454,7 +458,7 @@ class Session:
 
     def on_pageModel(self, h, payload):  # noqa: N802
         """The model of a graph placed in the page that the host runs meanwhile (a build with
-        ``interim``), asked by the page when its runtime starts."""
+        ``interim``), asked by the page when it starts its session."""
         graph = self._graph(h["graph"])
         held = graph.page_held
         if held is None:
@@ -462,10 +466,10 @@ class Session:
         return protocol.encode({"t": "reply", "re": protocol.request_id(h), "ok": {}}, _page_compiled(held[0]).model)
 
     def _run_interim(self, graph: MLGraph) -> bool:
-        """A graph placed in the page whose page has not started its runtime: compiled for the
-        host too, which runs it until the page says it runs it or cannot (on_inPage); the page's
-        compile is held until then. Whether the host can (where it cannot, the page's build
-        waits for its runtime)."""
+        """A graph placed in the page: compiled for the host too, which runs it until the page
+        says it runs it (its session started and warm) or cannot (on_inPage); the page's compile
+        is held until then. Whether the host can (where it cannot, the page's build waits for its
+        session)."""
         try:
             self._compile_without_page(graph, interim=True)
         except WebNNError as e:  # the page's build then waits for its runtime: not a failed build

@@ -1090,9 +1090,11 @@ const DROPPED_BUILDERS = new FinalizationRegistry((state) => {
 const DROPPED_GRAPHS = new FinalizationRegistry((rec) => {
   rec.context.graphs.delete(rec.ref);
   if (rec.page) { releasePage(rec.context, rec.page); rec.page = null; }
-  if (rec.destroyed || rec.context.isLost) return;
-  rec.destroyed = true;
-  rec.context.link.send({ t: 'destroyGraph', graph: rec.id });
+  if (!rec.destroyed && !rec.context.isLost) {
+    rec.destroyed = true;
+    rec.context.link.send({ t: 'destroyGraph', graph: rec.id });
+  }
+  kick(rec, true);  // a warm-up waiting to begin: its session is released
 });
 function sameBytes(a, b) {
   if (a.byteLength !== b.byteLength) return false;
@@ -1121,7 +1123,6 @@ try {
 } catch (e) { /* no script URL: the default holds */ }
 let PAGE_ORT = null;  // onnxruntime-web's module, once loaded (a promise)
 let PAGE_ORT_FAILED = false;
-let PAGE_ORT_WARM = false;  // a session was created: the runtime's wasm is compiled and started
 const ORT_ARRAYS = {
   float32: Float32Array, float16: Uint16Array, int32: Int32Array, uint32: Uint32Array,
   int64: BigInt64Array, uint64: BigUint64Array, int8: Int8Array, uint8: Uint8Array,
@@ -1142,7 +1143,7 @@ function pageRuntime(link) {
   return PAGE_ORT;
 }
 // ``id``: the graph's, whose model the page asks for where the build's reply left it out (a graph
-// the host runs until the page's runtime has started): fetched while the runtime starts
+// the host runs meanwhile): fetched while the runtime starts
 async function pageSession(link, reply, id) {
   const model = reply.$payload || link.request({ t: 'pageModel', graph: id }).then((r) => r.$payload);
   const [ort, bytes] = await Promise.all([pageRuntime(link), model]);
@@ -1150,13 +1151,12 @@ async function pageSession(link, reply, id) {
   const off = reply.page.disabledOptimizers || [];
   if (off.length) options.extra = { optimization: { disable_specified_optimizers: off.join(',') } };
   const session = await ort.InferenceSession.create(bytes, options);
-  PAGE_ORT_WARM = true;  // the runtime is started: later sessions take a few ms
   return { ort, session, inputs: reply.page.inputs, outputs: reply.page.outputs };
 }
-// A graph the host runs until the page's runtime has started (build()): the page's session of it
-// is made (once) after its first result, or when WebNNBridge.settled asks; the page then runs it
-// (the host lets its compile go: 'inPage', after the dispatches the host ran) or, when the
-// runtime fails, the host keeps it. Resolves to whether the page runs it.
+// A graph placed in the page runs on the host first (build()): the page's session of it is made
+// (once) after its first result, or when WebNNBridge.settled asks, and warmed (warmUp); the page
+// then runs it (the host lets its compile go: 'inPage', after the dispatches the host ran) or,
+// when the runtime fails, the host keeps it. Resolves to whether the page runs it.
 function startInPage(g) {
   if (g.settled) return g.settled;
   const c = g.context;
@@ -1164,7 +1164,7 @@ function startInPage(g) {
   g.later = null;
   const gone = () => g.destroyed || g.rec.destroyed || c.isLost;
   if (gone()) return (g.settled = Promise.resolve(false));
-  g.settled = pageSession(c.link, reply, g.id).then((p) => {
+  g.settled = pageSession(c.link, reply, g.id).then((p) => warmUp(g, p, reply.page.warmUp, gone)).then((p) => {
     if (gone()) { p.session.release(); return false; }
     g.page = p;
     g.rec.page = p;
@@ -1177,6 +1177,50 @@ function startInPage(g) {
     return false;
   });
   return g.settled;
+}
+// A new session of a graph the host runs meanwhile, run on zeros before the page takes the graph
+// over (rules.toml §4c warm_up_*): the browser optimizes a wasm function once it has run enough,
+// and a fresh session's first hundreds of runs are its slowest. It begins once the graph has been
+// dispatched `after` times (a page that runs a graph once or twice pays nothing) or settled()
+// asks; it runs in tasks of a few ms on the page's timeline, at most `runs` times, for at most
+// `ms`. A run that fails ends it: the graph's own runs say what is wrong with them.
+const WARM_SLICE_MS = 4;
+async function warmUp(g, p, warm, gone) {
+  const runs = (warm && warm.runs) || 0;
+  if (!runs || gone()) return p;
+  if (!g.asked && g.rec.hostRuns < warm.after) {
+    await new Promise((resolve) => { g.rec.kickAt = warm.after; g.rec.kick = resolve; });
+  }
+  const t0 = performance.now();
+  let n = 0;
+  try {
+    const feeds = {};
+    for (const [name, d] of Object.entries(g.inputs)) {
+      const A = ORT_ARRAYS[d.dataType];
+      feeds[p.inputs[name]] = new p.ort.Tensor(d.dataType, new A(tensorBytes(d) / A.BYTES_PER_ELEMENT), d.shape.slice());
+    }
+    const slice = async () => {
+      const s = performance.now();
+      do {
+        const r = await p.session.run(feeds);
+        for (const v of Object.values(r)) if (v.dispose) v.dispose();
+        n++;
+      } while (n < runs && performance.now() - s < WARM_SLICE_MS);
+    };
+    while (n < runs && performance.now() - t0 < warm.ms && !gone()) {
+      await pageWork(g.context, slice);
+      await new Promise((resolve) => setTimeout(resolve, 0));  // the page's other tasks between slices
+    }
+  } catch (e) { /* the graph's own runs will say it */ }
+  return p;
+}
+// a graph the host runs meanwhile that waits to warm up (warmUp): dispatched again, settled()
+// asked, or gone
+function kick(rec, force) {
+  const k = rec.kick;
+  if (!k || !(force || rec.hostRuns >= rec.kickAt)) return;
+  rec.kick = null;
+  k();
 }
 // after a read from the host resolved: the graphs dispatched before it that wait for the runtime
 // start it, once the page's own code that awaited the read has run
@@ -1337,7 +1381,7 @@ function loseContext(ctx, message) {
   ctx.resolveLost({ message });
   for (const ref of ctx.graphs) {
     const g = ref.deref();
-    if (g) g.destroyed = true;
+    if (g) { g.destroyed = true; kick(g.rec, true); }
     if (g && g.page) { releasePage(ctx, g.page); g.page = null; g.rec.page = null; }
   }
   for (const t of ctx.tensors) destroyTensor(t);
@@ -1703,6 +1747,8 @@ const IMPL = {
         for (const t of Object.values(records.input)) if (t.where === 'page') toHost(c, t);
         for (const t of Object.values(records.output)) { if (t.where === 'page') leavePage(c, t); t.written = true; }
         c.link.send({ t: 'dispatch', ctx: c.id, graph: g.id, inputs: ids.input, outputs: ids.output });
+        g.rec.hostRuns++;
+        if (g.rec.kick) kick(g.rec, false);
         if (g.later && !(c.pageStarts && c.pageStarts.includes(g))) (c.pageStarts = c.pageStarts || []).push(g);
         if (c.link.tracing) {  // page-side latency for the operator's trace: dispatch() to a read of an output resolved
           const at = performance.now();
@@ -1721,6 +1767,7 @@ const IMPL = {
         if (g.destroyed) return;
         g.destroyed = true;
         g.rec.destroyed = true;
+        kick(g.rec, true);
         g.context.graphs.delete(g.rec.ref);
         if (g.page) { releasePage(g.context, g.page); g.page = null; g.rec.page = null; }
         if (!g.context.isLost) g.context.link.send({ t: 'destroyGraph', graph: g.id });
@@ -1796,13 +1843,14 @@ const IMPL = {
         const id = nextObjectId++;
         const release = releasedUploads(b.uploads);  // released by the host after this build
         if (release.length) g.message.release = release;
-        // a graph placed in the page before the page's runtime has started (its first session in
-        // this page: fetching, compiling and starting 14 MB of wasm takes a few hundred ms, which
-        // would delay build() and the page's first result): the host, asked in this message
-        // (`interim`), also compiles it for itself and runs it meanwhile; where it cannot, the
-        // build waits for the page's runtime after all
+        // a graph placed in the page runs on the host until the page's session of it is started
+        // and warm (startInPage: the page's first session fetches, compiles and starts 14 MB of
+        // wasm, a few hundred ms, which would delay build() and the page's first result; and a new
+        // session is at its slowest in its first hundreds of runs): the host, asked in this
+        // message (`interim`), also compiles it for itself and runs it meanwhile; where it cannot,
+        // the build waits for the page's session after all
         const header = { t: 'build', ctx: c.id, graph: id };
-        if (c.pageGraphs && !PAGE_ORT_WARM) header.interim = true;
+        if (c.pageGraphs) header.interim = true;
         const unkeyed = [...g.uploaded.values(), ...g.copies].filter((copy) => copy.key === null);
         const request = c.link.buildRequest(header, g.message, g.copies);
         if (unkeyed.length) teachKeys(c.link, unkeyed, request);
@@ -1825,11 +1873,11 @@ const IMPL = {
           if (page) page.session.release();
           throw makeError('InvalidStateError', 'The MLContext was lost while building.');
         }
-        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()), page, later, settled: later ? null : Promise.resolve(!!page) };
+        const graph = { id, context: c, inputs: g.graphInputs, outputs: g.graphOutputs, destroyed: false, report: reply.effective || null, qos: reply.qos || null, devices: Object.freeze((reply.devices || []).slice()), page, later, settled: later ? null : Promise.resolve(!!page), asked: false };
         // the context refers to its graphs weakly: a graph the page drops without destroy() is
         // released on the host once collected (clients such as onnxruntime-web never destroy
         // theirs, and the host caps the graphs a page holds)
-        graph.rec = { id, context: c, destroyed: false, ref: new WeakRef(graph), page };
+        graph.rec = { id, context: c, destroyed: false, ref: new WeakRef(graph), page, hostRuns: 0, kick: null, kickAt: 0 };
         c.graphs.add(graph.rec.ref);
         const wrapper = wrap('MLGraph', graph);
         DROPPED_GRAPHS.register(wrapper, graph.rec);
@@ -1904,7 +1952,12 @@ const WebNNBridge = Object.freeze({
   inPage(graph) { return !!bridgeGraph(graph, 'inPage').page; },
   // resolves once the graph is where it stays: true when the page runs it, false on the host
   // (and moves it now if it waits for the page's runtime)
-  settled(graph) { return startInPage(bridgeGraph(graph, 'settled')); },
+  settled(graph) {
+    const g = bridgeGraph(graph, 'settled');
+    g.asked = true;
+    kick(g.rec, true);
+    return startInPage(g);
+  },
   // DAOP: one of excellent, good, fair, moderate, slow, very-slow, poor
   estimateQoS(graph) { return bridgeGraph(graph, 'estimateQoS').qos; },
   // the latest dispatch's latency, bucketed (e.g. "10-20 ms"); null before any dispatch

@@ -383,6 +383,8 @@ def _number_problems(rules: Mapping) -> list[str]:
         ("min_dispatches", 1, 10**9), ("block_runs", 2, 1000), ("blocks", 1, 1000)), (
         ("min_run_ms", 0.0, False), ("min_parallelism", 1.0, False), ("margin", 0.0, True), ("settle_s", 0.0, False),
         ("recheck_s", 0.0, False), ("max_recheck_s", 0.0, False), ("drift", 1.0, False)))
+    problems += _table_number_problems("page", rules, (
+        ("warm_up_runs", 0, 10**6), ("warm_up_ms", 0, 600_000), ("warm_up_after", 1, 10**9)), ())
     frac = dict(rules.get("build", {})).get("partial_min_fraction", 0.5)
     if not finite_number(frac) or not 0.0 <= frac <= 1.0:
         problems.append(f"[build] partial_min_fraction must be a share between 0 and 1, not {frac!r}")
@@ -910,6 +912,14 @@ def page_context_refusal(decision: Decision, rules: Mapping) -> str | None:
         return (f"the context's preferred device is a {decision.device.kind if decision.device else 'none'}"
                 f"{' (strict)' if decision.strict else ''}: [page] contexts = {list(kinds)}")
     return None
+
+
+def page_warm_up(rules: Mapping) -> dict:
+    """How the page warms a graph's session before it takes the graph over from the host
+    (rules.toml §4c): at most ``runs`` runs on zeros for at most ``ms``, once it has been
+    dispatched ``after`` times."""
+    page = rules.get("page", {})
+    return {"runs": page.get("warm_up_runs", 0), "ms": page.get("warm_up_ms", 0), "after": page.get("warm_up_after", 1)}
 
 
 def page_refusal(decision: Decision, summary: GraphSummary, rules: Mapping, caps: Capabilities) -> str | None:
