@@ -612,7 +612,7 @@ def test_the_build_reply_says_how_the_page_warms_its_session_from_the_rules(fold
         c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
         h, _ = reply(build_small(c, interim=True))
         assert h["ok"]["interim"] is True
-        assert h["ok"]["page"]["warmUp"] == dict(zip(("runs", "ms", "after"), want))
+        assert h["ok"]["page"]["warmUp"] == dict(zip(("runs", "maxMs", "after"), want))
     assert defaults["warm_up_runs"] > 0 and defaults["warm_up_after"] >= 1
     for key, bad in (("warm_up_runs", -1), ("warm_up_ms", 1.5), ("warm_up_after", 0), ("warm_up_runs", True)):
         broken = engine.load_rules()

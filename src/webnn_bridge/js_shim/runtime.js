@@ -1183,7 +1183,7 @@ function startInPage(g) {
 // and a fresh session's first hundreds of runs are its slowest. It begins once the graph has been
 // dispatched `after` times (a page that runs a graph once or twice pays nothing) or settled()
 // asks; it runs in tasks of a few ms on the page's timeline, at most `runs` times, for at most
-// `ms`. A run that fails ends it: the graph's own runs say what is wrong with them.
+// `maxMs`. A run that fails ends it: the graph's own runs say what is wrong with them.
 const WARM_SLICE_MS = 4;
 async function warmUp(g, p, warm, gone) {
   const runs = (warm && warm.runs) || 0;
@@ -1207,7 +1207,7 @@ async function warmUp(g, p, warm, gone) {
         n++;
       } while (n < runs && performance.now() - s < WARM_SLICE_MS);
     };
-    while (n < runs && performance.now() - t0 < warm.ms && !gone()) {
+    while (n < runs && performance.now() - t0 < warm.maxMs && !gone()) {
       await pageWork(g.context, slice);
       await new Promise((resolve) => setTimeout(resolve, 0));  // the page's other tasks between slices
     }

@@ -916,10 +916,10 @@ def page_context_refusal(decision: Decision, rules: Mapping) -> str | None:
 
 def page_warm_up(rules: Mapping) -> dict:
     """How the page warms a graph's session before it takes the graph over from the host
-    (rules.toml §4c): at most ``runs`` runs on zeros for at most ``ms``, once it has been
+    (rules.toml §4c): at most ``runs`` runs on zeros for at most ``maxMs``, once it has been
     dispatched ``after`` times."""
     page = rules.get("page", {})
-    return {"runs": page.get("warm_up_runs", 0), "ms": page.get("warm_up_ms", 0), "after": page.get("warm_up_after", 1)}
+    return {"runs": page.get("warm_up_runs", 0), "maxMs": page.get("warm_up_ms", 0), "after": page.get("warm_up_after", 1)}
 
 
 def page_refusal(decision: Decision, summary: GraphSummary, rules: Mapping, caps: Capabilities) -> str | None:
