@@ -85,6 +85,19 @@ def warm_host(app_dir, page_host):
     h.stop()
 
 
+@pytest.fixture(scope="module")
+def budget_host(app_dir, page_host):
+    """A host whose rules let a page's warm-ups run 150 ms in all, with no bound per graph."""
+    from webnn_bridge.bridge.api import ML
+    from webnn_bridge.policy import engine
+
+    rules = engine.load_rules()
+    rules["page"].update(warm_up_runs=10**6, warm_up_ms=600_000, warm_up_after=1, warm_up_page_ms=150)
+    h = start_host(app_dir=app_dir, page_runtime=RUNTIME, ml_factory=lambda: ML(rules=rules))
+    yield h
+    h.stop()
+
+
 # the page's own onnxruntime-web module (the shim imports the same URL: the same module), its
 # sessions' creations, runs and releases counted
 COUNT_RUNS = """
@@ -470,3 +483,24 @@ def test_settled_warms_at_once_and_a_graph_destroyed_while_it_waits_releases_its
     """, before=_count_runs())
     assert r == {"settled": True, "warmed": WARM_RUNS, "inPage": True, "first": [0, 0, 1, 5],
                  "before": {"runs": WARM_RUNS, "released": 0}, "after": {"runs": WARM_RUNS, "released": 1}}
+
+
+def test_a_pages_warm_ups_stop_at_its_budget_and_later_graphs_take_over_cold(page, budget_host):
+    """[page] warm_up_page_ms bounds the page's warm-ups together: the first graph warms until
+    the budget is spent, the next takes over with no warm-up, and both run in the page."""
+    r = run(page, budget_host, """
+        const g1 = await small();
+        const t0 = performance.now();
+        const s1 = await WebNNBridge.settled(g1);
+        const first = {runs: counts.runs, ms: performance.now() - t0};
+        const g2 = await small();
+        const s2 = await WebNNBridge.settled(g2);
+        const second = counts.runs - first.runs;
+        const x = await tensor([4]); const y = await tensor([4]);
+        ctx.writeTensor(x, new Float32Array([-3, -1, 0, 2]));
+        ctx.dispatch(g2, {x}, {y});
+        return {settled: [s1, s2], warmed: first.runs > 0, longEnough: first.ms >= 150, second,
+                y: await read(y), runs: counts.runs - first.runs};
+    """, before=_count_runs())
+    assert r == {"settled": [True, True], "warmed": True, "longEnough": True, "second": 0, "y": [0, 0, 1, 5],
+                 "runs": 1}

@@ -603,18 +603,19 @@ def test_the_build_reply_says_how_the_page_warms_its_session_from_the_rules(fold
     file sets them, and values out of range are refused by name."""
     defaults = engine.default_rules()["page"]
     rules = engine.load_rules()
-    rules["page"].update(warm_up_runs=7, warm_up_ms=250, warm_up_after=3)
-    for r, want in ((None, (defaults["warm_up_runs"], defaults["warm_up_ms"], defaults["warm_up_after"])),
-                    (rules, (7, 250, 3))):
+    rules["page"].update(warm_up_runs=7, warm_up_ms=250, warm_up_after=3, warm_up_page_ms=900)
+    for r, want in ((None, tuple(defaults[f"warm_up_{k}"] for k in ("runs", "ms", "after", "page_ms"))),
+                    (rules, (7, 250, 3, 900))):
         m = ML(rules=r)
         m.page_device = page_device(folder)
         c = Client(Session(m))
         c.ok({"t": "createContext", "ctx": 1, "options": {}, "page": True})
         h, _ = reply(build_small(c, interim=True))
         assert h["ok"]["interim"] is True
-        assert h["ok"]["page"]["warmUp"] == dict(zip(("runs", "maxMs", "after"), want))
+        assert h["ok"]["page"]["warmUp"] == dict(zip(("runs", "maxMs", "after", "pageMaxMs"), want))
     assert defaults["warm_up_runs"] > 0 and defaults["warm_up_after"] >= 1
-    for key, bad in (("warm_up_runs", -1), ("warm_up_ms", 1.5), ("warm_up_after", 0), ("warm_up_runs", True)):
+    for key, bad in (("warm_up_runs", -1), ("warm_up_ms", 1.5), ("warm_up_after", 0), ("warm_up_runs", True),
+                     ("warm_up_page_ms", -5)):
         broken = engine.load_rules()
         broken["page"][key] = bad
         assert any(f"[page] {key} must be an integer" in p for p in engine.validate_rules(broken)), (key, bad)

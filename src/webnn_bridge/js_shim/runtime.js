@@ -1183,8 +1183,11 @@ function startInPage(g) {
 // and a fresh session's first hundreds of runs are its slowest. It begins once the graph has been
 // dispatched `after` times (a page that runs a graph once or twice pays nothing) or settled()
 // asks; it runs in tasks of a few ms on the page's timeline, at most `runs` times, for at most
-// `maxMs`. A run that fails ends it: the graph's own runs say what is wrong with them.
+// `maxMs`, while the page's warm-ups together have run for less than `pageMaxMs` (a page of many
+// small graphs: the later ones take over cold). A run that fails ends it: the graph's own runs
+// say what is wrong with them.
 const WARM_SLICE_MS = 4;
+let PAGE_WARM_SPENT = 0;  // ms the page's warm-ups have run, all graphs together
 async function warmUp(g, p, warm, gone) {
   const runs = (warm && warm.runs) || 0;
   if (!runs || gone()) return p;
@@ -1206,8 +1209,9 @@ async function warmUp(g, p, warm, gone) {
         for (const v of Object.values(r)) if (v.dispose) v.dispose();
         n++;
       } while (n < runs && performance.now() - s < WARM_SLICE_MS);
+      PAGE_WARM_SPENT += performance.now() - s;
     };
-    while (n < runs && performance.now() - t0 < warm.maxMs && !gone()) {
+    while (n < runs && performance.now() - t0 < warm.maxMs && PAGE_WARM_SPENT < (warm.pageMaxMs || 0) && !gone()) {
       await pageWork(g.context, slice);
       await new Promise((resolve) => setTimeout(resolve, 0));  // the page's other tasks between slices
     }

@@ -384,7 +384,8 @@ def _number_problems(rules: Mapping) -> list[str]:
         ("min_run_ms", 0.0, False), ("min_parallelism", 1.0, False), ("margin", 0.0, True), ("settle_s", 0.0, False),
         ("recheck_s", 0.0, False), ("max_recheck_s", 0.0, False), ("drift", 1.0, False)))
     problems += _table_number_problems("page", rules, (
-        ("warm_up_runs", 0, 10**6), ("warm_up_ms", 0, 600_000), ("warm_up_after", 1, 10**9)), ())
+        ("warm_up_runs", 0, 10**6), ("warm_up_ms", 0, 600_000), ("warm_up_after", 1, 10**9),
+        ("warm_up_page_ms", 0, 3_600_000)), ())
     frac = dict(rules.get("build", {})).get("partial_min_fraction", 0.5)
     if not finite_number(frac) or not 0.0 <= frac <= 1.0:
         problems.append(f"[build] partial_min_fraction must be a share between 0 and 1, not {frac!r}")
@@ -917,9 +918,10 @@ def page_context_refusal(decision: Decision, rules: Mapping) -> str | None:
 def page_warm_up(rules: Mapping) -> dict:
     """How the page warms a graph's session before it takes the graph over from the host
     (rules.toml §4c): at most ``runs`` runs on zeros for at most ``maxMs``, once it has been
-    dispatched ``after`` times."""
+    dispatched ``after`` times, while the page's warm-ups together have run less than ``pageMaxMs``."""
     page = rules.get("page", {})
-    return {"runs": page.get("warm_up_runs", 0), "maxMs": page.get("warm_up_ms", 0), "after": page.get("warm_up_after", 1)}
+    return {"runs": page.get("warm_up_runs", 0), "maxMs": page.get("warm_up_ms", 0), "after": page.get("warm_up_after", 1),
+            "pageMaxMs": page.get("warm_up_page_ms", 0)}
 
 
 def page_refusal(decision: Decision, summary: GraphSummary, rules: Mapping, caps: Capabilities) -> str | None:
