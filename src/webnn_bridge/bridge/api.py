@@ -212,8 +212,8 @@ class ML:
             if hit.size > PREPARE_MAX_BYTES:
                 continue
             # warm in the compile cache (a graph the page runs: the model the page gets, and the
-            # host's compile that runs it until the page's runtime has started: a reloaded page's
-            # runtime has not)
+            # host's compile that runs it until the page's session of it is warm: a reloaded
+            # page's is not)
             ctx.compile(hit.ir, hit.placement, hit.digest).close()
             if hit.placement.device.backend == "page":
                 from webnn_bridge.policy import engine
@@ -840,7 +840,7 @@ class MLGraph:
         self.journal = None  # (crash journal, digest, device set) where the host keeps one
         self.accepted: set = set()  # input and output bindings dispatch() has checked (MLContext.dispatch)
         # (compiled, placement) of a graph placed in the page that the host runs until the page's
-        # runtime has started (a build or Session.on_rehome with interim)
+        # session of it is warm (a build or Session.on_rehome with interim)
         self.page_held: tuple | None = None
         self.tier = None  # its tier-up trial (bridge/tier_up.py) while one may still move it
 

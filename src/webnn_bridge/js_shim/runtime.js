@@ -1864,8 +1864,9 @@ const IMPL = {
           if (copy) copy.sha256 = sha256;
         }
         let page = null;
-        // a graph the host runs until the page's runtime has started (startInPage: the runtime
-        // loads then, all of its start in one place, never beside the page's builder calls)
+        // a graph the host runs until the page's session of it has started and warmed
+        // (startInPage: the runtime loads then, all of its start in one place, never beside the
+        // page's builder calls)
         const later = reply.page && reply.interim === true ? reply : null;
         if (reply.page && !later) {  // placed in the page (backends/page.py): its runtime runs it here
           try { page = await pageSession(c.link, reply, id); } catch (e) {
@@ -1951,11 +1952,11 @@ const WebNNBridge = Object.freeze({
     return g.report ? Object.assign({}, g.report) : null;
   },
   // whether this page runs the graph itself (placed in the page by a host that serves the page
-  // runtime); a page's first graphs run on the host until the runtime has started, which begins
-  // after their first result (or settled below)
+  // runtime); such a graph runs on the host until the page's session of it has started and
+  // warmed, which begins after its first result (or settled below)
   inPage(graph) { return !!bridgeGraph(graph, 'inPage').page; },
   // resolves once the graph is where it stays: true when the page runs it, false on the host
-  // (and moves it now if it waits for the page's runtime)
+  // (and starts and warms its page session now if it waits for it)
   settled(graph) {
     const g = bridgeGraph(graph, 'settled');
     g.asked = true;
