@@ -918,10 +918,11 @@ def page_context_refusal(decision: Decision, rules: Mapping) -> str | None:
 def page_warm_up(rules: Mapping) -> dict:
     """How the page warms a graph's session before it takes the graph over from the host
     (rules.toml §4c): at most ``runs`` runs on zeros for at most ``maxMs``, once it has been
-    dispatched ``after`` times, while the page's warm-ups together have run less than ``pageMaxMs``."""
-    page = rules.get("page", {})
-    return {"runs": page.get("warm_up_runs", 0), "maxMs": page.get("warm_up_ms", 0), "after": page.get("warm_up_after", 1),
-            "pageMaxMs": page.get("warm_up_page_ms", 0)}
+    dispatched ``after`` times, while the page's warm-ups together have run less than ``pageMaxMs``.
+    A key the rules lack takes the default rules' value."""
+    page = {**default_rules()["page"], **rules.get("page", {})}
+    return {"runs": page["warm_up_runs"], "maxMs": page["warm_up_ms"], "after": page["warm_up_after"],
+            "pageMaxMs": page["warm_up_page_ms"]}
 
 
 def page_refusal(decision: Decision, summary: GraphSummary, rules: Mapping, caps: Capabilities) -> str | None:
