@@ -303,6 +303,65 @@ def _operators(ir) -> list[str]:
     return [names[model.operatorCodes[o.opcodeIndex].builtinCode] for o in model.subgraphs[0].operators]
 
 
+def test_the_written_flatbuffer_reads_back_as_the_builder_made_it():
+    """The model's flatbuffer (written by litert._model_bytes, not flatbuffers' object API), read by
+    flatbuffers' own reader: every operator code, tensor (shape, type, buffer, name), operator (its
+    inputs with an absent one, outputs and builtin options of each kind the lowerings use, one of
+    them shared) and buffer (offset and size, the bytes there) is what the builder holds."""
+    s = litert._schema()
+    lt = litert.LiteBuilder()
+    rng = np.random.default_rng(11)
+    x = lt.value((1, 6, 6, 3))
+    filt = lt.constant(rng.standard_normal((4, 3, 3, 3)).astype(np.float32))
+    y = lt.op(lt.ops.CONV_2D, [x, filt, -1], (1, 6, 6, 4),
+              *lt.opts("Conv2DOptions", padding=s.Padding.SAME, strideH=1, strideW=1, dilationHFactor=1,
+                       dilationWFactor=1, fusedActivationFunction=s.ActivationFunctionType.RELU6))
+    y = lt.op(lt.ops.DEPTHWISE_CONV_2D, [y, lt.constant(rng.standard_normal((1, 3, 3, 4)).astype(np.float32)),
+                                         lt.constant(np.zeros(4, np.float32))], (1, 4, 4, 4),
+              *lt.opts("DepthwiseConv2DOptions", padding=s.Padding.VALID, strideH=1, strideW=1, depthMultiplier=1))
+    y = lt.op(lt.ops.AVERAGE_POOL_2D, [y], (1, 2, 2, 4),
+              *lt.opts("Pool2DOptions", padding=s.Padding.VALID, strideH=2, strideW=2, filterHeight=2, filterWidth=2))
+    y = lt.elementwise(lt.ops.LEAKY_RELU, [y], *lt.opts("LeakyReluOptions", alpha=0.25))
+    y = lt.reshape(y, (1, 16))
+    y = lt.op(lt.ops.FULLY_CONNECTED, [y, lt.constant(rng.standard_normal((5, 16)).astype(np.float32)), -1], (1, 5),
+              *lt.opts("FullyConnectedOptions"))
+    y = lt.op(lt.ops.SOFTMAX, [y], (1, 5), *lt.opts("SoftmaxOptions", beta=1.0))
+    z = lt.op(lt.ops.BATCH_MATMUL, [lt.reshape(y, (1, 5, 1)), lt.constant(np.ones((1, 1, 2), np.float32))], (1, 5, 2),
+              *lt.opts("BatchMatMulOptions", adjX=False, adjY=False))
+    scalar = lt.op(lt.ops.ADD, [lt.constant(np.float32(2.0)), lt.constant(np.float32(3.0))], ())
+    w = lt.op(lt.ops.RELU, [z], (1, 5, 2))  # no options
+    w = lt.op(lt.ops.LEAKY_RELU, [w], (1, 5, 2), *lt.opts("LeakyReluOptions", alpha=0.25))  # the same options again
+    blob = lt.finish([x], [w, scalar])
+    model = s.ModelT.InitFromPackedBuf(blob, 0)
+    assert model.version == 3 and model.description == b"webnn-bridge"
+    assert [(c.builtinCode, c.deprecatedBuiltinCode, c.version) for c in model.operatorCodes] == \
+        [(c, min(c, 127), 1) for c in lt.codes]
+    (graph,) = model.subgraphs
+    assert list(graph.inputs) == [x.index] and list(graph.outputs) == [w.index, scalar.index]
+    assert [(list(t.shape), t.type, t.buffer, t.name.decode()) for t in graph.tensors] == \
+        [(t.shape, t.type, t.buffer, t.name) for t in lt.tensors]
+    assert graph.tensors[scalar.index].shape is not None and len(graph.tensors[scalar.index].shape) == 0
+    assert len(graph.operators) == len(lt.operators) == 12
+    for got, made in zip(graph.operators, lt.operators):
+        assert (got.opcodeIndex, list(got.inputs), list(got.outputs)) == (made.opcodeIndex, made.inputs, made.outputs)
+        assert got.builtinOptionsType == made.builtinOptionsType
+        if made.builtinOptions is None:
+            assert got.builtinOptions is None
+        else:
+            assert type(got.builtinOptions) is type(made.builtinOptions)
+            want = {k: (list(v) if isinstance(v, (list, np.ndarray)) else v) for k, v in vars(made.builtinOptions).items()}
+            have = {k: (list(v) if isinstance(v, (list, np.ndarray)) else v) for k, v in vars(got.builtinOptions).items()}
+            assert have == want
+    assert -1 in graph.operators[0].inputs
+    assert len(model.buffers) == len(lt.buffers)
+    for got, made in zip(model.buffers, lt.buffers):
+        if made.data is None:
+            assert got.size == 0 and got.offset == 0
+        else:
+            assert got.offset % 64 == 0 and got.size == made.data.nbytes
+            assert blob[got.offset:got.offset + got.size] == made.data.tobytes()
+
+
 def test_constants_are_stored_once_after_the_flatbuffer():
     """Each constant's bytes follow the model's flatbuffer, on a 64-byte boundary, named by its
     buffer's offset and size (none inside the flatbuffer): the model is the flatbuffer and the

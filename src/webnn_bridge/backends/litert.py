@@ -34,6 +34,7 @@ import contextlib
 import functools
 import importlib.util
 import os
+import struct as _struct
 import sys
 import threading
 from collections.abc import Mapping, Sequence
@@ -86,6 +87,39 @@ class LiteValue:
         return tuple(self.shape[i] for i in TO_NCHW) if self.nhwc else self.shape
 
 
+class _Tensor:
+    """A tensor of the model being built (the fields of TFLite's Tensor table it sets)."""
+
+    __slots__ = ("shape", "type", "name", "buffer")
+
+    def __init__(self, shape: list[int], type: int, name: str, buffer: int):  # noqa: A002 (the schema's name)
+        self.shape, self.type, self.name, self.buffer = shape, type, name, buffer
+
+
+class _Operator:
+    """An operator of the model being built (TFLite's Operator table): its options, a builtin
+    options object of the schema's object API (e.g. Conv2DOptionsT), or None."""
+
+    __slots__ = ("opcodeIndex", "inputs", "outputs", "builtinOptionsType", "builtinOptions")
+
+    def __init__(self, opcode_index: int, inputs: list[int], outputs: list[int], options_type: int, options):
+        self.opcodeIndex, self.inputs, self.outputs = opcode_index, inputs, outputs
+        self.builtinOptionsType, self.builtinOptions = options_type, options
+
+
+class _Buffer:
+    """A buffer of the model being built: a constant's bytes (a numpy array of uint8), or None."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: np.ndarray | None):
+        self.data = data
+
+
+_FLOAT32, _INT32 = 0, 2  # TFLite's TensorType values (schema.fbs)
+DESCRIPTION = b"webnn-bridge"
+
+
 def _moves_only_ones(shape: Sequence[int], perm: Sequence[int]) -> bool:
     """Whether transposing ``shape`` by ``perm`` keeps the order of its axes longer than 1 (then the
     transpose is a reshape)."""
@@ -98,36 +132,25 @@ class LiteBuilder:
 
     def __init__(self):
         self.s = _schema()
-        s = self.s
-        self.model = s.ModelT()
-        self.model.version = 3
-        self.model.description = "webnn-bridge"
-        self.model.buffers = [s.BufferT()]  # buffer 0: no data (a computed tensor's)
-        self.subgraph = s.SubGraphT()
-        self.subgraph.tensors = []
-        self.subgraph.operators = []
+        self.buffers: list[_Buffer] = [_Buffer(None)]  # buffer 0: no data (a computed tensor's)
+        self.tensors: list[_Tensor] = []
+        self.operators: list[_Operator] = []
         self.codes: list[int] = []
         self._logical: dict[int, LiteValue] = {}  # tensor of an NHWC value -> its NCHW transpose
         self._nhwc: dict[int, LiteValue] = {}  # tensor of an NCHW value -> its NHWC transpose
-        self.ops = s.BuiltinOperator
-        self.options = s.BuiltinOptions
+        self.ops = self.s.BuiltinOperator
+        self.options = self.s.BuiltinOptions
 
     # -- tensors
     def _tensor(self, shape, data: np.ndarray | None = None, ttype: int | None = None) -> int:
-        s = self.s
-        t = s.TensorT()
-        t.shape = [int(d) for d in shape]
-        t.type = s.TensorType.FLOAT32 if ttype is None else ttype
-        t.name = f"t{len(self.subgraph.tensors)}"
-        t.buffer = 0
+        buffer = 0
         if data is not None:
-            b = s.BufferT()
             # its bytes, as a numpy array (finish() places them after the flatbuffer)
-            b.data = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-            self.model.buffers.append(b)
-            t.buffer = len(self.model.buffers) - 1
-        self.subgraph.tensors.append(t)
-        return len(self.subgraph.tensors) - 1
+            self.buffers.append(_Buffer(np.ascontiguousarray(data).reshape(-1).view(np.uint8)))
+            buffer = len(self.buffers) - 1
+        n = len(self.tensors)
+        self.tensors.append(_Tensor([int(d) for d in shape], _FLOAT32 if ttype is None else ttype, f"t{n}", buffer))
+        return n
 
     def constant(self, array: np.ndarray) -> LiteValue:
         # no copy of a graph's float32 constant (it is only read); ascontiguousarray would make a scalar 1-D
@@ -139,7 +162,7 @@ class LiteBuilder:
         a = np.asarray(values, np.int32)
         if shape is not None:
             a = a.reshape(shape)
-        return self._tensor(a.shape, a, self.s.TensorType.INT32)
+        return self._tensor(a.shape, a, _INT32)
 
     def value(self, shape) -> LiteValue:
         return LiteValue(self._tensor(shape), tuple(int(d) for d in shape))
@@ -148,19 +171,13 @@ class LiteBuilder:
     def op(self, code: int, inputs: Sequence[LiteValue | int], shape, options_type: int = 0, options=None,
            nhwc: bool = False) -> LiteValue:
         """Adds an operator with one output of ``shape`` (as stored); -1 in ``inputs``: absent."""
-        s = self.s
         if code not in self.codes:
             self.codes.append(code)
         out = self.value(shape)
         out.nhwc = nhwc
-        o = s.OperatorT()
-        o.opcodeIndex = self.codes.index(code)
-        o.inputs = [i.index if isinstance(i, LiteValue) else int(i) for i in inputs]
-        o.outputs = [out.index]
-        if options is not None:
-            o.builtinOptionsType = options_type
-            o.builtinOptions = options
-        self.subgraph.operators.append(o)
+        self.operators.append(_Operator(self.codes.index(code),
+                                        [i.index if isinstance(i, LiteValue) else int(i) for i in inputs],
+                                        [out.index], options_type if options is not None else 0, options))
         return out
 
     def opts(self, name: str, **fields):
@@ -261,10 +278,10 @@ class LiteBuilder:
     # -- fusion
     def const_array(self, index: int) -> np.ndarray | None:
         """The float32 array of a constant tensor, else None."""
-        t = self.subgraph.tensors[index]
-        if t.buffer == 0 or t.type != self.s.TensorType.FLOAT32:
+        t = self.tensors[index]
+        if t.buffer == 0 or t.type != _FLOAT32:
             return None
-        return np.frombuffer(self.model.buffers[t.buffer].data.tobytes(), np.float32).reshape(t.shape)
+        return np.frombuffer(self.buffers[t.buffer].data.tobytes(), np.float32).reshape(t.shape)
 
     def fuse(self, outputs: Sequence[int]) -> None:
         """Passes over the operators that compute the same values with fewer kernels, where the
@@ -276,7 +293,7 @@ class LiteBuilder:
         - a constant added to a convolution's output, one value per output channel or one for all,
           goes into the convolution's bias (hardSigmoid's beta);
         - RELU, RELU6 or RELU_N1_TO_1 after a convolution becomes its fused activation."""
-        ops, codes = self.subgraph.operators, self.codes
+        ops, codes = self.operators, self.codes
         B = self.ops
 
         def code(o) -> int:
@@ -314,7 +331,7 @@ class LiteBuilder:
                 channels = bias.shape[0]
                 if a.size not in (1, channels) or (a.size == channels and a.shape[-1] != channels):
                     continue
-                if self.subgraph.tensors[o.outputs[0]].shape != self.subgraph.tensors[v].shape:
+                if self.tensors[o.outputs[0]].shape != self.tensors[v].shape:
                     continue
                 return conv, a.reshape(-1), bias
             return None
@@ -369,20 +386,20 @@ class LiteBuilder:
         constant the lowering replaced (a filter transposed, a bias fused into) is not written
         twice. Renumbers the tensors, and ``inputs`` / ``outputs`` with them."""
         used = {v.index for v in [*inputs, *outputs]}
-        for o in self.subgraph.operators:
+        for o in self.operators:
             used.update(i for i in o.inputs if i >= 0)
             used.update(o.outputs)
         keep = sorted(used)
         new = {old: k for k, old in enumerate(keep)}
-        tensors, buffers = [], [self.model.buffers[0]]
+        tensors, buffers = [], [self.buffers[0]]
         for old in keep:
-            t = self.subgraph.tensors[old]
+            t = self.tensors[old]
             if t.buffer != 0:
-                buffers.append(self.model.buffers[t.buffer])
+                buffers.append(self.buffers[t.buffer])
                 t.buffer = len(buffers) - 1
             tensors.append(t)
-        self.subgraph.tensors, self.model.buffers = tensors, buffers
-        for o in self.subgraph.operators:
+        self.tensors, self.buffers = tensors, buffers
+        for o in self.operators:
             o.inputs = [new[i] if i >= 0 else i for i in o.inputs]
             o.outputs = [new[i] for i in o.outputs]
         for v in [*inputs, *outputs]:
@@ -392,75 +409,160 @@ class LiteBuilder:
     def finish(self, inputs: Sequence[LiteValue], outputs: Sequence[LiteValue]) -> bytes:
         """The TFLite model: the flatbuffer of its operators and tensors, then the constants' bytes
         after it, each buffer naming its own by offset and size (TFLite's layout for models over
-        2 GB, which its interpreter reads for any model). The flatbuffer is built without them and
-        the constants are copied once, into the model: packing them into the flatbuffer copied
-        each twice more (MobileNetV2's 14 MB: finish() 12-56 ms, now 8-20)."""
-        import flatbuffers
-
-        s = self.s
+        2 GB, which its interpreter reads for any model). The constants are copied once, into the
+        model; the flatbuffer is written by _model_bytes (flatbuffers' object API packed
+        MobileNetV2's in 5-6 ms and an OCR classifier's 179 operators in 7 ms, half of the lowering)."""
         self._prune(inputs, outputs)
-        self.subgraph.inputs = [v.index for v in inputs]
-        self.subgraph.outputs = [v.index for v in outputs]
-        self.model.subgraphs = [self.subgraph]
-        self.model.operatorCodes = []
-        for code in self.codes:
-            oc = s.OperatorCodeT()
-            oc.builtinCode = code
-            oc.deprecatedBuiltinCode = min(code, 127)  # PLACEHOLDER_FOR_GREATER_OP_CODES beyond 127
-            oc.version = 1
-            self.model.operatorCodes.append(oc)
-        placed = [_placed_buffer(b.data) if b.data is not None and len(b.data) else b for b in self.model.buffers]
-        self.model.buffers = placed
-        builder = flatbuffers.Builder(64 * len(self.subgraph.tensors) + 256 * len(self.subgraph.operators)
-                                      + 64 * len(placed) + 4096)
-        builder.Finish(self.model.Pack(builder), file_identifier=b"TFL3")
-        head = bytearray(memoryview(builder.Bytes)[builder.Head():])
-        parts, end = [head], len(head)
-        for b in placed:
-            if getattr(b, "bytes", None) is None:  # buffer 0, or one of no bytes
-                continue
-            pad = -end % BUFFER_ALIGN
-            if pad:
-                parts.append(bytes(pad))
-                end += pad
-            _set_offset(head, len(head) - b.position, end)
-            parts.append(b.bytes)
-            end += len(b.bytes)
-        return b"".join(parts)  # the interpreter takes bytes: the constants' one copy
+        return _model_bytes(self.codes, self.tensors, self.operators, [v.index for v in inputs],
+                            [v.index for v in outputs], self.buffers)
 
 
 BUFFER_ALIGN = 64  # each constant's bytes start on a cache line of the model (XNNPACK reads them once, to pack)
-_UNPLACED = 1 << 40  # a buffer's offset until the flatbuffer is built (TFLite reads 0 and 1 as "no offset")
+
+# The flatbuffer of a model, written forward in one pass of struct.pack calls (_model_bytes). Every
+# table is written as a blob that starts on an 8-byte boundary with its own vtable first (the table's
+# soffset is then the same in every blob of its kind) and the vectors and strings only it refers to
+# after it: a blob's bytes do not depend on where it lands, and the vectors of tables are written
+# once every blob's place is known. Field slots are the TFLite schema's (schema.fbs): Model (version 0,
+# operator_codes 1, subgraphs 2, description 3, buffers 4), OperatorCode (deprecated_builtin_code 0,
+# version 2, builtin_code 3), SubGraph (tensors 0, inputs 1, outputs 2, operators 3), Tensor (shape 0,
+# type 1, buffer 2, name 3), Buffer (offset 1, size 2), Operator (opcode_index 0, inputs 1, outputs 2,
+# builtin_options_type 3, builtin_options 4). A builtin options table is packed by flatbuffers' object
+# API, once per distinct value, and placed so that its end falls on an 8-byte boundary (flatbuffers
+# aligns a table's fields from its end).
 
 
-@functools.cache
-def _placed_buffer_type():
-    class PlacedBuffer(_schema().BufferT):
-        """A Buffer whose bytes follow the flatbuffer: packed with a stand-in offset (8 bytes, as
-        the real one), its table's position kept for _set_offset."""
-
-        def Pack(self, builder):  # noqa: N802 (flatbuffers' object API)
-            self.position = super().Pack(builder)
-            return self.position
-
-    return PlacedBuffer
+def _pad8(n: int) -> int:
+    return -n % 8
 
 
-def _placed_buffer(data: np.ndarray):
-    b = _placed_buffer_type()(None, _UNPLACED, data.nbytes)
-    b.bytes = memoryview(np.ascontiguousarray(data)).cast("B")
-    return b
+def _tensor_blob(t: _Tensor) -> bytes:
+    # vtable [12, 17 | shape 4, type 16, buffer 12, name 8]; table at 12: soffset 12, shape (its vector
+    # at 32), name (its string after the shape), buffer, type; then the shape and the name
+    name = t.name.encode()
+    r, n = len(t.shape), len(name)
+    blob = _struct.pack(f"<6HiIIIb3xI{r}iI{n}sx", 12, 17, 4, 16, 12, 8, 12, 16, 16 + 4 * r, t.buffer, t.type,
+                        r, *t.shape, n, name)
+    return blob + bytes(_pad8(len(blob)))
 
 
-def _set_offset(model: bytearray, table: int, offset: int) -> None:
-    """A Buffer table's offset field (the table at ``table`` in the finished flatbuffer) set to
-    ``offset``: through the table's vtable, as a flatbuffers reader finds it (field 1: data, offset,
-    size)."""
-    vtable = table - int.from_bytes(model[table:table + 4], "little", signed=True)
-    field = int.from_bytes(model[vtable + 6:vtable + 8], "little")
-    if not field or int.from_bytes(model[table + field:table + field + 8], "little") != _UNPLACED:
-        raise OperationError("LiteRT: a constant's place in the model could not be set")
-    model[table + field:table + field + 8] = offset.to_bytes(8, "little")
+def _options_blob(options, cache: dict) -> tuple[bytes, int]:
+    """(the builtin options table packed alone, its table's place in those bytes)."""
+    key = (type(options).__name__,
+           tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in vars(options).items())))
+    got = cache.get(key)
+    if got is None:
+        import flatbuffers
+
+        builder = flatbuffers.Builder(64)
+        end = options.Pack(builder)
+        blob = bytes(builder.Bytes[builder.Head():])
+        got = cache[key] = (blob, len(blob) - end)
+    return got
+
+
+def _operator_blob(o: _Operator, cache: dict) -> bytes:
+    ins, outs = o.inputs, o.outputs
+    ni, no = len(ins), len(outs)
+    if o.builtinOptions is None or not o.builtinOptionsType:
+        # vtable [10, 16 | opcode_index 4, inputs 8, outputs 12] (+2 pad); table at 12; the vectors at 28
+        blob = _struct.pack(f"<5H2xiIIII{ni}iI{no}i", 10, 16, 4, 8, 12, 12, o.opcodeIndex, 8, 8 + 4 * ni,
+                            ni, *ins, no, *outs)
+        return blob + bytes(_pad8(len(blob)))
+    # vtable [14, 21 | opcode_index 4, inputs 8, outputs 12, options type 20, options 16] (+2 pad); table
+    # at 16 (24 bytes with its padding); the vectors at 40; the options table after them
+    opts, at = _options_blob(o.builtinOptions, cache)
+    end = 48 + 4 * (ni + no)
+    start = end + (-(end + len(opts)) % 8)  # the options' bytes end on an 8-byte boundary
+    head = _struct.pack(f"<7H2xiIIIIB3xI{ni}iI{no}i", 14, 21, 4, 8, 12, 20, 16, 16, o.opcodeIndex, 16,
+                        16 + 4 * ni, start + at - 32, o.builtinOptionsType, ni, *ins, no, *outs)
+    return head + bytes(start - end) + opts + bytes(_pad8(start + len(opts)))
+
+
+def _model_bytes(codes: Sequence[int], tensor_list: Sequence[_Tensor], operator_list: Sequence[_Operator],
+                 ins: Sequence[int], outs: Sequence[int], buffers: Sequence[_Buffer]) -> bytes:
+    """A model of one subgraph: its flatbuffer, then each buffer's bytes (a numpy array of uint8, or
+    none) on a BUFFER_ALIGN boundary, named by offset and size."""
+    pack = _struct.pack
+    cache: dict = {}
+    tensors = [_tensor_blob(t) for t in tensor_list]
+    operators = [_operator_blob(o, cache) for o in operator_list]
+    desc = DESCRIPTION
+    # header (root offset, "TFL3"), the Model's vtable [14, 24 | 4, 8, 12, 16, 20] (+2 pad), its table
+    # at 24; then the description
+    desc_at = 48
+    codes_at = desc_at + 4 + len(desc) + 1
+    codes_at += _pad8(codes_at)
+    codes_blobs_at = codes_at + 4 + 4 * len(codes)
+    codes_blobs_at += _pad8(codes_blobs_at)
+    subgraphs_at = codes_blobs_at + 32 * len(codes)  # an OperatorCode's blob: 32 bytes
+    sub_at = subgraphs_at + 8
+    # the SubGraph's blob: vtable [12, 20 | tensors 4, inputs 8, outputs 12, operators 16], table at 12,
+    # its inputs and outputs at 32, then the vectors of its tensors and operators
+    tensors_vec = 32 + 8 + 4 * (len(ins) + len(outs))
+    operators_vec = tensors_vec + 4 + 4 * len(tensors)
+    sub_len = operators_vec + 4 + 4 * len(operators)
+    sub_len += _pad8(sub_len)
+    place = sub_at + sub_len
+    tensor_at = []
+    for b in tensors:
+        tensor_at.append(place)
+        place += len(b)
+    operator_at = []
+    for b in operators:
+        operator_at.append(place)
+        place += len(b)
+    buffers_at = place
+    buffer_blobs_at = buffers_at + 4 + 4 * len(buffers)
+    buffer_blobs_at += _pad8(buffer_blobs_at)
+    sizes = [0 if b.data is None else len(b.data) for b in buffers]
+    buffer_at, place = [], buffer_blobs_at
+    for n in sizes:
+        buffer_at.append(place)
+        place += 40 if n else 8  # placed: vtable [10, 24 | -, 8, 16] (+6 pad), table at 16; else [4, 4], table at 4
+    flat_end = place
+    parts: list = [
+        pack("<I4s7H2xiIIIII", 24, b"TFL3", 14, 24, 4, 8, 12, 16, 20, 16, 3, codes_at - 32, subgraphs_at - 36,
+             desc_at - 40, buffers_at - 44),
+        pack(f"<I{len(desc)}sx", len(desc), desc),
+    ]
+    parts.append(bytes(codes_at - desc_at - 4 - len(desc) - 1))
+    at = codes_at + 4
+    parts.append(pack(f"<I{len(codes)}I", len(codes),
+                      *(codes_blobs_at + 32 * k + 12 - (at + 4 * k) for k in range(len(codes)))))
+    parts.append(bytes(codes_blobs_at - at - 4 * len(codes)))
+    for code in codes:  # vtable [12, 13 | deprecated code 12, -, version 4, code 8]; table at 12
+        parts.append(pack("<6HiiiB7x", 12, 13, 12, 0, 4, 8, 12, 1, code, min(code, 127)))
+    parts.append(pack("<II", 1, sub_at + 12 - (subgraphs_at + 4)))
+    sub = [pack("<6HiIIII", 12, 20, 4, 8, 12, 16, 12, tensors_vec - 16, 12, 12 + 4 * len(ins), operators_vec - 28),
+           pack(f"<I{len(ins)}iI{len(outs)}i", len(ins), *ins, len(outs), *outs)]
+    first = sub_at + tensors_vec + 4
+    sub.append(pack(f"<I{len(tensors)}I", len(tensors), *(a + 12 - (first + 4 * k) for k, a in enumerate(tensor_at))))
+    first = sub_at + operators_vec + 4
+    sub.append(pack(f"<I{len(operators)}I", len(operators),
+                    *(a + (16 if o.builtinOptions is not None and o.builtinOptionsType else 12) - (first + 4 * k)
+                      for k, (a, o) in enumerate(zip(operator_at, operator_list)))))
+    sub.append(bytes(_pad8(operators_vec + 4 + 4 * len(operators))))
+    parts += sub
+    parts += tensors
+    parts += operators
+    first = buffers_at + 4
+    parts.append(pack(f"<I{len(buffers)}I", len(buffers),
+                      *(a + (16 if n else 4) - (first + 4 * k) for k, (a, n) in enumerate(zip(buffer_at, sizes)))))
+    parts.append(bytes(buffer_blobs_at - first - 4 * len(buffers)))
+    data, end = [], flat_end
+    for b, n in zip(buffers, sizes):
+        if not n:
+            parts.append(pack("<2Hi", 4, 4, 4))
+            continue
+        pad = -end % BUFFER_ALIGN
+        if pad:
+            data.append(bytes(pad))
+            end += pad
+        parts.append(pack("<5H6xi4xQQ", 10, 24, 0, 8, 16, 16, end, n))
+        data.append(memoryview(np.ascontiguousarray(b.data)).cast("B"))
+        end += n
+    return b"".join(parts + data)  # the interpreter takes bytes: the constants' one copy
 
 
 def litert_ops() -> list[str]:
