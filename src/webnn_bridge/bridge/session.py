@@ -935,6 +935,10 @@ def warm_up(ml: ML) -> list[str]:
     kinds of the messages that failed (none where the host works)."""
     from webnn_bridge.backends.cache import CompileCache
 
+    # what a build of a graph with a thread pool or a tier-up imports (statistics, decimal and
+    # fractions with them: 15 ms of a first such build where no bytecode is cached)
+    from . import pool_trial, tier_up  # noqa: F401
+
     spare = ML(ml.inventory, ml.rules, ml.simulated, compile_cache=CompileCache(None))
     spare.page_device = ml.page_device
     session = _WarmUpSession(spare, WARM_UP_ORIGIN)
