@@ -184,6 +184,38 @@ def test_warm_up_loads_the_runtime_in_a_fresh_process():
     assert "XNNPACK" not in r.stderr  # TFLite's INFO line stays out of a host's log
 
 
+def test_after_the_hosts_warm_up_a_first_pooled_build_imports_nothing():
+    """serve's warm-up (ML.warm_up, then session.warm_up) leaves nothing for a page's first build
+    of a graph with a thread pool to import: the pool trial, the tier-up and statistics cost such a
+    build 15 ms where no bytecode is cached. In a fresh process, a 0.46 GFLOP convolution (LiteRT's
+    pool, with its trial where the machine has two cores) imports no module."""
+    import subprocess
+    import sys
+
+    code = """if True:
+        import sys
+        import numpy as np
+        from webnn_bridge.backends.base import cpu_cores
+        from webnn_bridge.bridge import session
+        from webnn_bridge.bridge.api import ML, MLGraphBuilder
+        ml = ML()
+        ml.warm_up()
+        assert session.warm_up(ml) == []
+        b = MLGraphBuilder(ml.createContext())
+        x = b.input("x", {"dataType": "float32", "shape": [1, 32, 112, 112]})
+        w = b.constant({"dataType": "float32", "shape": [64, 32, 3, 3]}, np.full((64, 32, 3, 3), 0.01, np.float32))
+        y = b.conv2d(x, w, {"padding": [1, 1, 1, 1]})
+        before = set(sys.modules)
+        graph = b.build({"y": y})
+        print(graph.placement.device.id, cpu_cores(), type(graph.tier).__name__, sorted(set(sys.modules) - before))
+    """
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    device, cores, tier, new = r.stdout.split(" ", 3)
+    assert device == "litert:CPU" and new.strip() == "[]", r.stdout
+    assert tier == ("PoolTrial" if int(cores) >= 2 else "NoneType"), r.stdout
+
+
 def test_probe_and_capabilities():
     assert [d.id for d in LiteRTBackend.probe()] == ["litert:CPU"]
     caps = LiteRTBackend.instance().capabilities(DEVICE)
