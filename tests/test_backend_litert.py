@@ -37,6 +37,83 @@ def _reference_context():
     return _reference_ml().createContext()
 
 
+def _packed_by_flatbuffers(codes, tensors, operators, ins, outs, buffers) -> bytes:
+    """The model litert._model_bytes writes, packed by flatbuffers' own object API instead (each
+    constant's bytes inside the flatbuffer)."""
+    import flatbuffers
+
+    s = litert._schema()
+    model = s.ModelT()
+    model.version, model.description = 3, "webnn-bridge"
+    model.operatorCodes = []
+    for code in codes:
+        oc = s.OperatorCodeT()
+        oc.builtinCode, oc.deprecatedBuiltinCode, oc.version = code, min(code, 127), 1
+        model.operatorCodes.append(oc)
+    graph = s.SubGraphT()
+    graph.inputs, graph.outputs, graph.tensors, graph.operators = list(ins), list(outs), [], []
+    for t in tensors:
+        tt = s.TensorT()
+        tt.shape, tt.type, tt.buffer, tt.name = list(t.shape), t.type, t.buffer, t.name
+        graph.tensors.append(tt)
+    for o in operators:
+        oo = s.OperatorT()
+        oo.opcodeIndex, oo.inputs, oo.outputs = o.opcodeIndex, list(o.inputs), list(o.outputs)
+        if o.builtinOptions is not None:
+            oo.builtinOptionsType, oo.builtinOptions = o.builtinOptionsType, o.builtinOptions
+        graph.operators.append(oo)
+    model.subgraphs = [graph]
+    model.buffers = []
+    for b in buffers:
+        bb = s.BufferT()
+        if b.data is not None and len(b.data):
+            bb.data = b.data
+        model.buffers.append(bb)
+    builder = flatbuffers.Builder(1024)
+    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+    return bytes(builder.Output())
+
+
+def _read(blob: bytes) -> tuple:
+    """A model as flatbuffers' reader gives it back, each buffer's bytes wherever they are stored."""
+    model = litert._schema().ModelT.InitFromPackedBuf(blob, 0)
+
+    def plain(v):
+        return [int(x) for x in v] if isinstance(v, (list, np.ndarray)) else v
+
+    def options(o):
+        return None if o is None else (type(o).__name__, sorted((k, plain(v)) for k, v in vars(o).items()))
+
+    def data(b):
+        if b.data is not None:
+            return bytes(np.asarray(b.data, np.uint8))
+        return bytes(blob[b.offset:b.offset + b.size]) if b.size else b""
+
+    (g,) = model.subgraphs
+    return (model.version, model.description, [(c.builtinCode, c.deprecatedBuiltinCode, c.version) for c in model.operatorCodes],
+            plain(g.inputs), plain(g.outputs),
+            [(plain(t.shape), t.type, t.buffer, t.name, t.quantization, t.isVariable) for t in g.tensors],
+            [(o.opcodeIndex, plain(o.inputs), plain(o.outputs), o.builtinOptionsType, options(o.builtinOptions))
+             for o in g.operators],
+            [data(b) for b in model.buffers])
+
+
+@pytest.fixture(autouse=True)
+def _every_model_reads_as_flatbuffers_packs_it(monkeypatch):
+    """Every model this module's tests make (litert._model_bytes, the project's own flatbuffer
+    writer) is also packed by flatbuffers' object API from the same records, and flatbuffers'
+    reader reads both the same: the writer's layout is checked on every conformance case, sweep,
+    fusion and cache test here."""
+    real = litert._model_bytes
+
+    def checked(*records):
+        blob = real(*records)
+        assert _read(blob) == _read(_packed_by_flatbuffers(*records))
+        return blob
+
+    monkeypatch.setattr(litert, "_model_bytes", checked)
+
+
 def _is_litert_graph(ir) -> bool:
     ops = set(litert_ops())
     return (all(n.op in ops for n in ir.nodes)
