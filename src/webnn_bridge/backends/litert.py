@@ -447,17 +447,23 @@ def _tensor_blob(t: _Tensor) -> bytes:
 
 
 def _options_blob(options, cache: dict) -> tuple[bytes, int]:
-    """(the builtin options table packed alone, its table's place in those bytes)."""
-    key = (type(options).__name__,
-           tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in vars(options).items())))
-    got = cache.get(key)
+    """(the builtin options table packed alone, its table's place in those bytes), packed once per
+    distinct value (an options object with a field that cannot be part of a key is packed alone)."""
+    try:
+        key = (type(options).__name__, tuple(sorted((k, tuple(v) if isinstance(v, (list, np.ndarray)) else v)
+                                                    for k, v in vars(options).items())))
+        got = cache.get(key)
+    except TypeError:  # unhashable
+        key, got = None, None
     if got is None:
         import flatbuffers
 
         builder = flatbuffers.Builder(64)
         end = options.Pack(builder)
         blob = bytes(builder.Bytes[builder.Head():])
-        got = cache[key] = (blob, len(blob) - end)
+        got = (blob, len(blob) - end)
+        if key is not None:
+            cache[key] = got
     return got
 
 
