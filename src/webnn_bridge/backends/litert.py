@@ -436,6 +436,12 @@ def _pad8(n: int) -> int:
     return -n % 8
 
 
+_TENSOR_TABLE = 12  # where a tensor's table starts in its blob (after its vtable)
+# a buffer's blob: (its length, where its table starts) for one whose bytes follow the flatbuffer
+# (vtable [10, 24 | -, offset 8, size 16] + 6 pad, table at 16) and for one of no bytes (vtable [4, 4])
+_PLACED_BUFFER, _EMPTY_BUFFER = (40, 16), (8, 4)
+
+
 def _tensor_blob(t: _Tensor) -> bytes:
     # vtable [12, 17 | shape 4, type 16, buffer 12, name 8]; table at 12: soffset 12, shape (its vector
     # at 32), name (its string after the shape), buffer, type; then the shape and the name
@@ -467,14 +473,15 @@ def _options_blob(options, cache: dict) -> tuple[bytes, int]:
     return got
 
 
-def _operator_blob(o: _Operator, cache: dict) -> bytes:
+def _operator_blob(o: _Operator, cache: dict) -> tuple[bytes, int]:
+    """(the operator's blob, where its table starts in it)."""
     ins, outs = o.inputs, o.outputs
     ni, no = len(ins), len(outs)
     if o.builtinOptions is None or not o.builtinOptionsType:
         # vtable [10, 16 | opcode_index 4, inputs 8, outputs 12] (+2 pad); table at 12; the vectors at 28
         blob = _struct.pack(f"<5H2xiIIII{ni}iI{no}i", 10, 16, 4, 8, 12, 12, o.opcodeIndex, 8, 8 + 4 * ni,
                             ni, *ins, no, *outs)
-        return blob + bytes(_pad8(len(blob)))
+        return blob + bytes(_pad8(len(blob))), 12
     # vtable [14, 21 | opcode_index 4, inputs 8, outputs 12, options type 20, options 16] (+2 pad); table
     # at 16 (24 bytes with its padding); the vectors at 40; the options table after them
     opts, at = _options_blob(o.builtinOptions, cache)
@@ -482,7 +489,7 @@ def _operator_blob(o: _Operator, cache: dict) -> bytes:
     start = end + (-(end + len(opts)) % 8)  # the options' bytes end on an 8-byte boundary
     head = _struct.pack(f"<7H2xiIIIIB3xI{ni}iI{no}i", 14, 21, 4, 8, 12, 20, 16, 16, o.opcodeIndex, 16,
                         16 + 4 * ni, start + at - 32, o.builtinOptionsType, ni, *ins, no, *outs)
-    return head + bytes(start - end) + opts + bytes(_pad8(start + len(opts)))
+    return head + bytes(start - end) + opts + bytes(_pad8(start + len(opts))), 16
 
 
 def _model_bytes(codes: Sequence[int], tensor_list: Sequence[_Tensor], operator_list: Sequence[_Operator],
@@ -492,7 +499,7 @@ def _model_bytes(codes: Sequence[int], tensor_list: Sequence[_Tensor], operator_
     pack = _struct.pack
     cache: dict = {}
     tensors = [_tensor_blob(t) for t in tensor_list]
-    operators = [_operator_blob(o, cache) for o in operator_list]
+    operators, operator_tables = zip(*[_operator_blob(o, cache) for o in operator_list]) if operator_list else ((), ())
     desc = DESCRIPTION
     # header (root offset, "TFL3"), the Model's vtable [14, 24 | 4, 8, 12, 16, 20] (+2 pad), its table
     # at 24; then the description
@@ -525,7 +532,7 @@ def _model_bytes(codes: Sequence[int], tensor_list: Sequence[_Tensor], operator_
     buffer_at, place = [], buffer_blobs_at
     for n in sizes:
         buffer_at.append(place)
-        place += 40 if n else 8  # placed: vtable [10, 24 | -, 8, 16] (+6 pad), table at 16; else [4, 4], table at 4
+        place += (_PLACED_BUFFER if n else _EMPTY_BUFFER)[0]
     flat_end = place
     parts: list = [
         pack("<I4s7H2xiIIIII", 24, b"TFL3", 14, 24, 4, 8, 12, 16, 20, 16, 3, codes_at - 32, subgraphs_at - 36,
@@ -543,18 +550,18 @@ def _model_bytes(codes: Sequence[int], tensor_list: Sequence[_Tensor], operator_
     sub = [pack("<6HiIIII", 12, 20, 4, 8, 12, 16, 12, tensors_vec - 16, 12, 12 + 4 * len(ins), operators_vec - 28),
            pack(f"<I{len(ins)}iI{len(outs)}i", len(ins), *ins, len(outs), *outs)]
     first = sub_at + tensors_vec + 4
-    sub.append(pack(f"<I{len(tensors)}I", len(tensors), *(a + 12 - (first + 4 * k) for k, a in enumerate(tensor_at))))
+    sub.append(pack(f"<I{len(tensors)}I", len(tensors), *(a + _TENSOR_TABLE - (first + 4 * k) for k, a in enumerate(tensor_at))))
     first = sub_at + operators_vec + 4
     sub.append(pack(f"<I{len(operators)}I", len(operators),
-                    *(a + (16 if o.builtinOptions is not None and o.builtinOptionsType else 12) - (first + 4 * k)
-                      for k, (a, o) in enumerate(zip(operator_at, operator_list)))))
+                    *(a + table - (first + 4 * k) for k, (a, table) in enumerate(zip(operator_at, operator_tables)))))
     sub.append(bytes(_pad8(operators_vec + 4 + 4 * len(operators))))
     parts += sub
     parts += tensors
     parts += operators
     first = buffers_at + 4
     parts.append(pack(f"<I{len(buffers)}I", len(buffers),
-                      *(a + (16 if n else 4) - (first + 4 * k) for k, (a, n) in enumerate(zip(buffer_at, sizes)))))
+                      *(a + (_PLACED_BUFFER if n else _EMPTY_BUFFER)[1] - (first + 4 * k)
+                        for k, (a, n) in enumerate(zip(buffer_at, sizes)))))
     parts.append(bytes(buffer_blobs_at - first - 4 * len(buffers)))
     data, end = [], flat_end
     for b, n in zip(buffers, sizes):
